@@ -1,0 +1,3 @@
+APPLIANCE_SRCS := appliance/profile.c
+$(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
+APPLIANCE_LIBS = $(call pc_libs,json-c)

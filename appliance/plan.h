@@ -1,0 +1,70 @@
+/* The plan: the resolved profile and the sweep it asks for, as cells
+ * (one combination of the matrix axes) and runs in the order they are to
+ * be made.  The builder makes it (builder/planner.h); its JSON form is
+ * what `buildapp plan --json` prints and what the appliance reads. */
+#ifndef BUILDAPP_PLAN_H
+#define BUILDAPP_PLAN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "profile.h"
+
+#define PLAN_CELL_ID_MAX 128
+#define PLAN_REASON_MAX 160
+/* Hard limits so a profile cannot ask for a plan that fills memory. */
+#define PLAN_MAX_CELLS 4096
+#define PLAN_MAX_RUNS 100000
+
+struct plan_cell {
+	char id[PLAN_CELL_ID_MAX]; /* "lvm/raw/-/unsafe/threads/virtio/fio" */
+	enum backend backend;
+	enum image_format format; /* of the guest disk on the backend */
+	int prealloc; /* enum qcow2_prealloc or raw_prealloc; -1: none */
+	enum cache_mode cache;
+	enum aio_mode aio;
+	int bus; /* enum disk_bus; -1: no guest (qemu-img-bench) */
+	enum workload_kind workload;
+};
+
+struct plan_excluded {
+	struct plan_cell cell;
+	char reason[PLAN_REASON_MAX];
+};
+
+struct plan_run {
+	unsigned position; /* 0-based place in the sweep */
+	unsigned cell;     /* index into plan.cells */
+	unsigned index;    /* 0-based run number within its cell */
+};
+
+struct plan {
+	struct profile profile;
+	struct plan_cell *cells;
+	size_t n_cells;
+	struct plan_excluded *excluded;
+	size_t n_excluded;
+	struct plan_run *runs; /* in sweep order */
+	size_t n_runs;
+};
+
+/* Releases what the plan owns (not the struct itself); accepts a zeroed
+ * plan, and leaves one. */
+void plan_release(struct plan *plan);
+
+/* Text of the preallocation column of CELL: "off".."full", or "-". */
+const char *plan_cell_prealloc_name(const struct plan_cell *cell);
+/* Fills cell->id from its fields. */
+void plan_cell_make_id(struct plan_cell *cell);
+
+/* Writes the plan as JSON (documented in docs/plan.md) to F.
+ * Returns 0 or a negative errno. */
+int plan_write_json(const struct plan *plan, FILE *f);
+/* Human-readable plan to F. */
+int plan_write_text(const struct plan *plan, FILE *f);
+/* Reads a plan written by plan_write_json from PATH into *ret (which the
+ * caller releases with plan_release).  Reports its own errors; returns 0
+ * or a negative errno. */
+int plan_read_json(const char *path, struct plan *ret);
+
+#endif

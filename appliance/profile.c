@@ -1,0 +1,33 @@
+#include "profile.h"
+
+#include "names.h"
+
+NAME_TABLE(after_action, "poweroff", "reboot", "shell")
+NAME_TABLE(write_cache_setting, "keep", "on", "off")
+NAME_TABLE(page_cache_setting, "drop", "keep")
+NAME_TABLE(io_scheduler, "keep", "none", "mq-deadline", "bfq", "kyber")
+NAME_TABLE(cache_mode, "none", "writethrough", "writeback", "directsync",
+	   "unsafe")
+NAME_TABLE(aio_mode, "threads", "native", "io_uring")
+NAME_TABLE(disk_bus, "virtio", "ide", "scsi", "sata")
+NAME_TABLE(workload_kind, "tarball-write", "tarball-read", "bonnie", "fio",
+	   "dd", "qemu-img-bench")
+NAME_TABLE(fio_rw, "read", "write", "randread", "randwrite", "rw", "randrw")
+NAME_TABLE(sweep_order, "interleaved", "blocked")
+
+struct cache_flags cache_mode_flags(enum cache_mode mode)
+{
+	static const struct cache_flags table[_CACHE_MAX] = {
+		[CACHE_WRITEBACK] = {true, false, false},
+		[CACHE_NONE] = {true, true, false},
+		[CACHE_WRITETHROUGH] = {false, false, false},
+		[CACHE_DIRECTSYNC] = {false, true, false},
+		[CACHE_UNSAFE] = {true, false, true},
+	};
+	return table[mode];
+}
+
+bool cache_mode_allows_native_aio(enum cache_mode mode)
+{
+	return cache_mode_flags(mode).direct;
+}

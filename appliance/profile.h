@@ -1,0 +1,174 @@
+/* The resolved profile: every setting of a benchmark kit, typed, with
+ * defaults applied.  The builder fills it from an INI file
+ * (builder/loader.h); the appliance gets it back from the plan's JSON
+ * (appliance/plan.h) and never sees the INI. */
+#ifndef BUILDAPP_PROFILE_H
+#define BUILDAPP_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+
+#define PROFILE_NAME_MAX 64
+#define PROFILE_STR_MAX 256
+
+enum after_action { AFTER_POWEROFF, AFTER_REBOOT, AFTER_SHELL, _AFTER_MAX };
+enum write_cache_setting {
+	WRITE_CACHE_KEEP,
+	WRITE_CACHE_ON,
+	WRITE_CACHE_OFF,
+	_WRITE_CACHE_MAX
+};
+enum page_cache_setting { PAGE_CACHE_DROP, PAGE_CACHE_KEEP, _PAGE_CACHE_MAX };
+enum io_scheduler {
+	SCHEDULER_KEEP,
+	SCHEDULER_NONE,
+	SCHEDULER_MQ_DEADLINE,
+	SCHEDULER_BFQ,
+	SCHEDULER_KYBER,
+	_SCHEDULER_MAX
+};
+
+enum cache_mode {
+	CACHE_NONE,
+	CACHE_WRITETHROUGH,
+	CACHE_WRITEBACK,
+	CACHE_DIRECTSYNC,
+	CACHE_UNSAFE,
+	_CACHE_MAX
+};
+enum aio_mode { AIO_THREADS, AIO_NATIVE, AIO_IO_URING, _AIO_MAX };
+enum disk_bus { BUS_VIRTIO, BUS_IDE, BUS_SCSI, BUS_SATA, _BUS_MAX };
+
+enum workload_kind {
+	WORKLOAD_TARBALL_WRITE,
+	WORKLOAD_TARBALL_READ,
+	WORKLOAD_BONNIE,
+	WORKLOAD_FIO,
+	WORKLOAD_DD,
+	WORKLOAD_QEMU_IMG_BENCH,
+	_WORKLOAD_MAX
+};
+enum fio_rw {
+	FIO_RW_READ,
+	FIO_RW_WRITE,
+	FIO_RW_RANDREAD,
+	FIO_RW_RANDWRITE,
+	FIO_RW_RW,
+	FIO_RW_RANDRW,
+	_FIO_RW_MAX
+};
+enum sweep_order { ORDER_INTERLEAVED, ORDER_BLOCKED, _ORDER_MAX };
+
+/* An axis of the sweep matrix: a set of enum values, as a bit mask, in
+ * enum order.  A single value is an axis of one. */
+typedef uint32_t axis_mask;
+#define AXIS_BIT(v) ((axis_mask)1u << (v))
+
+struct profile_appliance {
+	char name[PROFILE_NAME_MAX];
+	enum image_format format;
+	uint64_t size;
+	char console[PROFILE_STR_MAX];
+	char kernel[PROFILE_STR_MAX]; /* "auto" or a path */
+	enum after_action after;
+};
+
+struct profile_host {
+	char disk[PROFILE_STR_MAX]; /* "auto", a by-id name, serial or WWN */
+	bool wipe;
+	enum write_cache_setting write_cache;
+	enum page_cache_setting page_cache;
+	int dirty_ratio;            /* -1: keep */
+	int dirty_background_ratio; /* -1: keep */
+	enum io_scheduler scheduler;
+	int64_t read_ahead_kb; /* -1: keep */
+	bool strict;           /* a refused setting is an error, not a warning */
+};
+
+struct profile_storage {
+	axis_mask backends;      /* of enum backend */
+	uint64_t size;           /* per guest disk */
+	axis_mask qcow2_prealloc; /* of enum qcow2_prealloc */
+	axis_mask raw_prealloc;  /* of enum raw_prealloc */
+	uint64_t cluster_size;
+	bool fill;
+};
+
+struct profile_guest {
+	uint64_t memory;
+	unsigned vcpus;
+	axis_mask bus;   /* of enum disk_bus */
+	axis_mask cache; /* of enum cache_mode */
+	axis_mask aio;   /* of enum aio_mode */
+	uint64_t l2_cache; /* bytes; 0: QEMU's default */
+	unsigned timeout;  /* seconds per run */
+};
+
+struct profile_workload {
+	axis_mask kinds; /* of enum workload_kind */
+	char tarball[PROFILE_STR_MAX]; /* "auto", "generated" or a path */
+	uint64_t tarball_size;
+	enum fio_rw fio_rw;
+	uint64_t fio_bs;
+	unsigned fio_iodepth;
+	uint64_t fio_size;
+	bool fio_direct;
+	unsigned fio_fsync; /* fsync every N writes; 0: never */
+	unsigned fio_runtime; /* seconds; 0: until fio_size is done */
+	uint64_t bonnie_size;
+	uint64_t dd_bs;
+	uint64_t dd_count;
+	uint64_t bench_count; /* qemu-img bench -c */
+	uint64_t bench_step;  /* qemu-img bench -S */
+};
+
+struct profile_sweep {
+	unsigned runs;
+	enum sweep_order order;
+	uint64_t seed;
+	double target_ci; /* relative 95% CI half-width in %, 0: off */
+	unsigned max_runs;
+};
+
+struct profile {
+	char path[PROFILE_STR_MAX]; /* the file it came from, for messages */
+	struct profile_appliance appliance;
+	struct profile_host host;
+	struct profile_storage storage;
+	struct profile_guest guest;
+	struct profile_workload workload;
+	struct profile_sweep sweep;
+};
+
+/* Names of enum values as written in profiles, plans and results, and
+ * back.  *_from_name returns the value or -1. */
+const char *after_action_name(enum after_action v);
+const char *write_cache_setting_name(enum write_cache_setting v);
+const char *page_cache_setting_name(enum page_cache_setting v);
+const char *io_scheduler_name(enum io_scheduler v);
+const char *cache_mode_name(enum cache_mode v);
+const char *aio_mode_name(enum aio_mode v);
+const char *disk_bus_name(enum disk_bus v);
+const char *workload_kind_name(enum workload_kind v);
+const char *fio_rw_name(enum fio_rw v);
+const char *sweep_order_name(enum sweep_order v);
+
+
+extern const struct name_table after_action_names,
+	write_cache_setting_names, page_cache_setting_names, io_scheduler_names,
+	cache_mode_names, aio_mode_names, disk_bus_names, workload_kind_names,
+	fio_rw_names, sweep_order_names;
+
+/* The cache-mode table (DESIGN.md): QEMU's three cache flags per mode. */
+struct cache_flags {
+	bool writeback; /* guest sees a volatile write cache */
+	bool direct;    /* O_DIRECT: bypasses the host page cache */
+	bool no_flush;  /* guest flushes are ignored */
+};
+struct cache_flags cache_mode_flags(enum cache_mode mode);
+/* True when aio=native can be used with MODE (it needs cache.direct). */
+bool cache_mode_allows_native_aio(enum cache_mode mode);
+
+#endif

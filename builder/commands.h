@@ -1,0 +1,11 @@
+/* The buildapp subcommands.  Each takes the arguments after its name
+ * (argv[0] is the subcommand) and returns the process exit status:
+ * 0 success, 1 failure, 2 bad usage or bad input. */
+#ifndef BUILDAPP_COMMANDS_H
+#define BUILDAPP_COMMANDS_H
+
+#define EXIT_BAD_INPUT 2
+
+int cmd_plan(int argc, char **argv);
+
+#endif

@@ -1,0 +1,51 @@
+/* buildapp: build a bootable storage-benchmark appliance from a profile. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: buildapp PROFILE.ini [-o OUTDIR] [--format raw|qcow2]\n"
+		   "       buildapp COMMAND [ARGS...]\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'buildapp COMMAND --help' describes a command; "
+		   "man buildapp(1) describes profiles.\n");
+}
+
+int main(int argc, char **argv)
+{
+	log_set_program("buildapp");
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("buildapp %s\n", BUILDAPP_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+
+	log_error("unknown command '%s' (see 'buildapp --help')", argv[1]);
+	return EXIT_BAD_INPUT;
+}

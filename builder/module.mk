@@ -1,0 +1,8 @@
+BUILDER_SRCS := builder/cmd_plan.c builder/main.c
+BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)
+
+$(B)/buildapp: $(BUILDER_OBJS) $(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(INIPARSER_LIBS) $(APPLIANCE_LIBS) \
+		$(STORAGE_LIBS) $(BUILDER_LIBS)
+
+PROGRAMS += $(B)/buildapp

@@ -1,0 +1,65 @@
+#include "log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *program = "buildapp";
+static enum log_level max_level = LOG_LEVEL_INFO;
+
+void log_set_program(const char *name)
+{
+	program = name;
+}
+
+void log_set_level(enum log_level level)
+{
+	max_level = level;
+}
+
+enum log_level log_get_level(void)
+{
+	return max_level;
+}
+
+static void log_va(enum log_level level, const char *fmt, va_list ap)
+{
+	static const char *const prefix[] = {
+		[LOG_LEVEL_ERROR] = "error: ",
+		[LOG_LEVEL_WARNING] = "warning: ",
+		[LOG_LEVEL_INFO] = "",
+		[LOG_LEVEL_DEBUG] = "debug: ",
+	};
+
+	if (level > max_level)
+		return;
+	fprintf(stderr, "%s: %s", program, prefix[level]);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int log_error_errno(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_va(LOG_LEVEL_ERROR, fmt, ap);
+	va_end(ap);
+	if (err == 0)
+		return -EIO;
+	return err < 0 ? err : -err;
+}
+
+#define DEFINE_LOG_FUNC(name, level)                                           \
+	void name(const char *fmt, ...)                                        \
+	{                                                                      \
+		va_list ap;                                                    \
+		va_start(ap, fmt);                                             \
+		log_va(level, fmt, ap);                                        \
+		va_end(ap);                                                    \
+	}
+
+DEFINE_LOG_FUNC(log_error, LOG_LEVEL_ERROR)
+DEFINE_LOG_FUNC(log_warning, LOG_LEVEL_WARNING)
+DEFINE_LOG_FUNC(log_info, LOG_LEVEL_INFO)
+DEFINE_LOG_FUNC(log_debug, LOG_LEVEL_DEBUG)

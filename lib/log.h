@@ -1,0 +1,34 @@
+/* Messages to the user, on stderr.
+ *
+ * Library-like code returns a negative errno and leaves reporting to its
+ * caller; the layer that wraps an external library (guestfs, libvirt,
+ * libarchive, iniparser, json-c) reports that library's message once. */
+#ifndef BUILDAPP_LOG_H
+#define BUILDAPP_LOG_H
+
+#include <stdarg.h>
+
+enum log_level {
+	LOG_LEVEL_ERROR,
+	LOG_LEVEL_WARNING,
+	LOG_LEVEL_INFO,
+	LOG_LEVEL_DEBUG,
+};
+
+/* Program name printed in front of every message ("buildapp"). */
+void log_set_program(const char *name);
+/* Messages above LEVEL are dropped; the default is LOG_LEVEL_INFO. */
+void log_set_level(enum log_level level);
+enum log_level log_get_level(void);
+
+/* "PROGRAM: error: MESSAGE".  Returns -abs(err), or -EIO if err is 0, so
+ * callers can write `return log_error_errno(r, "...")`.  %m is not
+ * interpreted: pass strerror(-r) yourself. */
+int log_error_errno(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

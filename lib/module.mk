@@ -1,0 +1,2 @@
+LIB_SRCS := lib/log.c lib/names.c lib/parse.c
+$(B)/libcommon.a: $(LIB_SRCS:%.c=$(B)/%.o)

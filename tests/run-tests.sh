@@ -1,0 +1,48 @@
+#!/bin/sh
+# Runs the test suites: unit (cmocka programs and the fuzz corpus replay),
+# integration (tests/integration/*.sh) and e2e (tests/e2e/*.sh).
+# A script exiting 77 is skipped, with the reason it printed.
+# Usage: run-tests.sh BUILDDIR unit|integration|e2e|all
+set -u
+B=${1:-build}
+what=${2:-all}
+export B BUILDAPP="$B/buildapp" TOP="$(pwd)"
+pass=0 fail=0 skip=0 failed=""
+
+run() { # name command...
+	name=$1
+	shift
+	log="$B/test-logs/$(echo "$name" | tr '/' '_').log"
+	mkdir -p "$B/test-logs"
+	start=$(date +%s)
+	"$@" >"$log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - start))
+	case $rc in
+	0) pass=$((pass + 1)); echo "PASS: $name (${secs}s)" ;;
+	77) skip=$((skip + 1)); echo "SKIP: $name: $(tail -n 1 "$log")" ;;
+	*) fail=$((fail + 1)); failed="$failed $name"
+	   echo "FAIL: $name (exit $rc, ${secs}s), last lines of $log:"
+	   tail -n 30 "$log" | sed 's/^/    /' ;;
+	esac
+}
+
+if [ "$what" = unit ] || [ "$what" = all ]; then
+	for t in "$B"/tests/unit/test_*; do
+		[ -x "$t" ] || continue
+		case $t in *.o|*.d) continue ;; esac
+		run "unit/$(basename "$t")" "$t"
+	done
+	run "fuzz/replay-profile" "$B/tests/fuzz/replay-profile" tests/fuzz/corpus
+fi
+for suite in integration e2e; do
+	if [ "$what" = "$suite" ] || [ "$what" = all ]; then
+		for t in tests/$suite/*.sh; do
+			[ -f "$t" ] || continue
+			run "$suite/$(basename "$t" .sh)" sh "$t"
+		done
+	fi
+done
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] || { echo "failed:$failed"; exit 1; }
