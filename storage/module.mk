@@ -1,10 +1,14 @@
 # storage/: backend names, recipes, the native executor, safety checks and
-# pristine reset (libstorage.a: json-c, libblkid, no libguestfs, linked by
-# the appliance), and the libguestfs executor (libstorage-guestfs.a,
-# linked into buildapp only).
+# pristine reset (libstorage.a: json-c and libblkid, no libguestfs; the
+# appliance links it), and the libguestfs executor
+# (libstorage-guestfs.a, linked into buildapp only).
 STORAGE_SRCS := storage/backend.c storage/storage.c storage/recipe.c \
-	storage/tool.c storage/native.c
-STORAGE_GUESTFS_SRCS :=
+	storage/tool.c storage/native.c storage/safety.c
+STORAGE_GUESTFS_SRCS := storage/gfsexec.c
 $(B)/libstorage.a: $(STORAGE_SRCS:%.c=$(B)/%.o)
-STORAGE_ARCHIVES = $(B)/libstorage.a
-STORAGE_LIBS = $(call pc_libs,json-c blkid)
+$(B)/libstorage-guestfs.a: $(STORAGE_GUESTFS_SRCS:%.c=$(B)/%.o)
+# Order matters for static linking: the guestfs executor uses the core.
+STORAGE_ARCHIVES = $(B)/libstorage-guestfs.a $(B)/libstorage.a
+STORAGE_LIBS = $(call pc_libs,libguestfs json-c blkid)
+# What appliance-side programs link: no libguestfs.
+STORAGE_CORE_LIBS = $(call pc_libs,json-c blkid)
