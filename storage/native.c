@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -29,6 +32,28 @@ static int wait_for_device(const char *dev)
 	log_error("'%s' did not appear (a loop device needs partition "
 		  "scanning: losetup -P)", dev);
 	return -ENODEV;
+}
+
+/* sfdisk's own reread is not always enough: a kernel without the GPT
+ * parser (seen here) keeps no partitions.  Ask again, waiting out a busy
+ * device, then let partx add what the kernel did not parse itself. */
+static int reread_partitions(const char *disk)
+{
+	struct timespec ts = {0, 200 * 1000 * 1000};
+	_cleanup_close_ int fd = open(disk, O_RDONLY | O_CLOEXEC);
+	char *partx[] = {"partx", "-u", (char *)disk, NULL};
+
+	if (fd < 0)
+		return log_error_errno(errno, "'%s': %s", disk, strerror(errno));
+	for (int i = 0; i < 25; i++) {
+		if (ioctl(fd, BLKRRPART) == 0)
+			return tool_run(partx, NULL, NULL);
+		if (errno != EBUSY)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return log_error_errno(errno, "rereading the partition table of '%s': %s",
+			       disk, strerror(errno));
 }
 
 /* One sfdisk run for the table step and the partition steps after it. */
@@ -60,7 +85,7 @@ static int partition(const struct recipe *r, size_t i, size_t *ret_next)
 		k = tool_run(argv, script, NULL);
 	unlink(script);
 	*ret_next = i;
-	return k;
+	return k < 0 ? k : reread_partitions(disk);
 }
 
 static int mount_fs(const struct recipe_step *s)

@@ -32,3 +32,13 @@ fuzz: deps
 build-fuzz/fuzz-profile: $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS)
 	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(TEST_LINK_OBJS) \
 		$(filter-out -lcmocka,$(TEST_LIBS))
+
+# Integration test programs: tests/integration/NAME.c, run by the
+# scripts there; linked like the unit tests.
+INTEG_SRCS := $(wildcard tests/integration/*.c)
+INTEG_PROGRAMS := $(INTEG_SRCS:tests/integration/%.c=$(B)/tests/integration/%)
+
+$(B)/tests/integration/%: $(B)/tests/integration/%.o $(TEST_LINK_OBJS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
+
+CHECK_PROGRAMS += $(INTEG_PROGRAMS)
