@@ -50,9 +50,12 @@ static int probe_signatures(const char *path, struct safety_facts *f)
 {
 	blkid_probe pr = blkid_new_probe_from_filename(path);
 
-	if (!pr)
-		return log_error_errno(errno ? errno : EIO,
-				       "cannot probe '%s' for signatures", path);
+	/* Unreadable is not blank: the decision treats it as signed. */
+	if (!pr) {
+		f->unreadable = true;
+		add_item(f->signatures, &f->n_signatures, "unreadable");
+		return 0;
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_MAGIC |
 					      BLKID_SUBLKS_BADCSUM);

@@ -21,6 +21,7 @@ struct safety_facts {
 	 * "linux_raid_member"... */
 	char signatures[SAFETY_MAX_ITEMS][SAFETY_ITEM_MAX];
 	size_t n_signatures;
+	bool unreadable; /* could not be opened to look for signatures */
 	bool boot;    /* holds /, /boot or /usr of the running system */
 	bool mounted; /* it, a partition or a device stacked on it is mounted */
 	char mounted_on[SAFETY_ITEM_MAX];
