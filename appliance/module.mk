@@ -1,3 +1,3 @@
-APPLIANCE_SRCS := appliance/profile.c
+APPLIANCE_SRCS := appliance/profile.c appliance/stats.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
-APPLIANCE_LIBS = $(call pc_libs,json-c)
+APPLIANCE_LIBS = $(call pc_libs,json-c) -lm
