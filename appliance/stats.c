@@ -3,39 +3,42 @@
 #include <errno.h>
 #include <math.h>
 
+/* One step of the modified Lentz method: updates C and D with the next
+ * partial numerator NUM and returns the factor to multiply into h. */
+static double lentz_step(double *c, double *d, double num)
+{
+	const double tiny = 1e-300;
+
+	*d = 1.0 + num * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1.0 + num / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction of I_x(a, b) by the modified Lentz method (Numerical
  * Recipes' betacf); converges fast for x < (a+1)/(a+b+2). */
 static double incbeta_cf(double a, double b, double x)
 {
-	const double tiny = 1e-300, eps = 1e-16;
 	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < 1e-300)
+		d = 1e-300;
 	d = 1.0 / d;
 	double h = d;
+
 	for (int m = 1; m <= 1000; m++) {
 		int m2 = 2 * m;
-		double num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-		d = 1.0 + num * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-		d = 1.0 + num * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		double delta = d * c;
+		h *= lentz_step(&c, &d,
+				m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)));
+		double delta = lentz_step(&c, &d,
+					  -(a + m) * (a + b + m) * x /
+						  ((a + m2) * (a + m2 + 1.0)));
 		h *= delta;
-		if (fabs(delta - 1.0) < eps)
+		if (fabs(delta - 1.0) < 1e-16)
 			break;
 	}
 	return h;
