@@ -3,7 +3,7 @@
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_PROGRAMS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 TEST_LINK_OBJS = $(filter-out $(B)/builder/main.o,$(BUILDER_OBJS)) \
-	$(STORAGE_ARCHIVES) $(B)/libappliance.a $(B)/libcommon.a
+	$(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a
 TEST_LIBS = $(call pc_libs,cmocka) $(INIPARSER_LIBS) $(APPLIANCE_LIBS) \
 	$(STORAGE_LIBS) $(BUILDER_LIBS)
 
