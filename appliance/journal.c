@@ -1,0 +1,498 @@
+#define _GNU_SOURCE
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json.h>
+
+#include "cleanup.h"
+#include "log.h"
+#include "names.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+
+void journal_run_init(struct journal_run *run)
+{
+	struct utsname u;
+
+	memset(run, 0, sizeof *run);
+	run->boot_seconds = NAN;
+	run->start_time = (int64_t)time(NULL);
+	if (uname(&u) == 0)
+		snprintf(run->host_kernel, sizeof run->host_kernel, "%s",
+			 u.release);
+}
+
+void journal_run_release(struct journal_run *run)
+{
+	free(run->metrics);
+	memset(run, 0, sizeof *run);
+}
+
+static bool copy_text(char *dst, size_t size, const char *src)
+{
+	if (!src || strlen(src) >= size)
+		return false;
+	memcpy(dst, src, strlen(src) + 1);
+	return true;
+}
+
+int journal_run_add_metric(struct journal_run *run, const char *name,
+			   double value, const char *unit)
+{
+	struct journal_metric m = {.value = value};
+
+	if (!name || !*name || !copy_text(m.name, sizeof m.name, name) ||
+	    !copy_text(m.unit, sizeof m.unit, unit ? unit : ""))
+		return -EINVAL;
+	if (run->n_metrics >= JOURNAL_MAX_METRICS)
+		return -EINVAL;
+	struct journal_metric *grown =
+		realloc(run->metrics, (run->n_metrics + 1) * sizeof *grown);
+	if (!grown)
+		return -ENOMEM;
+	run->metrics = grown;
+	run->metrics[run->n_metrics++] = m;
+	return 0;
+}
+
+const struct journal_metric *journal_run_metric(const struct journal_run *run,
+						const char *name)
+{
+	for (size_t i = 0; i < run->n_metrics; i++)
+		if (strcmp(run->metrics[i].name, name) == 0)
+			return &run->metrics[i];
+	return NULL;
+}
+
+/* The preallocation names depend on the disk format. */
+static const struct name_table *prealloc_table(enum image_format format)
+{
+	return format == IMAGE_FORMAT_QCOW2 ? &qcow2_prealloc_names
+					    : &raw_prealloc_names;
+}
+
+static const char *table_name(const struct name_table *t, int v)
+{
+	return v >= 0 && v < t->count ? t->names[v] : NULL;
+}
+
+/* --- writing ----------------------------------------------------------- */
+
+static json_object *number_or_null(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static int add(json_object *o, const char *key, json_object *v)
+{
+	return json_object_object_add(o, key, v) < 0 ? -ENOMEM : 0;
+}
+
+static int add_string(json_object *o, const char *key, const char *s)
+{
+	json_object *v = s ? json_object_new_string(s) : NULL;
+	if (s && !v)
+		return -ENOMEM;
+	return add(o, key, v);
+}
+
+static int cell_to_json(const struct plan_cell *c, json_object **ret)
+{
+	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
+	const char *backend = table_name(&backend_names, (int)c->backend),
+		   *format = table_name(&image_format_names, (int)c->format),
+		   *cache = table_name(&cache_mode_names, (int)c->cache),
+		   *aio = table_name(&aio_mode_names, (int)c->aio),
+		   *workload = table_name(&workload_kind_names, (int)c->workload);
+	const char *prealloc = NULL, *bus = NULL;
+
+	if (!o)
+		return -ENOMEM;
+	if (!backend || !format || !cache || !aio || !workload)
+		return -EINVAL;
+	if (c->prealloc >= 0 &&
+	    !(prealloc = table_name(prealloc_table(c->format), c->prealloc)))
+		return -EINVAL;
+	if (c->bus >= 0 && !(bus = table_name(&disk_bus_names, c->bus)))
+		return -EINVAL;
+	if (add_string(o, "id", c->id) < 0 ||
+	    add_string(o, "backend", backend) < 0 ||
+	    add_string(o, "format", format) < 0 ||
+	    add_string(o, "prealloc", prealloc) < 0 ||
+	    add_string(o, "cache", cache) < 0 || add_string(o, "aio", aio) < 0 ||
+	    add_string(o, "bus", bus) < 0 ||
+	    add_string(o, "workload", workload) < 0)
+		return -ENOMEM;
+	*ret = TAKE_PTR(o);
+	return 0;
+}
+
+static int metrics_to_json(const struct journal_run *run, json_object **ret)
+{
+	_cleanup_(json_object_putp) json_object *a = json_object_new_array();
+	if (!a)
+		return -ENOMEM;
+	for (size_t i = 0; i < run->n_metrics; i++) {
+		const struct journal_metric *m = &run->metrics[i];
+		json_object *o = json_object_new_object();
+		if (!o || json_object_array_add(a, o) < 0) {
+			json_object_put(o);
+			return -ENOMEM;
+		}
+		if (add_string(o, "name", m->name) < 0 ||
+		    add(o, "value", number_or_null(m->value)) < 0 ||
+		    add_string(o, "unit", m->unit) < 0)
+			return -ENOMEM;
+	}
+	*ret = TAKE_PTR(a);
+	return 0;
+}
+
+static int applied_to_json(const struct journal_run *run, json_object **ret)
+{
+	if (!run->applied_known) {
+		*ret = NULL;
+		return 0;
+	}
+	json_object *o = json_object_new_object();
+	if (!o ||
+	    add(o, "writeback", json_object_new_boolean(run->applied.writeback)) < 0 ||
+	    add(o, "direct", json_object_new_boolean(run->applied.direct)) < 0 ||
+	    add(o, "no-flush", json_object_new_boolean(run->applied.no_flush)) < 0) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	*ret = o;
+	return 0;
+}
+
+int journal_run_to_json(const struct journal_run *run, char **ret)
+{
+	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
+	json_object *cell = NULL, *metrics = NULL, *applied = NULL;
+	char start[32];
+	struct tm tm;
+	time_t t = (time_t)run->start_time;
+	int r;
+
+	if (!o)
+		return -ENOMEM;
+	if (!gmtime_r(&t, &tm) ||
+	    strftime(start, sizeof start, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return -EINVAL;
+	r = cell_to_json(&run->cell, &cell);
+	if (r < 0)
+		return r;
+	if (add(o, "version", json_object_new_int(JOURNAL_VERSION)) < 0 ||
+	    add(o, "cell", cell) < 0)
+		return -ENOMEM;
+	if ((r = metrics_to_json(run, &metrics)) < 0 ||
+	    (r = applied_to_json(run, &applied)) < 0) {
+		json_object_put(metrics);
+		return r;
+	}
+	if (add(o, "index", json_object_new_int64(run->index)) < 0 ||
+	    add(o, "position", json_object_new_int64(run->position)) < 0 ||
+	    add_string(o, "start_time", start) < 0 ||
+	    add_string(o, "status", run->status) < 0 ||
+	    add_string(o, "message", run->message[0] ? run->message : NULL) < 0 ||
+	    add(o, "boot_seconds", number_or_null(run->boot_seconds)) < 0 ||
+	    add_string(o, "accel", run->kvm ? "kvm" : "tcg") < 0 ||
+	    add(o, "applied_cache", applied) < 0 ||
+	    add_string(o, "host_kernel", run->host_kernel) < 0 ||
+	    add_string(o, "guest_kernel",
+		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
+	    add(o, "metrics", metrics) < 0)
+		return -ENOMEM;
+	const char *text = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text || !(*ret = strdup(text)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* --- reading ----------------------------------------------------------- */
+
+static const char *get_string(json_object *o, const char *key)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* An enum field by name; MISSING is returned for null or absent when
+ * nullable, else -1. */
+static int get_enum(json_object *o, const char *key,
+		    const struct name_table *t, bool nullable)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return nullable ? -2 : -1;
+	const char *s = get_string(o, key);
+	return s ? name_table_lookup(t, s) : -1;
+}
+
+static bool get_number(json_object *o, const char *key, double *ret)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) || !v) {
+		*ret = NAN;
+		return true;
+	}
+	if (!json_object_is_type(v, json_type_double) &&
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	*ret = json_object_get_double(v);
+	return true;
+}
+
+static bool get_uint(json_object *o, const char *key, unsigned *ret)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	int64_t n = json_object_get_int64(v);
+	if (n < 0 || n > (int64_t)UINT32_MAX)
+		return false;
+	*ret = (unsigned)n;
+	return true;
+}
+
+static bool get_bool(json_object *o, const char *key, bool *ret)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		return false;
+	*ret = json_object_get_boolean(v);
+	return true;
+}
+
+static bool cell_from_json(json_object *o, struct plan_cell *c)
+{
+	int backend, format, cache, aio, workload, prealloc, bus;
+
+	if (!o || !copy_text(c->id, sizeof c->id, get_string(o, "id")))
+		return false;
+	backend = get_enum(o, "backend", &backend_names, false);
+	format = get_enum(o, "format", &image_format_names, false);
+	cache = get_enum(o, "cache", &cache_mode_names, false);
+	aio = get_enum(o, "aio", &aio_mode_names, false);
+	workload = get_enum(o, "workload", &workload_kind_names, false);
+	bus = get_enum(o, "bus", &disk_bus_names, true);
+	if (backend < 0 || format < 0 || cache < 0 || aio < 0 || workload < 0 ||
+	    bus == -1)
+		return false;
+	prealloc = get_enum(o, "prealloc", prealloc_table(format), true);
+	if (prealloc == -1)
+		return false;
+	c->backend = backend;
+	c->format = format;
+	c->cache = cache;
+	c->aio = aio;
+	c->workload = workload;
+	c->bus = bus < 0 ? -1 : bus;
+	c->prealloc = prealloc < 0 ? -1 : prealloc;
+	return true;
+}
+
+static bool metrics_from_json(json_object *a, struct journal_run *run)
+{
+	if (!a || !json_object_is_type(a, json_type_array))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		json_object *m = json_object_array_get_idx(a, i);
+		double value;
+		if (!get_number(m, "value", &value) ||
+		    journal_run_add_metric(run, get_string(m, "name"), value,
+					   get_string(m, "unit")) < 0)
+			return false;
+	}
+	return true;
+}
+
+static bool run_from_json(json_object *o, struct journal_run *run)
+{
+	json_object *v, *applied;
+	struct tm tm = {0};
+	const char *s;
+
+	if (!json_object_object_get_ex(o, "version", &v) ||
+	    json_object_get_int(v) != JOURNAL_VERSION)
+		return false;
+	if (!json_object_object_get_ex(o, "cell", &v) ||
+	    !cell_from_json(v, &run->cell) ||
+	    !get_uint(o, "index", &run->index) ||
+	    !get_uint(o, "position", &run->position))
+		return false;
+	s = get_string(o, "start_time");
+	if (!s || !(s = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) || *s)
+		return false;
+	run->start_time = (int64_t)timegm(&tm);
+	if (!copy_text(run->status, sizeof run->status, get_string(o, "status")))
+		return false;
+	s = get_string(o, "message");
+	if (s && !copy_text(run->message, sizeof run->message, s))
+		return false;
+	if (!get_number(o, "boot_seconds", &run->boot_seconds))
+		return false;
+	s = get_string(o, "accel");
+	if (!s || (strcmp(s, "kvm") && strcmp(s, "tcg")))
+		return false;
+	run->kvm = strcmp(s, "kvm") == 0;
+	if (json_object_object_get_ex(o, "applied_cache", &applied) && applied) {
+		if (!get_bool(applied, "writeback", &run->applied.writeback) ||
+		    !get_bool(applied, "direct", &run->applied.direct) ||
+		    !get_bool(applied, "no-flush", &run->applied.no_flush))
+			return false;
+		run->applied_known = true;
+	}
+	s = get_string(o, "host_kernel");
+	if (s && !copy_text(run->host_kernel, sizeof run->host_kernel, s))
+		return false;
+	s = get_string(o, "guest_kernel");
+	if (s && !copy_text(run->guest_kernel, sizeof run->guest_kernel, s))
+		return false;
+	return json_object_object_get_ex(o, "metrics", &v) &&
+	       metrics_from_json(v, run);
+}
+
+int journal_run_from_json(const char *line, struct journal_run *ret)
+{
+	_cleanup_(json_object_putp) json_object *o = json_tokener_parse(line);
+	struct journal_run run = {0};
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !run_from_json(o, &run)) {
+		journal_run_release(&run);
+		return -EBADMSG;
+	}
+	*ret = run;
+	return 0;
+}
+
+/* --- the file ------------------------------------------------------------ */
+
+static int fsync_parent(const char *path)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	_cleanup_close_ int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		return -errno;
+	return 0;
+}
+
+int journal_append(const char *path, const struct journal_run *run)
+{
+	_cleanup_free_ char *line = NULL;
+	int r = journal_run_to_json(run, &line);
+	if (r < 0)
+		return log_error_errno(r, "journal '%s': cannot write run %u of '%s': %s",
+				       path, run->index, run->cell.id, strerror(-r));
+
+	bool existed = access(path, F_OK) == 0;
+	_cleanup_close_ int fd =
+		open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return log_error_errno(-errno, "journal '%s': %s", path,
+				       strerror(errno));
+	/* One write of the whole line: O_APPEND keeps it in one piece. */
+	size_t len = strlen(line);
+	line[len] = '\n';
+	ssize_t n = write(fd, line, len + 1);
+	line[len] = '\0';
+	if (n != (ssize_t)(len + 1))
+		return log_error_errno(n < 0 ? -errno : -EIO,
+				       "journal '%s': short write", path);
+	if (fsync(fd) < 0)
+		return log_error_errno(-errno, "journal '%s': fsync: %s", path,
+				       strerror(errno));
+	if (!existed && (r = fsync_parent(path)) < 0)
+		return log_error_errno(r, "journal '%s': fsync of its directory: %s",
+				       path, strerror(-r));
+	return 0;
+}
+
+void journal_release(struct journal *j)
+{
+	for (size_t i = 0; i < j->n_runs; i++)
+		journal_run_release(&j->runs[i]);
+	free(j->runs);
+	j->runs = NULL;
+	j->n_runs = 0;
+}
+
+int journal_read(const char *path, struct journal *ret)
+{
+	struct journal j = {0};
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned lineno = 0;
+
+	if (!f) {
+		if (errno != ENOENT)
+			return log_error_errno(-errno, "journal '%s': %s", path,
+					       strerror(errno));
+		*ret = j;
+		return 0;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		bool complete = len > 0 && line[len - 1] == '\n';
+		if (complete)
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		struct journal_run run;
+		if (len > JOURNAL_LINE_MAX ||
+		    journal_run_from_json(line, &run) < 0) {
+			if (!complete && feof(f)) {
+				log_warning("journal '%s': line %u was cut short (interrupted run), ignored",
+					    path, lineno);
+				break;
+			}
+			journal_release(&j);
+			return log_error_errno(-EBADMSG, "journal '%s': line %u is not a journal record",
+					       path, lineno);
+		}
+		struct journal_run *grown =
+			realloc(j.runs, (j.n_runs + 1) * sizeof *grown);
+		if (!grown) {
+			journal_run_release(&run);
+			journal_release(&j);
+			return -ENOMEM;
+		}
+		j.runs = grown;
+		j.runs[j.n_runs++] = run;
+	}
+	*ret = j;
+	return 0;
+}
+
+bool journal_has_run(const struct journal *j, const char *cell_id,
+		     unsigned index)
+{
+	for (size_t i = 0; i < j->n_runs; i++)
+		if (j->runs[i].index == index &&
+		    strcmp(j->runs[i].cell.id, cell_id) == 0)
+			return true;
+	return false;
+}
