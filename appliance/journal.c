@@ -16,6 +16,7 @@
 #include <json.h>
 
 #include "cleanup.h"
+#include "jsonget.h"
 #include "log.h"
 #include "names.h"
 
@@ -224,69 +225,23 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 
 /* --- reading ----------------------------------------------------------- */
 
-static const char *get_string(json_object *o, const char *key)
-{
-	json_object *v;
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/* An enum field by name; MISSING is returned for null or absent when
- * nullable, else -1. */
+/* An enum member by name: its value, -1 when invalid, -2 when absent or
+ * null and NULLABLE. */
 static int get_enum(json_object *o, const char *key,
 		    const struct name_table *t, bool nullable)
 {
 	json_object *v;
 	if (!json_object_object_get_ex(o, key, &v) || !v)
 		return nullable ? -2 : -1;
-	const char *s = get_string(o, key);
+	const char *s = jsonget_string(o, key);
 	return s ? name_table_lookup(t, s) : -1;
-}
-
-static bool get_number(json_object *o, const char *key, double *ret)
-{
-	json_object *v;
-	if (!json_object_object_get_ex(o, key, &v) || !v) {
-		*ret = NAN;
-		return true;
-	}
-	if (!json_object_is_type(v, json_type_double) &&
-	    !json_object_is_type(v, json_type_int))
-		return false;
-	*ret = json_object_get_double(v);
-	return true;
-}
-
-static bool get_uint(json_object *o, const char *key, unsigned *ret)
-{
-	json_object *v;
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_int))
-		return false;
-	int64_t n = json_object_get_int64(v);
-	if (n < 0 || n > (int64_t)UINT32_MAX)
-		return false;
-	*ret = (unsigned)n;
-	return true;
-}
-
-static bool get_bool(json_object *o, const char *key, bool *ret)
-{
-	json_object *v;
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_boolean))
-		return false;
-	*ret = json_object_get_boolean(v);
-	return true;
 }
 
 static bool cell_from_json(json_object *o, struct plan_cell *c)
 {
 	int backend, format, cache, aio, workload, prealloc, bus;
 
-	if (!o || !copy_text(c->id, sizeof c->id, get_string(o, "id")))
+	if (!o || !copy_text(c->id, sizeof c->id, jsonget_string(o, "id")))
 		return false;
 	backend = get_enum(o, "backend", &backend_names, false);
 	format = get_enum(o, "format", &image_format_names, false);
@@ -317,9 +272,9 @@ static bool metrics_from_json(json_object *a, struct journal_run *run)
 	for (size_t i = 0; i < json_object_array_length(a); i++) {
 		json_object *m = json_object_array_get_idx(a, i);
 		double value;
-		if (!get_number(m, "value", &value) ||
-		    journal_run_add_metric(run, get_string(m, "name"), value,
-					   get_string(m, "unit")) < 0)
+		if (!jsonget_number(m, "value", &value) ||
+		    journal_run_add_metric(run, jsonget_string(m, "name"), value,
+					   jsonget_string(m, "unit")) < 0)
 			return false;
 	}
 	return true;
@@ -336,35 +291,35 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 		return false;
 	if (!json_object_object_get_ex(o, "cell", &v) ||
 	    !cell_from_json(v, &run->cell) ||
-	    !get_uint(o, "index", &run->index) ||
-	    !get_uint(o, "position", &run->position))
+	    !jsonget_uint(o, "index", &run->index) ||
+	    !jsonget_uint(o, "position", &run->position))
 		return false;
-	s = get_string(o, "start_time");
+	s = jsonget_string(o, "start_time");
 	if (!s || !(s = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) || *s)
 		return false;
 	run->start_time = (int64_t)timegm(&tm);
-	if (!copy_text(run->status, sizeof run->status, get_string(o, "status")))
+	if (!copy_text(run->status, sizeof run->status, jsonget_string(o, "status")))
 		return false;
-	s = get_string(o, "message");
+	s = jsonget_string(o, "message");
 	if (s && !copy_text(run->message, sizeof run->message, s))
 		return false;
-	if (!get_number(o, "boot_seconds", &run->boot_seconds))
+	if (!jsonget_number(o, "boot_seconds", &run->boot_seconds))
 		return false;
-	s = get_string(o, "accel");
+	s = jsonget_string(o, "accel");
 	if (!s || (strcmp(s, "kvm") && strcmp(s, "tcg")))
 		return false;
 	run->kvm = strcmp(s, "kvm") == 0;
 	if (json_object_object_get_ex(o, "applied_cache", &applied) && applied) {
-		if (!get_bool(applied, "writeback", &run->applied.writeback) ||
-		    !get_bool(applied, "direct", &run->applied.direct) ||
-		    !get_bool(applied, "no-flush", &run->applied.no_flush))
+		if (!jsonget_bool(applied, "writeback", &run->applied.writeback) ||
+		    !jsonget_bool(applied, "direct", &run->applied.direct) ||
+		    !jsonget_bool(applied, "no-flush", &run->applied.no_flush))
 			return false;
 		run->applied_known = true;
 	}
-	s = get_string(o, "host_kernel");
+	s = jsonget_string(o, "host_kernel");
 	if (s && !copy_text(run->host_kernel, sizeof run->host_kernel, s))
 		return false;
-	s = get_string(o, "guest_kernel");
+	s = jsonget_string(o, "guest_kernel");
 	if (s && !copy_text(run->guest_kernel, sizeof run->guest_kernel, s))
 		return false;
 	return json_object_object_get_ex(o, "metrics", &v) &&

@@ -17,6 +17,7 @@
 #include <libvirt/virterror.h>
 
 #include "cleanup.h"
+#include "jsonget.h"
 #include "log.h"
 #include "names.h"
 
@@ -323,16 +324,6 @@ bool vm_host_has_domain(struct vm_host *h, const char *name)
 	return true;
 }
 
-static bool get_bool(json_object *o, const char *key, bool *ret)
-{
-	json_object *v;
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_boolean))
-		return false;
-	*ret = json_object_get_boolean(v);
-	return true;
-}
-
 int vm_parse_query_block(const char *reply, struct cache_flags *ret)
 {
 	_cleanup_(json_object_putp) json_object *root =
@@ -348,9 +339,9 @@ int vm_parse_query_block(const char *reply, struct cache_flags *ret)
 		if (!json_object_object_get_ex(dev, "inserted", &inserted) ||
 		    !json_object_object_get_ex(inserted, "cache", &cache))
 			continue;
-		if (!get_bool(cache, "writeback", &f.writeback) ||
-		    !get_bool(cache, "direct", &f.direct) ||
-		    !get_bool(cache, "no-flush", &f.no_flush))
+		if (!jsonget_bool(cache, "writeback", &f.writeback) ||
+		    !jsonget_bool(cache, "direct", &f.direct) ||
+		    !jsonget_bool(cache, "no-flush", &f.no_flush))
 			return -EINVAL;
 		*ret = f;
 		return 0;
