@@ -90,11 +90,6 @@ static const char *table_name(const struct name_table *t, int v)
 
 /* --- writing ----------------------------------------------------------- */
 
-static json_object *number_or_null(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
 static int add(json_object *o, const char *key, json_object *v)
 {
 	return json_object_object_add(o, key, v) < 0 ? -ENOMEM : 0;
@@ -108,7 +103,7 @@ static int add_string(json_object *o, const char *key, const char *s)
 	return add(o, key, v);
 }
 
-static int cell_to_json(const struct plan_cell *c, json_object **ret)
+int journal_cell_to_json(const struct plan_cell *c, json_object **ret)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
 	const char *backend = table_name(&backend_names, (int)c->backend),
@@ -152,7 +147,7 @@ static int metrics_to_json(const struct journal_run *run, json_object **ret)
 			return -ENOMEM;
 		}
 		if (add_string(o, "name", m->name) < 0 ||
-		    add(o, "value", number_or_null(m->value)) < 0 ||
+		    add(o, "value", jsonget_new_number(m->value)) < 0 ||
 		    add_string(o, "unit", m->unit) < 0)
 			return -ENOMEM;
 	}
@@ -192,7 +187,7 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	if (!gmtime_r(&t, &tm) ||
 	    strftime(start, sizeof start, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		return -EINVAL;
-	r = cell_to_json(&run->cell, &cell);
+	r = journal_cell_to_json(&run->cell, &cell);
 	if (r < 0)
 		return r;
 	if (add(o, "version", json_object_new_int(JOURNAL_VERSION)) < 0 ||
@@ -208,7 +203,7 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    add_string(o, "start_time", start) < 0 ||
 	    add_string(o, "status", run->status) < 0 ||
 	    add_string(o, "message", run->message[0] ? run->message : NULL) < 0 ||
-	    add(o, "boot_seconds", number_or_null(run->boot_seconds)) < 0 ||
+	    add(o, "boot_seconds", jsonget_new_number(run->boot_seconds)) < 0 ||
 	    add_string(o, "accel", run->kvm ? "kvm" : "tcg") < 0 ||
 	    add(o, "applied_cache", applied) < 0 ||
 	    add_string(o, "host_kernel", run->host_kernel) < 0 ||

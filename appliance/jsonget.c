@@ -2,6 +2,8 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 const char *jsonget_string(json_object *o, const char *key)
 {
@@ -47,4 +49,19 @@ bool jsonget_uint(json_object *o, const char *key, unsigned *ret)
 		return false;
 	*ret = (unsigned)n;
 	return true;
+}
+
+json_object *jsonget_new_number(double v)
+{
+	char buf[32];
+
+	if (!isfinite(v))
+		return NULL;
+	/* The shortest text that reads back as the same double. */
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, sizeof buf, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return json_object_new_double_s(v, buf);
 }

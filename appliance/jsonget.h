@@ -1,5 +1,5 @@
 /* Typed look-ups of json-c object members, shared by the readers of the
- * journal, QEMU replies and the summary. */
+ * journal, QEMU replies and the summary; and exact, short JSON numbers. */
 #ifndef BUILDAPP_JSONGET_H
 #define BUILDAPP_JSONGET_H
 
@@ -17,5 +17,10 @@ bool jsonget_bool(json_object *o, const char *key, bool *ret);
 bool jsonget_number(json_object *o, const char *key, double *ret);
 /* Member KEY as an integer in 0..UINT32_MAX; false otherwise. */
 bool jsonget_uint(json_object *o, const char *key, unsigned *ret);
+
+/* A new JSON number for V written in the fewest digits that read back as
+ * V exactly (json-c's default prints 17), or NULL (JSON null) when V is
+ * not finite.  The caller owns the reference. */
+json_object *jsonget_new_number(double v);
 
 #endif

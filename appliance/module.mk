@@ -1,5 +1,5 @@
 APPLIANCE_SRCS := appliance/profile.c appliance/stats.c appliance/domain.c \
-	appliance/vm.c appliance/journal.c appliance/jsonget.c
+	appliance/vm.c appliance/journal.c appliance/jsonget.c appliance/summary.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
 APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \
 	-lpthread -lm
