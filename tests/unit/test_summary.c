@@ -47,6 +47,25 @@ static void journal_study_cell(size_t i, unsigned *position)
 	}
 }
 
+static struct journal_run fio_run(enum cache_mode cache, enum aio_mode aio,
+				  unsigned index, unsigned position)
+{
+	struct journal_run run;
+	journal_run_init(&run);
+	snprintf(run.cell.id, sizeof run.cell.id, "lvm/raw/-/%s/%s/virtio/fio",
+		 cache_mode_name(cache), aio_mode_name(aio));
+	run.cell.backend = BACKEND_LVM;
+	run.cell.prealloc = -1;
+	run.cell.cache = cache;
+	run.cell.aio = aio;
+	run.cell.bus = BUS_VIRTIO;
+	run.cell.workload = WORKLOAD_FIO;
+	run.index = index;
+	run.position = position;
+	snprintf(run.status, sizeof run.status, "ok");
+	return run;
+}
+
 /* Cells journaled in reverse, runs interleaved: the summary has to
  * regroup and re-sort them. */
 static int setup(void **state)
@@ -60,18 +79,9 @@ static int setup(void **state)
 
 	/* A fio cell with three ok runs and a timeout. */
 	for (unsigned r = 0; r < 4; r++) {
-		struct journal_run run;
-		journal_run_init(&run);
-		snprintf(run.cell.id, sizeof run.cell.id, "lvm/raw/-/none/native/virtio/fio");
-		run.cell.backend = BACKEND_LVM;
-		run.cell.prealloc = -1;
-		run.cell.cache = CACHE_NONE;
-		run.cell.aio = AIO_NATIVE;
-		run.cell.bus = BUS_VIRTIO;
-		run.cell.workload = WORKLOAD_FIO;
-		run.index = r;
-		run.position = position++;
-		snprintf(run.status, sizeof run.status, r == 1 ? "timeout" : "ok");
+		struct journal_run run = fio_run(CACHE_NONE, AIO_NATIVE, r, position++);
+		if (r == 1)
+			snprintf(run.status, sizeof run.status, "timeout");
 		run.boot_seconds = 30 + r;
 		assert_int_equal(journal_run_add_metric(&run, "iops", 1000.0 * (r + 1), "IOPS"), 0);
 		assert_int_equal(journal_run_add_metric(&run, "clat_p99", 50.0 + r, "us"), 0);
@@ -79,15 +89,7 @@ static int setup(void **state)
 		journal_run_release(&run);
 	}
 	/* A second fio cell, higher IOPS: sorted before the first. */
-	struct journal_run run;
-	journal_run_init(&run);
-	snprintf(run.cell.id, sizeof run.cell.id, "lvm/raw/-/unsafe/threads/virtio/fio");
-	run.cell.backend = BACKEND_LVM;
-	run.cell.prealloc = -1;
-	run.cell.cache = CACHE_UNSAFE;
-	run.cell.bus = BUS_VIRTIO;
-	run.cell.workload = WORKLOAD_FIO;
-	snprintf(run.status, sizeof run.status, "ok");
+	struct journal_run run = fio_run(CACHE_UNSAFE, AIO_THREADS, 0, position++);
 	assert_int_equal(journal_run_add_metric(&run, "iops", 9000, "IOPS"), 0);
 	assert_int_equal(journal_append(journal_path, &run), 0);
 	journal_run_release(&run);
