@@ -6,6 +6,7 @@
 
 static const char *program = "buildapp";
 static enum log_level max_level = LOG_LEVEL_INFO;
+static FILE *stream;
 
 void log_set_program(const char *name)
 {
@@ -15,6 +16,11 @@ void log_set_program(const char *name)
 void log_set_level(enum log_level level)
 {
 	max_level = level;
+}
+
+void log_set_stream(FILE *f)
+{
+	stream = f;
 }
 
 enum log_level log_get_level(void)
@@ -33,9 +39,12 @@ static void log_va(enum log_level level, const char *fmt, va_list ap)
 
 	if (level > max_level)
 		return;
-	fprintf(stderr, "%s: %s", program, prefix[level]);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	FILE *out = stream ? stream : stderr;
+
+	fprintf(out, "%s: %s", program, prefix[level]);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	fflush(out);
 }
 
 int log_error_errno(int err, const char *fmt, ...)
