@@ -387,12 +387,11 @@ int keys_set(struct profile *profile, const struct key_def *k,
 	case KEY_LIST: {
 		_cleanup_free_ char *copy = strdup(value);
 		axis_mask mask = 0;
-		char *save = NULL;
+		char *rest = copy, *item;
 
 		if (!copy)
 			return -ENOMEM;
-		for (char *item = strtok_r(copy, ",", &save); item;
-		     item = strtok_r(NULL, ",", &save)) {
+		while ((item = strsep(&rest, ","))) {
 			item = parse_strip(item);
 			if (!*item)
 				return REASON(

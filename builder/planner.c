@@ -154,8 +154,8 @@ static void order_runs(struct plan *plan)
 
 	if (s->order == ORDER_BLOCKED) {
 		for (size_t c = 0; c < plan->n_cells; c++)
-			for (unsigned i = 0; i < s->runs; i++)
-				plan->runs[pos++] = (struct plan_run){
+			for (unsigned i = 0; i < s->runs; i++, pos++)
+				plan->runs[pos] = (struct plan_run){
 					(unsigned)pos, (unsigned)c, i};
 		return;
 	}
