@@ -29,6 +29,9 @@ enum log_level log_get_level(void)
 }
 
 static void log_va(enum log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void log_va(enum log_level level, const char *fmt, va_list ap)
 {
 	static const char *const prefix[] = {
 		[LOG_LEVEL_ERROR] = "error: ",
