@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "domain.h"
 
 #include <errno.h>

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "journal.h"
 
 #include <errno.h>
@@ -76,18 +75,6 @@ const struct journal_metric *journal_run_metric(const struct journal_run *run,
 	return NULL;
 }
 
-/* The preallocation names depend on the disk format. */
-static const struct name_table *prealloc_table(enum image_format format)
-{
-	return format == IMAGE_FORMAT_QCOW2 ? &qcow2_prealloc_names
-					    : &raw_prealloc_names;
-}
-
-static const char *table_name(const struct name_table *t, int v)
-{
-	return v >= 0 && v < t->count ? t->names[v] : NULL;
-}
-
 /* --- writing ----------------------------------------------------------- */
 
 static int add(json_object *o, const char *key, json_object *v)
@@ -101,37 +88,6 @@ static int add_string(json_object *o, const char *key, const char *s)
 	if (s && !v)
 		return -ENOMEM;
 	return add(o, key, v);
-}
-
-int journal_cell_to_json(const struct plan_cell *c, json_object **ret)
-{
-	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
-	const char *backend = table_name(&backend_names, (int)c->backend),
-		   *format = table_name(&image_format_names, (int)c->format),
-		   *cache = table_name(&cache_mode_names, (int)c->cache),
-		   *aio = table_name(&aio_mode_names, (int)c->aio),
-		   *workload = table_name(&workload_kind_names, (int)c->workload);
-	const char *prealloc = NULL, *bus = NULL;
-
-	if (!o)
-		return -ENOMEM;
-	if (!backend || !format || !cache || !aio || !workload)
-		return -EINVAL;
-	if (c->prealloc >= 0 &&
-	    !(prealloc = table_name(prealloc_table(c->format), c->prealloc)))
-		return -EINVAL;
-	if (c->bus >= 0 && !(bus = table_name(&disk_bus_names, c->bus)))
-		return -EINVAL;
-	if (add_string(o, "id", c->id) < 0 ||
-	    add_string(o, "backend", backend) < 0 ||
-	    add_string(o, "format", format) < 0 ||
-	    add_string(o, "prealloc", prealloc) < 0 ||
-	    add_string(o, "cache", cache) < 0 || add_string(o, "aio", aio) < 0 ||
-	    add_string(o, "bus", bus) < 0 ||
-	    add_string(o, "workload", workload) < 0)
-		return -ENOMEM;
-	*ret = TAKE_PTR(o);
-	return 0;
 }
 
 static int metrics_to_json(const struct journal_run *run, json_object **ret)
@@ -187,9 +143,15 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	if (!gmtime_r(&t, &tm) ||
 	    strftime(start, sizeof start, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		return -EINVAL;
-	r = journal_cell_to_json(&run->cell, &cell);
-	if (r < 0)
-		return r;
+	if ((unsigned)run->cell.backend >= _BACKEND_MAX ||
+	    (unsigned)run->cell.format >= _IMAGE_FORMAT_MAX ||
+	    (unsigned)run->cell.cache >= _CACHE_MAX ||
+	    (unsigned)run->cell.aio >= _AIO_MAX ||
+	    (unsigned)run->cell.workload >= _WORKLOAD_MAX ||
+	    run->cell.bus >= _BUS_MAX)
+		return -EINVAL;
+	if (!(cell = plan_cell_to_json(&run->cell)))
+		return -ENOMEM;
 	if (add(o, "version", json_object_new_int(JOURNAL_VERSION)) < 0 ||
 	    add(o, "cell", cell) < 0)
 		return -ENOMEM;
@@ -220,44 +182,15 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 
 /* --- reading ----------------------------------------------------------- */
 
-/* An enum member by name: its value, -1 when invalid, -2 when absent or
- * null and NULLABLE. */
-static int get_enum(json_object *o, const char *key,
-		    const struct name_table *t, bool nullable)
-{
-	json_object *v;
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return nullable ? -2 : -1;
-	const char *s = jsonget_string(o, key);
-	return s ? name_table_lookup(t, s) : -1;
-}
-
+/* The cell as the plan writes it, but with the id as journaled: the
+ * runner's id is the key a resumed sweep looks runs up by. */
 static bool cell_from_json(json_object *o, struct plan_cell *c)
 {
-	int backend, format, cache, aio, workload, prealloc, bus;
+	const char *id = jsonget_string(o, "id");
 
-	if (!o || !copy_text(c->id, sizeof c->id, jsonget_string(o, "id")))
+	if (!id || plan_cell_from_json(o, c) < 0)
 		return false;
-	backend = get_enum(o, "backend", &backend_names, false);
-	format = get_enum(o, "format", &image_format_names, false);
-	cache = get_enum(o, "cache", &cache_mode_names, false);
-	aio = get_enum(o, "aio", &aio_mode_names, false);
-	workload = get_enum(o, "workload", &workload_kind_names, false);
-	bus = get_enum(o, "bus", &disk_bus_names, true);
-	if (backend < 0 || format < 0 || cache < 0 || aio < 0 || workload < 0 ||
-	    bus == -1)
-		return false;
-	prealloc = get_enum(o, "prealloc", prealloc_table(format), true);
-	if (prealloc == -1)
-		return false;
-	c->backend = backend;
-	c->format = format;
-	c->cache = cache;
-	c->aio = aio;
-	c->workload = workload;
-	c->bus = bus < 0 ? -1 : bus;
-	c->prealloc = prealloc < 0 ? -1 : prealloc;
-	return true;
+	return copy_text(c->id, sizeof c->id, id);
 }
 
 static bool metrics_from_json(json_object *a, struct journal_run *run)

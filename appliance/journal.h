@@ -62,11 +62,6 @@ int journal_run_add_metric(struct journal_run *run, const char *name,
 const struct journal_metric *journal_run_metric(const struct journal_run *run,
 						const char *name);
 
-/* The "cell" object of a journal line (also used by the summary).
- * Returns 0 and a new reference in *ret, -EINVAL or -ENOMEM. */
-struct json_object;
-int journal_cell_to_json(const struct plan_cell *cell, struct json_object **ret);
-
 /* RUN as one line of JSON, without the newline (caller frees).  Returns
  * 0, -EINVAL (a cell value out of range) or -ENOMEM. */
 int journal_run_to_json(const struct journal_run *run, char **ret);

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "summary.h"
 
 #include <errno.h>
@@ -217,9 +216,9 @@ static int cell_to_json(const struct summary_cell *c, json_object *a)
 		json_object_put(o);
 		return -ENOMEM;
 	}
-	int r = journal_cell_to_json(&c->cell, &cell);
-	if (r < 0)
-		return r;
+	int r;
+	if (!(cell = plan_cell_to_json(&c->cell)))
+		return -ENOMEM;
 	json_object_object_add(o, "cell", cell);
 	json_object_object_add(o, "runs", json_object_new_int64((int64_t)c->n_runs));
 	json_object_object_add(o, "failed", json_object_new_int64((int64_t)c->n_failed));

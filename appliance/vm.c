@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "vm.h"
 
 #include <errno.h>

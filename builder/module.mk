@@ -1,4 +1,4 @@
-BUILDER_SRCS := builder/cmd_plan.c builder/main.c
+BUILDER_SRCS := builder/loader.c builder/planner.c builder/cmd_plan.c builder/main.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)
 
 $(B)/buildapp: $(BUILDER_OBJS) $(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a

@@ -13,7 +13,8 @@ $(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LINK_OBJS)
 # The fuzz target's corpus, replayed as an ordinary test.
 $(B)/tests/fuzz/replay-profile: $(B)/tests/fuzz/fuzz_profile.o \
 		$(B)/tests/fuzz/replay.o $(TEST_LINK_OBJS)
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $(filter %.o,$^) $(TEST_LINK_OBJS) $(TEST_LIBS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(B)/tests/fuzz/fuzz_profile.o \
+		$(B)/tests/fuzz/replay.o $(TEST_LINK_OBJS) $(TEST_LIBS)
 
 CHECK_PROGRAMS += $(UNIT_PROGRAMS) $(B)/tests/fuzz/replay-profile
 
@@ -30,5 +31,5 @@ fuzz: deps
 		-artifact_prefix=build-fuzz/ build-fuzz/corpus tests/fuzz/corpus
 
 build-fuzz/fuzz-profile: $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS)
-	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(TEST_LINK_OBJS) \
+	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS) \
 		$(filter-out -lcmocka,$(TEST_LIBS))

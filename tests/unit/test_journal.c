@@ -19,8 +19,8 @@ static struct journal_run sample_run(unsigned index)
 	struct journal_run run;
 	journal_run_init(&run);
 	snprintf(run.cell.id, sizeof run.cell.id,
-		 "lvm/raw/-/unsafe/threads/virtio/fio");
-	run.cell.backend = BACKEND_LVM;
+		 "qcow2/qcow2/metadata/unsafe/threads/virtio/fio");
+	run.cell.backend = BACKEND_QCOW2;
 	run.cell.format = IMAGE_FORMAT_QCOW2;
 	run.cell.prealloc = QCOW2_PREALLOC_METADATA;
 	run.cell.cache = CACHE_UNSAFE;
@@ -87,7 +87,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(journal_run_to_json(&run, &line), 0);
 	assert_null(strchr(line, '\n'));
 	assert_non_null(strstr(line, "\"start_time\":\"2025-11-30T02:40:00Z\""));
-	assert_non_null(strstr(line, "\"prealloc\":\"metadata\""));
+	assert_non_null(strstr(line, "\"preallocation\":\"metadata\""));
 	assert_non_null(strstr(line, "\"accel\":\"tcg\""));
 	assert_non_null(strstr(line, "\"applied_cache\":{\"writeback\":true,\"direct\":false,\"no-flush\":true}"));
 	assert_non_null(strstr(line, "{\"name\":\"unmeasured\",\"value\":null,\"unit\":\"\"}"));
