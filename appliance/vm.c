@@ -513,6 +513,12 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 
 out:
 	run_active = 0;
+	if (pending_signal) {
+		/* It came while the domain was being created: nothing runs
+		 * now, so die of it as the handler would have. */
+		signal(pending_signal, SIG_DFL);
+		raise(pending_signal);
+	}
 	pthread_mutex_lock(&h->lock);
 	h->run_name[0] = '\0';
 	pthread_mutex_unlock(&h->lock);
