@@ -23,7 +23,6 @@
 NAME_TABLE(vm_status, "ok", "timeout", "crashed", "failed")
 NAME_TABLE(vm_accel, "auto", "kvm", "tcg")
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(virDomain, virDomainFree)
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 
 /* How long a destroyed domain may take to report STOPPED. */
