@@ -33,6 +33,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 struct vm_host {
 	virConnectPtr conn;
 	bool kvm;
+	bool kvm_chosen; /* by the probe (VM_ACCEL_AUTO), not asked for */
 	pthread_t loop;
 	bool loop_started;
 	volatile bool quit;
@@ -189,7 +190,7 @@ static int write_embed_config(const char *statedir)
 	return 0;
 }
 
-static int resolve_accel(enum vm_accel accel, bool *ret_kvm)
+static int resolve_accel(enum vm_accel accel, bool *ret_kvm, bool *ret_probed)
 {
 	const char *env = getenv("BUILDAPP_ACCEL");
 
@@ -201,6 +202,7 @@ static int resolve_accel(enum vm_accel accel, bool *ret_kvm)
 					       env);
 		accel = (enum vm_accel)v;
 	}
+	*ret_probed = accel == VM_ACCEL_AUTO;
 	if (accel == VM_ACCEL_AUTO)
 		*ret_kvm = domain_kvm_usable();
 	else
@@ -213,10 +215,10 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 {
 	static bool event_impl_registered;
 	_cleanup_free_ char *embed_uri = NULL;
-	bool kvm = false;
+	bool kvm = false, probed = false;
 	int r;
 
-	r = resolve_accel(accel, &kvm);
+	r = resolve_accel(accel, &kvm, &probed);
 	if (r < 0)
 		return r;
 	if (!uri) {
@@ -255,6 +257,7 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 	pthread_condattr_destroy(&ca);
 	h->callback_id = -1;
 	h->kvm = kvm;
+	h->kvm_chosen = probed;
 
 	if (pthread_create(&h->loop, NULL, event_loop, h) != 0) {
 		vm_host_close(h);
@@ -311,6 +314,36 @@ void vm_host_close(struct vm_host *h)
 bool vm_host_kvm(const struct vm_host *h)
 {
 	return h->kvm;
+}
+
+int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
+		       unsigned timeout)
+{
+	if (!h->kvm || !h->kvm_chosen)
+		return 0;
+
+	/* No init to run: the kernel panics as soon as it has booted, and
+	 * panic=-1 with on_reboot=destroy ends the domain at once. */
+	_cleanup_free_ char *name = NULL, *log = NULL;
+	if (asprintf(&name, "%s-kvm-check", spec->name) < 0 ||
+	    asprintf(&log, "%s.kvm-check", spec->console_log) < 0)
+		return -ENOMEM;
+	struct vm_spec check = *spec;
+	check.name = name;
+	check.console_log = log;
+	check.cmdline = "console=ttyS0 rdinit=/buildapp-no-init "
+			"root=/dev/buildapp-no-root panic=-1";
+	check.timeout = timeout;
+	struct vm_result res;
+	int r = vm_run(h, &check, &res);
+	if (r < 0)
+		return r;
+	if (res.status == VM_CRASHED || res.status == VM_OK)
+		return 0;
+	log_warning("KVM is available, but a kernel did not boot under it within %u s (%s): using TCG",
+		    timeout, vm_status_name(res.status));
+	h->kvm = false;
+	return 0;
 }
 
 bool vm_host_has_domain(struct vm_host *h, const char *name)

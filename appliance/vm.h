@@ -64,6 +64,14 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 void vm_host_close(struct vm_host *h);
 /* True when H's domains are of type kvm (see domain_kvm_usable). */
 bool vm_host_kvm(const struct vm_host *h);
+/* When H chose KVM by itself (VM_ACCEL_AUTO), boots SPEC's kernel under
+ * it with nothing to run (it panics at once and the domain ends); if that
+ * does not happen within TIMEOUT seconds, H falls back to TCG with a
+ * warning: some nested KVMs pass every probe and still hang a kernel.
+ * SPEC's disk is attached but not written; the console goes to
+ * SPEC's console_log + ".kvm-check".  Returns 0 or as vm_run. */
+int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
+		       unsigned timeout);
 /* True when a domain called NAME exists on H's connection. */
 bool vm_host_has_domain(struct vm_host *h, const char *name);
 

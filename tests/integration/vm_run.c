@@ -3,7 +3,7 @@
  * Usage: vm-run [--uri URI] --statedir DIR --kernel F --initrd F --disk F
  *        --log F [--name N] [--cache MODE] [--aio MODE] [--bus BUS]
  *        [--format raw|qcow2] [--memory MiB] [--timeout S] [--cmdline S]
- *        [--accel auto|kvm|tcg] */
+ *        [--accel auto|kvm|tcg] [--check-boot SECONDS] */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,10 +42,12 @@ int main(int argc, char **argv)
 		{"timeout", required_argument, NULL, 't'},
 		{"cmdline", required_argument, NULL, 'C'},
 		{"accel", required_argument, NULL, 'A'},
+		{"check-boot", required_argument, NULL, 'K'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *uri = NULL, *statedir = NULL;
 	enum vm_accel accel = VM_ACCEL_AUTO;
+	unsigned check_boot = 0;
 	struct vm_spec spec = {
 		.name = "buildapp-test",
 		.cmdline = "console=ttyS0",
@@ -70,6 +72,7 @@ int main(int argc, char **argv)
 		case 'l': spec.console_log = optarg; break;
 		case 'n': spec.name = optarg; break;
 		case 'C': spec.cmdline = optarg; break;
+		case 'K': check_boot = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'A':
 			accel = lookup(&vm_accel_names, "accel", optarg);
 			break;
@@ -95,7 +98,9 @@ int main(int argc, char **argv)
 	if (vm_host_open(uri, statedir, accel, &h) < 0)
 		return 1;
 	struct vm_result res;
-	int r = vm_run(h, &spec, &res);
+	int r = check_boot ? vm_host_check_boot(h, &spec, check_boot) : 0;
+	if (r == 0)
+		r = vm_run(h, &spec, &res);
 	if (r < 0) {
 		vm_host_close(h);
 		return 1;
