@@ -128,9 +128,17 @@ static int build_cell(const struct journal *j, const char *id,
 	qsort(runs, n, sizeof *runs, cmp_run_index);
 	c->cell = runs[0]->cell;
 	c->n_runs = n;
-	for (size_t i = 0; i < n; i++)
-		if (!run_ok(runs[i]))
+	struct cache_flags want = cache_mode_flags(c->cell.cache);
+	for (size_t i = 0; i < n; i++) {
+		const struct journal_run *r = runs[i];
+		if (!run_ok(r))
 			c->n_failed++;
+		if (r->applied_known &&
+		    (r->applied.writeback != want.writeback ||
+		     r->applied.direct != want.direct ||
+		     r->applied.no_flush != want.no_flush))
+			c->n_cache_mismatch++;
+	}
 	c->kvm = runs[n - 1]->kvm;
 	return collect_metrics(c, runs, n);
 }
@@ -223,6 +231,8 @@ static int cell_to_json(const struct summary_cell *c, json_object *a)
 	json_object_object_add(o, "runs", json_object_new_int64((int64_t)c->n_runs));
 	json_object_object_add(o, "failed", json_object_new_int64((int64_t)c->n_failed));
 	json_object_object_add(o, "accel", json_object_new_string(c->kvm ? "kvm" : "tcg"));
+	json_object_object_add(o, "cache_mismatches",
+			       json_object_new_int64((int64_t)c->n_cache_mismatch));
 	json_object_object_add(o, "primary",
 			       c->n_metrics ? json_object_new_string(c->metrics[0].name) : NULL);
 	if (!(metrics = json_object_new_array()))
@@ -315,6 +325,9 @@ int summary_write_text(const struct summary *s, FILE *f)
 		for (size_t m = 0; m < c->n_metrics; m++)
 			print_metric(f, m ? "" : c->cell.id, m ? "" : runs,
 				     &c->metrics[m]);
+		if (c->n_cache_mismatch)
+			fprintf(f, "  warning: in %zu run(s) QEMU applied other cache flags than cache=%s asks for\n",
+				c->n_cache_mismatch, cache_mode_name(c->cell.cache));
 	}
 	return ferror(f) ? -EIO : 0;
 }

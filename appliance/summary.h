@@ -28,6 +28,8 @@ struct summary_cell {
 	size_t n_runs;   /* journaled, any status */
 	size_t n_failed; /* status other than "ok" */
 	bool kvm;        /* of its last run */
+	size_t n_cache_mismatch; /* runs where QEMU applied other cache flags
+				    than the cell's mode asks for */
 	struct summary_metric *metrics; /* owned; primary first */
 	size_t n_metrics;
 };

@@ -82,6 +82,9 @@ static int setup(void **state)
 		struct journal_run run = fio_run(CACHE_NONE, AIO_NATIVE, r, position++);
 		if (r == 1)
 			snprintf(run.status, sizeof run.status, "timeout");
+		/* cache=none is (on, on, off); run 2 reports something else */
+		run.applied_known = true;
+		run.applied = (struct cache_flags){true, r != 2, false};
 		run.boot_seconds = 30 + r;
 		assert_int_equal(journal_run_add_metric(&run, "iops", 1000.0 * (r + 1), "IOPS"), 0);
 		assert_int_equal(journal_run_add_metric(&run, "clat_p99", 50.0 + r, "us"), 0);
@@ -142,6 +145,8 @@ static void test_study_table(void **state)
 	assert_string_equal(fio->cell.id, "lvm/raw/-/none/native/virtio/fio");
 	assert_int_equal(fio->n_runs, 4);
 	assert_int_equal(fio->n_failed, 1);
+	assert_int_equal(fio->n_cache_mismatch, 1);
+	assert_int_equal(best->n_cache_mismatch, 0);
 	assert_int_equal(fio->n_metrics, 3);
 	assert_string_equal(fio->metrics[0].name, "iops");
 	assert_false(fio->metrics[0].lower_is_better);
@@ -179,6 +184,7 @@ static void test_files(void **state)
 	assert_non_null(strstr(text, "== fio: sorted by mean iops (IOPS), higher is better =="));
 	assert_non_null(strstr(text, "214.186900 +/- 4.51327"));
 	assert_non_null(strstr(text, "3/4"));
+	assert_non_null(strstr(text, "warning: in 1 run(s) QEMU applied other cache flags than cache=none asks for"));
 	const char *top = strstr(text, "qcow2/unsafe/native/virtio/yes#0 ");
 	const char *bottom = strstr(text, "qcow2/directsync/threads/ide/no#81 ");
 	assert_non_null(top);
