@@ -25,10 +25,6 @@
 
 #define DEFAULT_MOUNT "/run/buildapp/volumes"
 
-/* The loader is linked in by the builder; until then this command says
- * so instead of failing the link. */
-#pragma weak loader_load
-
 struct options {
 	const char *profile;
 	const char *target;
@@ -120,7 +116,8 @@ static void print_text(const struct recipe *r, const struct storage_alloc *a, FI
 }
 
 static void print_json(const struct recipe *r, const struct storage_alloc *a,
-		       const char *target, bool dry_run, bool native, FILE *f)
+		       const char *target, bool dry_run, bool native, bool new_file,
+		       FILE *f)
 {
 	struct json_object *o = json_object_new_object(), *vols = json_object_new_array();
 	char line[2 * STORAGE_PATH_MAX + 128];
@@ -129,6 +126,7 @@ static void print_json(const struct recipe *r, const struct storage_alloc *a,
 	json_object_object_add(o, "executor", json_object_new_string(native ? "native" : "guestfs"));
 	json_object_object_add(o, "dry_run", json_object_new_boolean(dry_run));
 	json_object_object_add(o, "disk_size", json_object_new_int64((int64_t)r->disk_size));
+	json_object_object_add(o, "creates_image_file", json_object_new_boolean(new_file));
 	if (dry_run) {
 		struct json_object *steps = json_object_new_array();
 
@@ -141,7 +139,9 @@ static void print_json(const struct recipe *r, const struct storage_alloc *a,
 		json_object_array_add(vols, storage_volume_to_json(&r->volumes[i],
 								   a ? &a[i] : NULL));
 	json_object_object_add(o, "volumes", vols);
-	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						   JSON_C_TO_STRING_SPACED |
+						   JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -200,12 +200,14 @@ static int make_target(const struct options *o, const struct profile *p,
 
 /* A missing image file is created with the size the recipe needs; an
  * existing one must be large enough. */
-static int prepare_file(const char *path, uint64_t size, bool dry_run)
+static int prepare_file(const char *path, uint64_t size, bool dry_run, bool quiet,
+			bool *ret_created)
 {
 	_cleanup_close_ int fd = -1;
 	char buf[32];
 	struct stat st;
 
+	*ret_created = false;
 	if (stat(path, &st) == 0) {
 		if ((uint64_t)st.st_size >= size)
 			return 0;
@@ -213,8 +215,11 @@ static int prepare_file(const char *path, uint64_t size, bool dry_run)
 			  path, (uint64_t)st.st_size, size);
 		return -EINVAL;
 	}
+	*ret_created = true;
 	if (dry_run) {
-		printf("create image file %s (%s)\n", path, format_size(size, buf, sizeof(buf)));
+		if (!quiet)
+			printf(" 0. create image file %s (%s)\n", path,
+			       format_size(size, buf, sizeof(buf)));
 		return 0;
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -230,7 +235,7 @@ static int provision(const struct options *o, const struct profile *p)
 	struct recipe r;
 	struct storage_alloc allocs[RECIPE_MAX_VOLUMES];
 	const char *why;
-	bool file;
+	bool file, created = false;
 	int k;
 
 	storage_spec_from_profile(p, &spec);
@@ -248,11 +253,11 @@ static int provision(const struct options *o, const struct profile *p)
 				  ? " (lvm needs a disk, not a directory)" : "");
 		return EXIT_BAD_INPUT;
 	}
-	if (file && prepare_file(o->target, r.disk_size, o->dry_run) < 0)
+	if (file && prepare_file(o->target, r.disk_size, o->dry_run, o->json, &created) < 0)
 		return EXIT_BAD_INPUT;
 	if (o->dry_run) {
 		if (o->json)
-			print_json(&r, NULL, o->target, true, o->native, stdout);
+			print_json(&r, NULL, o->target, true, o->native, created, stdout);
 		else
 			recipe_write_text(&r, stdout);
 		return 0;
@@ -266,7 +271,7 @@ static int provision(const struct options *o, const struct profile *p)
 	if (k < 0)
 		return 1;
 	if (o->json)
-		print_json(&r, allocs, o->target, false, o->native, stdout);
+		print_json(&r, allocs, o->target, false, o->native, created, stdout);
 	else
 		print_text(&r, allocs, stdout);
 	return 0;
@@ -281,10 +286,6 @@ int cmd_provision(int argc, char **argv)
 	k = parse_args(argc, argv, &o);
 	if (k != 0)
 		return k > 0 ? 0 : EXIT_BAD_INPUT;
-	if (!loader_load) {
-		log_error("provision: this build has no profile loader");
-		return 1;
-	}
 	k = loader_load(o.profile, &p);
 	if (k < 0)
 		return k == -EINVAL ? EXIT_BAD_INPUT : 1;

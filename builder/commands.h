@@ -7,6 +7,7 @@
 #define EXIT_BAD_INPUT 2
 
 int cmd_plan(int argc, char **argv);
+int cmd_keys(int argc, char **argv);
 int cmd_provision(int argc, char **argv);
 
 #endif

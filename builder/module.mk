@@ -1,5 +1,5 @@
-BUILDER_SRCS := builder/cmd_plan.c builder/cmd_provision.c builder/main.c \
-	builder/storage_spec.c
+BUILDER_SRCS := builder/loader.c builder/planner.c builder/cmd_plan.c builder/main.c \
+	builder/cmd_provision.c builder/storage_spec.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)
 
 $(B)/buildapp: $(BUILDER_OBJS) $(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a

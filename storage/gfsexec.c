@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "gfsexec.h"
 
 #include <errno.h>

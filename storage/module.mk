@@ -12,3 +12,15 @@ STORAGE_ARCHIVES = $(B)/libstorage-guestfs.a $(B)/libstorage.a
 STORAGE_LIBS = $(call pc_libs,libguestfs json-c blkid)
 # What appliance-side programs link: no libguestfs.
 STORAGE_CORE_LIBS = $(call pc_libs,json-c blkid)
+
+# Drivers of the storage integration tests (tests/integration/storage-*.sh).
+# The native and safety ones link the core only, as the appliance does.
+$(B)/tests/integration/storage_native $(B)/tests/integration/storage_safety: \
+		$(B)/tests/integration/%: $(B)/tests/integration/%.o \
+		$(B)/libstorage.a $(B)/libcommon.a
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(STORAGE_CORE_LIBS)
+$(B)/tests/integration/storage_guestfs: $(B)/tests/integration/storage_guestfs.o \
+		$(STORAGE_ARCHIVES) $(B)/libcommon.a
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(STORAGE_LIBS)
+CHECK_PROGRAMS += $(B)/tests/integration/storage_native \
+	$(B)/tests/integration/storage_safety $(B)/tests/integration/storage_guestfs

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "safety.h"
 
 #include <blkid/blkid.h>

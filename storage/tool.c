@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "tool.h"
 
 #include <errno.h>
