@@ -88,14 +88,35 @@ static int partition(const struct recipe *r, size_t i, size_t *ret_next)
 	return k < 0 ? k : reread_partitions(disk);
 }
 
+/* mkdir -p PATH. */
+static int mkdir_parents(const char *path)
+{
+	char buf[STORAGE_PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1;; p++) {
+		bool end = *p == '\0';
+
+		if (*p != '/' && !end)
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		if (end)
+			return 0;
+		*p = '/';
+	}
+}
+
 static int mount_fs(const struct recipe_step *s)
 {
 	int k = wait_for_device(s->device);
 
 	if (k < 0)
 		return k;
-	if (mkdir(s->path, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(errno, "mkdir '%s': %s", s->path, strerror(errno));
+	k = mkdir_parents(s->path);
+	if (k < 0)
+		return log_error_errno(k, "mkdir '%s': %s", s->path, strerror(-k));
 	if (mount(s->device, s->path, "ext4", 0, NULL) < 0)
 		return log_error_errno(errno, "mount '%s' on '%s': %s", s->device,
 				       s->path, strerror(errno));

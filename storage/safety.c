@@ -169,6 +169,39 @@ static void probe_mounted(struct safety_facts *f)
 		}
 }
 
+/* Device mapper or md holding the disk or one of its partitions (an
+ * active VG, a RAID member): in use even when nothing is mounted. */
+static void probe_holders(struct safety_facts *f)
+{
+	char path[PATH_MAX];
+	_cleanup_(closedirp) DIR *d = NULL;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s", f->disk);
+	d = opendir(path);
+	while (d && !f->mounted && (e = readdir(d))) {
+		_cleanup_(closedirp) DIR *h = NULL;
+		struct dirent *he;
+
+		if (strcmp(e->d_name, "holders") != 0 &&
+		    strncmp(e->d_name, f->disk, strlen(f->disk)) != 0)
+			continue;
+		if (strcmp(e->d_name, "holders") == 0)
+			snprintf(path, sizeof(path), "/sys/class/block/%s/holders", f->disk);
+		else
+			snprintf(path, sizeof(path), "/sys/class/block/%s/%s/holders",
+				 f->disk, e->d_name);
+		h = opendir(path);
+		while (h && (he = readdir(h)))
+			if (he->d_name[0] != '.') {
+				f->mounted = true;
+				snprintf(f->mounted_on, sizeof(f->mounted_on),
+					 "held by %.100s", he->d_name);
+				break;
+			}
+	}
+}
+
 /* A sysfs attribute's text, trimmed, or "" */
 static void read_attr(const char *disk, const char *attr, char *buf, size_t len)
 {
@@ -254,6 +287,7 @@ int safety_probe(const char *path, struct safety_facts *ret)
 			set_str(f.disk, sizeof(f.disk), name);
 		probe_boot(&f);
 		probe_mounted(&f);
+		probe_holders(&f);
 		probe_identities(path, &f);
 	}
 	*ret = f;
@@ -307,8 +341,10 @@ int safety_decide(const struct safety_facts *f, const struct safety_policy *p,
 		return -EPERM;
 	}
 	if (f->mounted) {
-		snprintf(reason, len, "disk '%s' is in use: mounted on %s; "
-			 "signatures: %s", f->disk, f->mounted_on, *sigs ? sigs : "none");
+		snprintf(reason, len, "disk '%s' is in use: %s%s; "
+			 "signatures: %s", f->disk,
+			 strncmp(f->mounted_on, "held by", 7) == 0 ? "" : "mounted on ",
+			 f->mounted_on, *sigs ? sigs : "none");
 		return -EPERM;
 	}
 	if (f->partition) {

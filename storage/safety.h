@@ -23,7 +23,8 @@ struct safety_facts {
 	size_t n_signatures;
 	bool unreadable; /* could not be opened to look for signatures */
 	bool boot;    /* holds /, /boot or /usr of the running system */
-	bool mounted; /* it, a partition or a device stacked on it is mounted */
+	bool mounted; /* it, a partition or a device stacked on it is mounted,
+		       * is swap, or is held by device mapper or md */
 	char mounted_on[SAFETY_ITEM_MAX];
 	/* Stable identities: /dev/disk/by-id names, serial, WWN/WWID. */
 	char identities[SAFETY_MAX_ITEMS][SAFETY_ITEM_MAX];
