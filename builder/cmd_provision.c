@@ -168,6 +168,7 @@ static int make_target(const struct options *o, const struct profile *p,
 {
 	struct stat st;
 	bool exists = stat(o->target, &st) == 0;
+	char real[PATH_MAX];
 
 	*ret_file = false;
 	memset(ret, 0, sizeof(*ret));
@@ -193,7 +194,15 @@ static int make_target(const struct options *o, const struct profile *p,
 		return 0;
 	}
 	ret->kind = STORAGE_TARGET_DISK;
-	snprintf(ret->device, sizeof(ret->device), "%s", o->target);
+	/* Partitions are named after the kernel's name (/dev/sda1), not a
+	 * by-id link's. */
+	if (!realpath(o->target, real))
+		return log_error_errno(errno, "'%s': %s", o->target, strerror(errno));
+	if (strlen(real) >= sizeof(ret->device)) {
+		log_error("provision: device path '%s' is too long", real);
+		return -ENAMETOOLONG;
+	}
+	memcpy(ret->device, real, strlen(real) + 1);
 	snprintf(ret->mountpoint, sizeof(ret->mountpoint), "%s", o->mount);
 	return 0;
 }

@@ -275,6 +275,7 @@ int recipe_build(const struct storage_spec *spec,
 			s->format = v->format;
 			s->prealloc = v->prealloc;
 			s->size = v->size;
+			s->cluster_size = v->cluster_size;
 		}
 	return 0;
 }

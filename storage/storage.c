@@ -51,7 +51,7 @@ uint64_t storage_volume_size(const struct storage_spec *spec)
 }
 
 const char *storage_volume_label(const struct storage_volume *v, char *buf,
-				 int len)
+				 size_t len)
 {
 	if (v->backend == BACKEND_QCOW2)
 		snprintf(buf, len, "qcow2/%s", qcow2_prealloc_name(v->prealloc));

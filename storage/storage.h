@@ -6,6 +6,7 @@
 #define BUILDAPP_STORAGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -57,7 +58,7 @@ uint64_t storage_volume_size(const struct storage_spec *spec);
 
 /* "lvm", "qcow2/metadata", "raw/sparse": how plans and results name V. */
 const char *storage_volume_label(const struct storage_volume *v, char *buf,
-				 int len);
+				 size_t len);
 
 /* qemu-img's -o preallocation= value for a volume of BACKEND with
  * PREALLOC (raw "sparse" and backends without the axis are "off"). */

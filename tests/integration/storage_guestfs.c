@@ -1,8 +1,9 @@
 /* Every backend x preallocation provisioned onto one image file in one
- * libguestfs launch, then checked independently: a second, read-only
- * launch (partitions, ext4, the LV and its size, every file's size and
- * allocation, the qcow2 files copied out for qemu-img info/check/map),
- * and debugfs on the image for unwritten (fallocated) extents.
+ * libguestfs launch, a second image with fill = yes in another, then both
+ * checked independently: one read-only launch (partitions, ext4, the LV
+ * and its size, every file's size and allocation, the qcow2 files copied
+ * out for qemu-img info/check/map), and debugfs on the images for
+ * unwritten (fallocated) extents.
  * Usage: storage_guestfs WORKDIR */
 #include <errno.h>
 #include <fcntl.h>
@@ -91,7 +92,8 @@ static void check_file(guestfs_h *g, const char *work, const struct storage_volu
 	       st->st_size, alloc);
 	if (v->format == IMAGE_FORMAT_RAW) {
 		CHECK(st->st_size == size, "%s: size", label);
-		if (v->prealloc == RAW_PREALLOC_FALLOC || v->prealloc == RAW_PREALLOC_FULL)
+		if (v->fill || v->prealloc == RAW_PREALLOC_FALLOC ||
+		    v->prealloc == RAW_PREALLOC_FULL)
 			CHECK(alloc >= size, "%s: not preallocated", label);
 		else
 			CHECK(alloc == 0, "%s: not sparse", label);
@@ -100,26 +102,29 @@ static void check_file(guestfs_h *g, const char *work, const struct storage_volu
 		struct storage_volume c = *v;
 		struct storage_alloc a;
 
-		if (v->prealloc == QCOW2_PREALLOC_OFF)
+		if (v->fill)
+			CHECK(alloc >= size, "%s: not filled", label);
+		else if (v->prealloc == QCOW2_PREALLOC_OFF)
 			CHECK(alloc < (int64_t)MiB, "%s: holds clusters", label);
 		else if (v->prealloc == QCOW2_PREALLOC_METADATA)
 			CHECK(alloc < size / 2, "%s: data allocated", label);
 		else
 			CHECK(alloc >= size, "%s: not preallocated", label);
-		snprintf(copy, sizeof(copy), "%s/copy-%s.qcow2", work,
-			 qcow2_prealloc_name(v->prealloc));
+		snprintf(copy, sizeof(copy), "%s/copy-%s%s.qcow2", work,
+			 qcow2_prealloc_name(v->prealloc), v->fill ? "-filled" : "");
 		CHECK(guestfs_download(g, v->path, copy) == 0, "download %s", v->path);
 		check_qcow2_info(copy, v);
 		memcpy(c.path, copy, sizeof(c.path));
 		CHECK(storage_alloc_probe(&c, &a) == 0, "map %s", copy);
-		CHECK(a.data == (v->prealloc == QCOW2_PREALLOC_OFF ? 0 : size),
+		CHECK(a.data == (v->prealloc == QCOW2_PREALLOC_OFF && !v->fill ? 0 : size),
 		      "%s: qemu-img map shows %" PRId64 " data bytes", label, a.data);
 		unlink(copy);
 	}
 	guestfs_free_statns(st);
 }
 
-static void verify(const char *img, const char *work, const struct recipe *r)
+static void verify(const char *img, const char *filled_img, const char *work,
+		   const struct recipe *r, const struct recipe *filled)
 {
 	guestfs_h *g = guestfs_create();
 	char **parts, **lvs;
@@ -128,6 +133,8 @@ static void verify(const char *img, const char *work, const struct recipe *r)
 
 	guestfs_set_error_handler(g, NULL, NULL);
 	if (guestfs_add_drive_opts(g, img, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
+				   GUESTFS_ADD_DRIVE_OPTS_READONLY, 1, -1) < 0 ||
+	    guestfs_add_drive_opts(g, filled_img, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
 				   GUESTFS_ADD_DRIVE_OPTS_READONLY, 1, -1) < 0 ||
 	    guestfs_launch(g) < 0) {
 		CHECK(0, "verify launch: %s", guestfs_last_error(g));
@@ -156,6 +163,11 @@ static void verify(const char *img, const char *work, const struct recipe *r)
 	for (size_t i = 0; i < r->n_volumes; i++)
 		if (!r->volumes[i].block_device)
 			check_file(g, work, &r->volumes[i]);
+	/* The filled image (sdb): files only, so no second VG "buildapp". */
+	CHECK(guestfs_umount_all(g) == 0 && guestfs_mount_ro(g, "/dev/sdb1", "/") == 0,
+	      "mount the filled image");
+	for (size_t i = 0; i < filled->n_volumes; i++)
+		check_file(g, work, &filled->volumes[i]);
 	guestfs_shutdown(g);
 	guestfs_close(g);
 }
@@ -176,8 +188,11 @@ static void check_unwritten(const char *img, const struct recipe *r)
 		bool full = v->prealloc == (v->backend == BACKEND_RAW ? RAW_PREALLOC_FULL
 							       : QCOW2_PREALLOC_FULL);
 
-		if (v->block_device || v->backend == BACKEND_EXT4_FILE || (!falloc && !full))
+		if (v->block_device || (!v->fill && (v->backend == BACKEND_EXT4_FILE ||
+						       (!falloc && !full))))
 			continue;
+		if (v->fill)
+			falloc = false;
 		snprintf(cmd, sizeof(cmd), "ex %s", v->path);
 		if (tool_run(argv, NULL, &out) < 0) {
 			CHECK(0, "debugfs %s", v->path);
@@ -186,6 +201,29 @@ static void check_unwritten(const char *img, const struct recipe *r)
 		CHECK((strstr(out, "Uninit") != NULL) == falloc,
 		      "%s: unwritten extents %s expected", v->path, falloc ? "" : "not");
 	}
+}
+
+/* IMG sized for R, created empty, provisioned in one launch. */
+static int provision(const char *work, const char *name, const struct recipe *r,
+		     char *img, size_t len)
+{
+	struct storage_alloc allocs[RECIPE_MAX_VOLUMES];
+	char label[64];
+	int fd;
+
+	snprintf(img, len, "%s/%s", work, name);
+	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)r->disk_size) < 0)
+		return -errno;
+	close(fd);
+	if (gfsexec_execute(r, img, allocs) < 0)
+		return -EIO;
+	for (size_t i = 0; i < r->n_volumes; i++)
+		printf("provisioned %-16s %-28s %s allocated %" PRId64 "\n",
+		       storage_volume_label(&r->volumes[i], label, sizeof(label)),
+		       r->volumes[i].path, r->volumes[i].fill ? "filled" : "",
+		       allocs[i].allocated);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -197,12 +235,20 @@ int main(int argc, char **argv)
 		.raw_prealloc = 0x7,
 		.cluster_size = 65536,
 	};
+	struct storage_spec filled_spec = {
+		.backends = STORAGE_BIT(BACKEND_EXT4_FILE) | STORAGE_BIT(BACKEND_QCOW2) |
+			    STORAGE_BIT(BACKEND_RAW),
+		.size = 16 * MiB,
+		.qcow2_prealloc = STORAGE_BIT(QCOW2_PREALLOC_OFF) |
+				  STORAGE_BIT(QCOW2_PREALLOC_FALLOC),
+		.raw_prealloc = STORAGE_BIT(RAW_PREALLOC_SPARSE) |
+				STORAGE_BIT(RAW_PREALLOC_FALLOC),
+		.cluster_size = 65536,
+		.fill = true,
+	};
 	struct storage_target t;
-	struct storage_alloc allocs[RECIPE_MAX_VOLUMES];
-	struct recipe r;
-	char img[STORAGE_PATH_MAX + 16];
-	char label[64];
-	int fd;
+	struct recipe r, filled;
+	char img[STORAGE_PATH_MAX + 16], filled_img[STORAGE_PATH_MAX + 16];
 
 	log_set_program("storage_guestfs");
 	if (argc != 2) {
@@ -210,22 +256,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	gfsexec_target(&t);
-	if (recipe_build(&spec, &t, &r) < 0)
+	if (recipe_build(&spec, &t, &r) < 0 || recipe_build(&filled_spec, &t, &filled) < 0)
 		return 1;
-	snprintf(img, sizeof(img), "%s/disk.img", argv[1]);
-	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || ftruncate(fd, (off_t)r.disk_size) < 0)
+	if (provision(argv[1], "disk.img", &r, img, sizeof(img)) < 0 ||
+	    provision(argv[1], "filled.img", &filled, filled_img, sizeof(filled_img)) < 0)
 		return 1;
-	close(fd);
-
-	if (gfsexec_execute(&r, img, allocs) < 0)
-		return 1;
-	for (size_t i = 0; i < r.n_volumes; i++)
-		printf("provisioned %-16s %-28s allocated %" PRId64 "\n",
-		       storage_volume_label(&r.volumes[i], label, sizeof(label)),
-		       r.volumes[i].path, allocs[i].allocated);
-	verify(img, argv[1], &r);
+	verify(img, filled_img, argv[1], &r, &filled);
 	check_unwritten(img, &r);
+	check_unwritten(filled_img, &filled);
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
 }

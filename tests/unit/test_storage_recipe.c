@@ -191,8 +191,12 @@ static void test_everything_with_fill(void **state)
 	assert_true(lv < find_step(&r, STEP_CREATE_FILE));
 	for (i = 0; r.steps[i].kind != STEP_FILL; i++)
 		;
-	for (; i < r.n_steps; i++)
+	for (; i < r.n_steps; i++) {
 		assert_int_equal(r.steps[i].kind, STEP_FILL);
+		/* A qcow2 fill needs the cluster size (libguestfs template). */
+		assert_int_equal(r.steps[i].cluster_size,
+				 r.steps[i].format == IMAGE_FORMAT_QCOW2 ? 65536 : 0);
+	}
 	for (i = 0; i < r.n_volumes; i++)
 		assert_true(r.volumes[i].fill);
 	/* Partitions do not overlap and fit the disk. */
