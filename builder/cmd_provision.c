@@ -96,7 +96,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 static void print_text(const struct recipe *r, const struct storage_alloc *a, FILE *f)
 {
-	char label[64], size[32], alloc[32];
+	char label[64], size[32], alloc[32], extents[32];
 
 	fprintf(f, "%-16s %-8s %10s %10s %8s  %s\n", "VOLUME", "FORMAT", "SIZE",
 		"ALLOCATED", "EXTENTS", "PATH");
@@ -108,10 +108,13 @@ static void print_text(const struct recipe *r, const struct storage_alloc *a, FI
 			format_size((uint64_t)a[i].allocated, alloc, sizeof(alloc));
 		else
 			snprintf(alloc, sizeof(alloc), "-");
-		fprintf(f, "%-16s %-8s %10s %10s %8" PRId64 "  %s\n",
+		if (a && a[i].extents >= 0)
+			snprintf(extents, sizeof(extents), "%" PRId64, a[i].extents);
+		else
+			snprintf(extents, sizeof(extents), "-");
+		fprintf(f, "%-16s %-8s %10s %10s %8s  %s\n",
 			storage_volume_label(v, label, sizeof(label)),
-			image_format_name(v->format), size, alloc,
-			a ? a[i].extents : -1, v->path);
+			image_format_name(v->format), size, alloc, extents, v->path);
 	}
 }
 
@@ -281,8 +284,12 @@ static int provision(const struct options *o, const struct profile *p)
 		return 1;
 	if (o->json)
 		print_json(&r, allocs, o->target, false, o->native, created, stdout);
-	else
+	else {
+		printf("%s: %s backends%s\n", o->target,
+		       o->native ? "native" : "libguestfs",
+		       o->native ? "" : " (paths inside the image)");
 		print_text(&r, allocs, stdout);
+	}
 	return 0;
 }
 

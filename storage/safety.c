@@ -330,7 +330,8 @@ int safety_decide(const struct safety_facts *f, const struct safety_policy *p,
 	if (!f->block_device) {
 		if (f->n_signatures > 0 && !p->wipe) {
 			snprintf(reason, len, "the image file carries signatures (%s) "
-				 "and wipe is not set", sigs);
+				 "and wipe is not set (remove the file to start over)",
+				 sigs);
 			return -EPERM;
 		}
 		return 0;
