@@ -1,12 +1,12 @@
 #include "native.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -29,8 +29,8 @@ static int wait_for_device(const char *dev)
 			return 0;
 		nanosleep(&ts, NULL);
 	}
-	log_error("'%s' did not appear (a loop device needs partition "
-		  "scanning: losetup -P)", dev);
+	log_error("'%s' did not appear within 10 s (a loop device needs "
+		  "partition scanning: losetup -P)", dev);
 	return -ENODEV;
 }
 
