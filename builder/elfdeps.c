@@ -84,6 +84,16 @@ static bool have(const struct elfdeps *d, const char *path)
 	return false;
 }
 
+static bool have_base(const struct elfdeps *d, const char *name)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const char *b = strrchr(d->paths[i], '/');
+		if (strcmp(b ? b + 1 : d->paths[i], name) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int push(struct elfdeps *d, const char *path)
 {
 	if (have(d, path))
@@ -188,6 +198,10 @@ static int scan(struct elfdeps *d, const char *path, const struct elf_file *f)
 		const char *name = str + dyn[i].d_un.d_val;
 		if ((const unsigned char *)name >= f->map + f->size)
 			return -ENOEXEC;
+		/* ld.so matches an already loaded object by name first: the
+		 * interpreter satisfies libc's need of ld-linux*.so. */
+		if (have_base(d, name))
+			continue;
 		char lib[PATH_MAX];
 		int r = find_lib(name, dirs, origin, lib, sizeof(lib));
 		if (r < 0)

@@ -224,6 +224,43 @@ static void imgbench_output(void **state)
 			 -EBADMSG);
 }
 
+/* Console logs of real guest boots (qemu TCG, the kit's 6.1 kernel). */
+static void real_console_logs(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file;
+		enum workload_kind kind;
+		const char *metric;
+	} logs[] = {
+		{"console-fio.log", WORKLOAD_FIO, "fio_write_clat_p99_9"},
+		{"console-bonnie.log", WORKLOAD_BONNIE, "bonnie_putc"},
+		{"console-dd.log", WORKLOAD_DD, "dd_mbps"},
+		{"console-tarball-write.log", WORKLOAD_TARBALL_WRITE,
+		 "write_seconds"},
+		{"console-tarball-read.log", WORKLOAD_TARBALL_READ,
+		 "read_seconds"},
+	};
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		_cleanup_free_ char *log = slurp(logs[i].file);
+		struct results r;
+		assert_int_equal(results_parse(log, strlen(log), logs[i].kind,
+					       &r),
+				 0);
+		assert_string_equal(r.kernel, "6.1.0-57-amd64");
+		const struct result_metric *m =
+			results_find(&r, logs[i].metric);
+		assert_non_null(m);
+		assert_true(m->value > 0);
+		/* The same log read as another kind lacks its metrics. */
+		enum workload_kind other = logs[i].kind == WORKLOAD_DD
+						   ? WORKLOAD_FIO
+						   : WORKLOAD_DD;
+		assert_int_equal(results_parse(log, strlen(log), other, &r),
+				 -EBADMSG);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +271,7 @@ int main(void)
 		cmocka_unit_test(timed_metrics_and_failures),
 		cmocka_unit_test(cmdline),
 		cmocka_unit_test(imgbench_output),
+		cmocka_unit_test(real_console_logs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
