@@ -30,8 +30,16 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
  * not reused. */
 #define KIT_FORMAT "buildapp-guestkit-1"
 
-static const char *const programs[] = {"/usr/bin/fio", "/usr/sbin/bonnie++",
-				       NULL};
+/* The tools of the guest workloads.  Only those of the profile's kinds
+ * go in: fio alone brings 80 MB of libraries (Debian builds it with every
+ * engine), which the guest unpacks at every boot. */
+static const struct {
+	enum workload_kind kind;
+	const char *path;
+} programs[] = {
+	{WORKLOAD_FIO, "/usr/bin/fio"},
+	{WORKLOAD_BONNIE, "/usr/sbin/bonnie++"},
+};
 /* Disk drivers for every bus a cell may use (virtio-blk, virtio-scsi,
  * LSI SCSI, AHCI, PIIX IDE), ext4 and the crc32c ext4 asks for by
  * alias (a softdep), which nobody would modprobe here. */
@@ -212,7 +220,8 @@ static int find_agent(const char *agent, char *ret, size_t len)
 	return 0;
 }
 
-static int collect(struct kit *k, const char *agent, const char *version)
+static int collect(struct kit *k, const char *agent, const char *version,
+		   axis_mask kinds)
 {
 	char moddir[PATH_MAX], buf[PATH_MAX], list[65536] = "";
 	struct elfdeps deps = {0};
@@ -252,10 +261,14 @@ static int collect(struct kit *k, const char *agent, const char *version)
 	if (r < 0)
 		return r;
 
-	for (const char *const *p = programs; *p; p++) {
-		if ((r = kit_add_file(k, *p, *p, 0755)) < 0)
+	for (size_t i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
+		const char *prog = programs[i].path;
+		/* No kinds given (a kit for any profile): everything. */
+		if (kinds && !(kinds & AXIS_BIT(programs[i].kind)))
+			continue;
+		if ((r = kit_add_file(k, prog, prog, 0755)) < 0)
 			return r;
-		if ((r = elfdeps_add(&deps, *p)) < 0)
+		if ((r = elfdeps_add(&deps, prog)) < 0)
 			goto out;
 	}
 	for (size_t i = 0; i < deps.n && r == 0; i++)
@@ -399,7 +412,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 				      sizeof(version))) < 0 ||
 	    (r = find_agent(agent, agent_path, sizeof(agent_path))) < 0)
 		return r;
-	if ((r = collect(&k, agent_path, version)) < 0)
+	if ((r = collect(&k, agent_path, version, p->workload.kinds)) < 0)
 		goto out;
 
 	c = cas_new("kit");

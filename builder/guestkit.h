@@ -1,7 +1,8 @@
 /* The guest kit: the kernel and initramfs every benchmark guest boots
  * (direct kernel boot).  The initramfs holds the guest agent as /init,
- * busybox, fio and bonnie++ with the libraries they need, and the disk
- * drivers as modules with their load order. */
+ * busybox, fio and bonnie++ (those the profile's workload kinds use) with
+ * the libraries they need, and the disk drivers as modules with their
+ * load order. */
 #ifndef BUILDAPP_GUESTKIT_H
 #define BUILDAPP_GUESTKIT_H
 

@@ -46,6 +46,7 @@ static int build(const char *cache, const char *kind_name)
 		return 2;
 	}
 	small_profile(&p);
+	p.workload.kinds = AXIS_BIT(kind); /* a kit with that tool only */
 	if (guestkit_build(&p, cache, NULL, &kit) < 0 ||
 	    guestimage_build(&p, cache, &img) < 0)
 		return 1;
