@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "imgbench.h"
 
 #include <errno.h>

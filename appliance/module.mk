@@ -1,6 +1,7 @@
 # Host-side guest protocol: the kernel command line for a run, the parser
 # of the guest's console output, the host-side qemu-img bench workload.
-APPLIANCE_SRCS := appliance/profile.c appliance/guestcmdline.c \
+APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
+	appliance/guestcmdline.c \
 	appliance/results.c appliance/imgbench.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
 APPLIANCE_LIBS = $(call pc_libs,json-c)
@@ -12,7 +13,8 @@ AGENT_SRCS := appliance/agent/agent.c appliance/agent/workload.c
 AGENT_OBJS := $(AGENT_SRCS:appliance/agent/%.c=$(B)/agent/%.o)
 $(B)/agent/%.o: appliance/agent/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -Iappliance $(WARNFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(call quiet,CC,$<)$(CC) -D_GNU_SOURCE -Iappliance $(WARNFLAGS) $(CFLAGS) \
+		-MMD -MP -c -o $@ $<
 $(B)/buildapp-agent: $(AGENT_OBJS)
-	$(CC) -static $(LDFLAGS) -o $@ $^
+	$(call quiet,LD,$@)$(CC) -static $(LDFLAGS) -o $@ $^
 PROGRAMS += $(B)/buildapp-agent

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "results.h"
 
 #include <errno.h>

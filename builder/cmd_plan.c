@@ -1,10 +1,79 @@
+/* buildapp plan PROFILE.ini [--json] */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "commands.h"
+#include "keys.h"
+#include "loader.h"
 #include "log.h"
+#include "planner.h"
+
+static void plan_usage(FILE *f)
+{
+	fprintf(f, "Usage: buildapp plan PROFILE.ini [--json]\n\n"
+		   "Prints the resolved profile (after includes and defaults), the\n"
+		   "cache-mode table of the modes it sweeps, the matrix cells, the\n"
+		   "cells left out and why, and the run order.\n\n"
+		   "  --json   the plan as JSON (format in docs/plan.md)\n"
+		   "  --help   this text\n");
+}
 
 int cmd_plan(int argc, char **argv)
 {
-	(void)argc;
+	static const struct option options[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct profile profile;
+	struct plan plan;
+	bool json = false;
+	int c, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			plan_usage(stdout);
+			return 0;
+		default:
+			plan_usage(stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		plan_usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (loader_load(argv[optind], &profile) < 0)
+		return EXIT_BAD_INPUT;
+	r = planner_build(&profile, &plan);
+	if (r < 0) {
+		log_error_errno(r, "profile '%s': cannot make a plan: %s",
+				argv[optind], strerror(-r));
+		return 1;
+	}
+	r = json ? plan_write_json(&plan, stdout) : plan_write_text(&plan, stdout);
+	plan_release(&plan);
+	if (r < 0 || fflush(stdout) != 0) {
+		log_error("plan: cannot write the output");
+		return 1;
+	}
+	return 0;
+}
+
+/* buildapp keys: the profile language's reference, as a Markdown table. */
+int cmd_keys(int argc, char **argv)
+{
 	(void)argv;
-	log_error("plan: not implemented yet");
-	return 1;
+	if (argc > 1) {
+		fprintf(stderr, "Usage: buildapp keys\n");
+		return EXIT_BAD_INPUT;
+	}
+	keys_write_markdown(stdout);
+	return 0;
 }

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "elfdeps.h"
 
 #include <elf.h>

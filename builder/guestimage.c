@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "guestimage.h"
 
 #include <archive.h>

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "guestkit.h"
 
 #include <archive.h>

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "kmods.h"
 
 #include <errno.h>

@@ -2,6 +2,8 @@
 #ifndef BUILDAPP_LOADER_H
 #define BUILDAPP_LOADER_H
 
+#include <stddef.h>
+
 #include "profile.h"
 
 /* Loads PATH, following `include =` (relative to the including file,

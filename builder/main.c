@@ -14,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
+	{"keys", cmd_keys, "print the reference of every profile key"},
 };
 
 static void usage(FILE *f)

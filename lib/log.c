@@ -6,6 +6,7 @@
 
 static const char *program = "buildapp";
 static enum log_level max_level = LOG_LEVEL_INFO;
+static FILE *stream;
 
 void log_set_program(const char *name)
 {
@@ -17,10 +18,18 @@ void log_set_level(enum log_level level)
 	max_level = level;
 }
 
+void log_set_stream(FILE *f)
+{
+	stream = f;
+}
+
 enum log_level log_get_level(void)
 {
 	return max_level;
 }
+
+static void log_va(enum log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 static void log_va(enum log_level level, const char *fmt, va_list ap)
 {
@@ -33,9 +42,12 @@ static void log_va(enum log_level level, const char *fmt, va_list ap)
 
 	if (level > max_level)
 		return;
-	fprintf(stderr, "%s: %s", program, prefix[level]);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	FILE *out = stream ? stream : stderr;
+
+	fprintf(out, "%s: %s", program, prefix[level]);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	fflush(out);
 }
 
 int log_error_errno(int err, const char *fmt, ...)

@@ -7,6 +7,7 @@
 #define BUILDAPP_LOG_H
 
 #include <stdarg.h>
+#include <stdio.h>
 
 enum log_level {
 	LOG_LEVEL_ERROR,
@@ -20,6 +21,8 @@ void log_set_program(const char *name);
 /* Messages above LEVEL are dropped; the default is LOG_LEVEL_INFO. */
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
+/* Where messages go; NULL restores stderr.  Tests capture messages this way. */
+void log_set_stream(FILE *f);
 
 /* "PROGRAM: error: MESSAGE".  Returns -abs(err), or -EIO if err is 0, so
  * callers can write `return log_error_errno(r, "...")`.  %m is not

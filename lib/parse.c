@@ -134,3 +134,15 @@ const char *format_size(uint64_t bytes, char *buf, size_t len)
 			 units[i]);
 	return buf;
 }
+
+char *parse_strip(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}

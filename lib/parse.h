@@ -17,6 +17,9 @@ int parse_size(const char *s, uint64_t *ret);
 /* yes/no/on/off/true/false/1/0, any case. */
 int parse_bool(const char *s, bool *ret);
 
+/* Strips leading and trailing white space in place; returns the start. */
+char *parse_strip(char *s);
+
 /* Human size, e.g. "64M", "1.5G", "4096" into buf (at least 32 bytes).
  * Exact multiples print without a fraction. */
 const char *format_size(uint64_t bytes, char *buf, size_t len);

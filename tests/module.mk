@@ -3,7 +3,7 @@
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_PROGRAMS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 TEST_LINK_OBJS = $(filter-out $(B)/builder/main.o,$(BUILDER_OBJS)) \
-	$(STORAGE_ARCHIVES) $(B)/libappliance.a $(B)/libcommon.a
+	$(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a
 TEST_LIBS = $(call pc_libs,cmocka) $(INIPARSER_LIBS) $(APPLIANCE_LIBS) \
 	$(STORAGE_LIBS) $(BUILDER_LIBS)
 
@@ -13,7 +13,8 @@ $(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LINK_OBJS)
 # The fuzz target's corpus, replayed as an ordinary test.
 $(B)/tests/fuzz/replay-profile: $(B)/tests/fuzz/fuzz_profile.o \
 		$(B)/tests/fuzz/replay.o $(TEST_LINK_OBJS)
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $(filter %.o,$^) $(TEST_LINK_OBJS) $(TEST_LIBS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(B)/tests/fuzz/fuzz_profile.o \
+		$(B)/tests/fuzz/replay.o $(TEST_LINK_OBJS) $(TEST_LIBS)
 
 CHECK_PROGRAMS += $(UNIT_PROGRAMS) $(B)/tests/fuzz/replay-profile
 
@@ -30,10 +31,10 @@ fuzz: deps
 		-artifact_prefix=build-fuzz/ build-fuzz/corpus tests/fuzz/corpus
 
 build-fuzz/fuzz-profile: $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS)
-	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(TEST_LINK_OBJS) \
+	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS) \
 		$(filter-out -lcmocka,$(TEST_LIBS))
 
 # Driver of the guest-kit integration test.
 $(B)/tests/guestkit-helper: $(B)/tests/helpers/guestkit_helper.o $(TEST_LINK_OBJS)
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
+	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
 CHECK_PROGRAMS += $(B)/tests/guestkit-helper

@@ -1,0 +1,492 @@
+/* Profile loader.
+ *
+ * iniparser reads the values; it keeps no line numbers and accepts
+ * anything, so each file is first scanned here line by line: that scan
+ * finds the line of every section and key, and rejects what iniparser
+ * would silently take (unknown names, duplicates, binary data, very long
+ * lines).  Then the values are parsed by type, checked against their
+ * ranges and stored; includes are applied first, so a file overrides its
+ * base. */
+#include "loader.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <iniparser.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "keys.h"
+#include "log.h"
+#include "parse.h"
+#include "planner.h"
+
+#define MAX_INCLUDE_DEPTH 8
+#define MAX_LINE_LEN 1000
+#define MAX_FILE_SIZE (1024 * 1024)
+#define MAX_KEYS 64
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(dictionary, iniparser_freedict)
+
+/* Where a key got its value: for messages about it. */
+struct origin {
+	char file[PATH_MAX];
+	unsigned line;
+};
+
+struct load_state {
+	struct profile profile;
+	struct origin origins[MAX_KEYS]; /* indexed like profile_keys */
+	char stack[MAX_INCLUDE_DEPTH + 1][PATH_MAX]; /* real paths, for cycles */
+	int depth;
+};
+
+/* One file's keys, in file order, as the scan found them. */
+struct scanned_key {
+	const struct key_def *key;
+	unsigned line;
+};
+
+struct scan {
+	struct scanned_key keys[MAX_KEYS];
+	size_t n_keys;
+};
+
+static int silent_errback(const char *fmt, ...)
+{
+	(void)fmt;
+	return 0;
+}
+
+static int bad(const char *file, unsigned line, const char *section,
+	       const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Reports "FILE:LINE: [section] key: reason"; returns -EINVAL. */
+static int bad(const char *file, unsigned line, const char *section,
+	       const char *key, const char *fmt, ...)
+{
+	char reason[512], where[64] = "";
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(where, sizeof(where), ":%u", line);
+	if (section && key)
+		log_error("%s%s: [%s] %s: %s", file, where, section, key, reason);
+	else if (section)
+		log_error("%s%s: [%s]: %s", file, where, section, reason);
+	else
+		log_error("%s%s: %s", file, where, reason);
+	return -EINVAL;
+}
+
+static void lowercase(char *s)
+{
+	for (; *s; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+/* A name as written in a profile: letters, digits, '_', '-', '.'. */
+static bool is_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-.", *s))
+			return false;
+	return true;
+}
+
+static int scan_line(const char *file, unsigned lineno, char *line,
+		     char *section, size_t section_len, struct scan *scan)
+{
+	char *s = parse_strip(line), *eq, *name;
+	const struct key_def *key;
+	const char *hint;
+
+	if (*s == '\0' || *s == ';' || *s == '#')
+		return 0;
+	if (*s == '[') {
+		char *close = strchr(s, ']');
+		if (!close || *parse_strip(close + 1) != '\0')
+			return bad(file, lineno, NULL, NULL,
+				   "syntax error: a section header is '[name]'");
+		*close = '\0';
+		name = parse_strip(s + 1);
+		lowercase(name);
+		for (size_t i = 0; i < n_profile_sections; i++)
+			if (strcmp(name, profile_sections[i]) == 0) {
+				snprintf(section, section_len, "%s", name);
+				return 0;
+			}
+		hint = is_name(name) ? keys_nearest_section(name) : NULL;
+		if (hint)
+			return bad(file, lineno, name, NULL,
+				   "unknown section (did you mean [%s]?)", hint);
+		return bad(file, lineno, is_name(name) ? name : "?", NULL,
+			   "unknown section; sections are [appliance], [host], "
+			   "[storage], [guest], [workload], [sweep]");
+	}
+	eq = strchr(s, '=');
+	if (!eq)
+		return bad(file, lineno, *section ? section : NULL, NULL,
+			   "syntax error: expected 'key = value', '[section]' "
+			   "or a comment");
+	*eq = '\0';
+	name = parse_strip(s);
+	lowercase(name);
+	if (!*section)
+		return bad(file, lineno, NULL, NULL,
+			   "key '%.64s' comes before any [section]", name);
+	if (!is_name(name))
+		return bad(file, lineno, section, "?",
+			   "syntax error: a key is made of letters, digits, "
+			   "'_', '-' and '.'");
+	key = keys_find(section, name);
+	if (!key) {
+		hint = keys_nearest_key(section, name);
+		if (hint)
+			return bad(file, lineno, section, name,
+				   "unknown key (did you mean '%s'?)", hint);
+		return bad(file, lineno, section, name,
+			   "unknown key (see 'buildapp keys')");
+	}
+	if (*parse_strip(eq + 1) == '\0')
+		return bad(file, lineno, section, name, "empty value");
+	for (size_t i = 0; i < scan->n_keys; i++)
+		if (scan->keys[i].key == key)
+			return bad(file, lineno, section, name,
+				   "given twice (first at line %u)",
+				   scan->keys[i].line);
+	scan->keys[scan->n_keys].key = key;
+	scan->keys[scan->n_keys].line = lineno;
+	scan->n_keys++;
+	return 0;
+}
+
+/* Checks the text of FILE and records the line of each key in SCAN. */
+static int scan_text(const char *file, const char *data, size_t len,
+		     struct scan *scan)
+{
+	char section[32] = "", line[MAX_LINE_LEN + 2];
+	unsigned lineno = 0;
+	bool continued = false;
+	size_t pos = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(data + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (data + pos)) : len - pos;
+		int r;
+
+		lineno++;
+		if (n > MAX_LINE_LEN)
+			return bad(file, lineno, NULL, NULL,
+				   "line longer than %d characters", MAX_LINE_LEN);
+		memcpy(line, data + pos, n);
+		line[n] = '\0';
+		pos += n + 1;
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)data[pos - n - 1 + i];
+			if (c == 0 || (c < 0x20 && c != '\t' && c != '\r') ||
+			    c == 0x7f)
+				return bad(file, lineno, NULL, NULL,
+					   "binary data (byte 0x%02x): not a profile",
+					   c);
+		}
+		/* iniparser joins a line ending in '\' with the next one. */
+		bool was_continued = continued;
+		char *t = parse_strip(line);
+		continued = *t && t[strlen(t) - 1] == '\\';
+		if (was_continued)
+			continue;
+		r = scan_line(file, lineno, line, section, sizeof(section), scan);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Parses VALUE as key K into PROFILE, reporting where it was written. */
+static int set_value(struct profile *profile, const struct key_def *k,
+		     const char *value, const char *file, unsigned line)
+{
+	char reason[512];
+	int r = keys_set(profile, k, value, reason, sizeof(reason));
+
+	if (r == -EINVAL)
+		return bad(file, line, k->section, k->name, "%s", reason);
+	return r;
+}
+
+static int load_file(struct load_state *st, const char *path,
+		     const char *data, size_t len, const char *from_file,
+		     unsigned from_line);
+
+static int read_whole_file(const char *path, char **ret, size_t *ret_len)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	_cleanup_free_ char *buf = NULL;
+	struct stat sb;
+	size_t n;
+
+	if (!f)
+		return -errno;
+	/* Not a pipe or device: reading one could block or never end. */
+	if (fstat(fileno(f), &sb) < 0)
+		return -errno;
+	if (S_ISDIR(sb.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(sb.st_mode))
+		return -EINVAL;
+	buf = malloc(MAX_FILE_SIZE + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = fread(buf, 1, MAX_FILE_SIZE + 1, f);
+	if (ferror(f))
+		return -EIO;
+	if (n > MAX_FILE_SIZE)
+		return -EFBIG;
+	*ret = TAKE_PTR(buf);
+	*ret_len = n;
+	return 0;
+}
+
+/* Loads the base profile named by `include = VALUE` in FILE at LINE. */
+static int load_include(struct load_state *st, const char *file,
+			unsigned line, const char *value)
+{
+	_cleanup_free_ char *dir_copy = strdup(file), *data = NULL;
+	char path[PATH_MAX];
+	size_t len;
+	int r;
+
+	if (!dir_copy)
+		return -ENOMEM;
+	if (value[0] == '/')
+		snprintf(path, sizeof(path), "%s", value);
+	else if ((size_t)snprintf(path, sizeof(path), "%s/%s", dirname(dir_copy),
+				  value) >= sizeof(path))
+		return bad(file, line, "appliance", "include", "path too long");
+	if (st->depth > MAX_INCLUDE_DEPTH)
+		return bad(file, line, "appliance", "include",
+			   "includes nest deeper than %d", MAX_INCLUDE_DEPTH);
+	r = read_whole_file(path, &data, &len);
+	if (r < 0)
+		return bad(file, line, "appliance", "include",
+			   "cannot read '%s': %s", path, strerror(-r));
+	return load_file(st, path, data, len, file, line);
+}
+
+/* Applies one file (DATA, LEN bytes, read from PATH): its includes first,
+ * then its own keys. */
+static int load_file(struct load_state *st, const char *path,
+		     const char *data, size_t len, const char *from_file,
+		     unsigned from_line)
+{
+	_cleanup_(iniparser_freedictp) dictionary *dict = NULL;
+	_cleanup_close_ int fd = -1;
+	struct scan scan = {.n_keys = 0};
+	char real[PATH_MAX], fdpath[64];
+	int r;
+
+	if (len > MAX_FILE_SIZE)
+		return bad(path, 0, NULL, NULL, "larger than %d bytes",
+			   MAX_FILE_SIZE);
+	r = scan_text(path, data, len, &scan);
+	if (r < 0)
+		return r;
+
+	/* Cycle check by real path; a buffer has none (and cannot be included). */
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	for (int i = 0; i < st->depth; i++)
+		if (strcmp(st->stack[i], real) == 0)
+			return bad(from_file, from_line, "appliance", "include",
+				   "include cycle: '%s' is already being loaded", path);
+	snprintf(st->stack[st->depth], PATH_MAX, "%s", real);
+
+	/* iniparser reads files only: hand it the scanned bytes via a memfd. */
+	fd = memfd_create("profile", MFD_CLOEXEC);
+	if (fd < 0)
+		return log_error_errno(errno, "memfd_create: %s", strerror(errno));
+	if (write(fd, data, len) != (ssize_t)len)
+		return log_error_errno(errno, "memfd write: %s", strerror(errno));
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	iniparser_set_error_callback(silent_errback);
+	dict = iniparser_load(fdpath);
+	if (!dict)
+		return bad(path, 0, NULL, NULL, "cannot be parsed as INI");
+
+	for (size_t i = 0; i < scan.n_keys; i++) {
+		const struct key_def *k = scan.keys[i].key;
+		if (strcmp(k->name, "include") == 0) {
+			char q[64];
+			snprintf(q, sizeof(q), "%s:%s", k->section, k->name);
+			st->depth++;
+			r = load_include(st, path, scan.keys[i].line,
+					 iniparser_getstring(dict, q, ""));
+			st->depth--;
+			if (r < 0)
+				return r;
+		}
+	}
+	for (size_t i = 0; i < scan.n_keys; i++) {
+		const struct key_def *k = scan.keys[i].key;
+		size_t idx = (size_t)(k - profile_keys);
+		char q[64];
+		const char *value;
+
+		snprintf(q, sizeof(q), "%s:%s", k->section, k->name);
+		value = iniparser_getstring(dict, q, NULL);
+		if (!value || !*value)
+			return bad(path, scan.keys[i].line, k->section, k->name,
+				   "empty value");
+		r = set_value(&st->profile, k, value, path, scan.keys[i].line);
+		if (r < 0)
+			return r;
+		snprintf(st->origins[idx].file, PATH_MAX, "%s", path);
+		st->origins[idx].line = scan.keys[i].line;
+	}
+	return 0;
+}
+
+/* Reports a problem with key SECTION.NAME at the place it was set. */
+static int bad_key(const struct load_state *st, const char *section,
+		   const char *name, const char *reason)
+{
+	const struct key_def *k = keys_find(section, name);
+	const struct origin *o = &st->origins[k - profile_keys];
+
+	return bad(o->line ? o->file : st->profile.path, o->line, section, name,
+		   "%s", reason);
+}
+
+static bool single(axis_mask m)
+{
+	return m && !(m & (m - 1));
+}
+
+/* Checks that involve more than one key. */
+static int check_combinations(struct load_state *st)
+{
+	struct profile *p = &st->profile;
+	size_t n_cells, n_excluded;
+	char msg[256];
+
+	if (!is_name(p->appliance.name))
+		return bad_key(st, "appliance", "name",
+			       "use letters, digits, '-', '_' and '.'");
+	if (single(p->guest.aio) && (p->guest.aio & AXIS_BIT(AIO_NATIVE)) &&
+	    single(p->guest.cache)) {
+		enum cache_mode c = (enum cache_mode)__builtin_ctz(p->guest.cache);
+		if (!cache_mode_allows_native_aio(c)) {
+			snprintf(msg, sizeof(msg),
+				 "native needs a cache mode that bypasses the host "
+				 "page cache (none or directsync), not '%s'",
+				 cache_mode_name(c));
+			return bad_key(st, "guest", "aio", msg);
+		}
+	}
+	if (p->storage.cluster_size & (p->storage.cluster_size - 1))
+		return bad_key(st, "storage", "cluster_size",
+			       "must be a power of two");
+	if (p->workload.fio_bs % 512)
+		return bad_key(st, "workload", "fio_bs",
+			       "must be a multiple of 512");
+	if (p->workload.dd_bs % 512)
+		return bad_key(st, "workload", "dd_bs",
+			       "must be a multiple of 512");
+	if (p->sweep.max_runs && p->sweep.max_runs < p->sweep.runs)
+		return bad_key(st, "sweep", "max_runs",
+			       "is less than [sweep] runs");
+	if (p->host.dirty_ratio >= 0 && p->host.dirty_background_ratio >= 0 &&
+	    p->host.dirty_background_ratio >= p->host.dirty_ratio)
+		return bad_key(st, "host", "dirty_background_ratio",
+			       "must be below [host] dirty_ratio");
+	planner_count(p, &n_cells, &n_excluded);
+	if (n_cells == 0)
+		return bad_key(st, "guest", "aio",
+			       "every cell of the matrix is impossible: aio "
+			       "native needs cache none or directsync");
+	if (n_cells + n_excluded > PLAN_MAX_CELLS ||
+	    n_cells * (p->sweep.max_runs > p->sweep.runs ? p->sweep.max_runs
+							 : p->sweep.runs) >
+		    PLAN_MAX_RUNS) {
+		snprintf(msg, sizeof(msg),
+			 "the matrix has %zu cells: more than %d cells or %d "
+			 "runs in all", n_cells, PLAN_MAX_CELLS, PLAN_MAX_RUNS);
+		return bad_key(st, "sweep", "runs", msg);
+	}
+	if (p->host.wipe && strcmp(p->host.disk, "auto") == 0)
+		return bad_key(st, "host", "wipe",
+			       "yes needs [host] disk to name the disk by a "
+			       "stable identity (by-id name, serial or WWN), "
+			       "not auto");
+	return 0;
+}
+
+static int load_top(const char *path, const char *data, size_t len,
+		    struct profile *ret)
+{
+	_cleanup_free_ struct load_state *st = calloc(1, sizeof(*st));
+	char base[PROFILE_NAME_MAX];
+	const char *slash;
+	size_t n;
+	int r;
+
+	if (!st)
+		return -ENOMEM;
+	r = keys_set_defaults(&st->profile);
+	if (r < 0)
+		return r;
+	snprintf(st->profile.path, sizeof(st->profile.path), "%s", path);
+	r = load_file(st, path, data, len, path, 0);
+	if (r < 0)
+		return r;
+	if (!st->profile.appliance.name[0]) {
+		slash = strrchr(path, '/');
+		snprintf(base, sizeof(base), "%s", slash ? slash + 1 : path);
+		n = strlen(base);
+		if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+			base[n - 4] = '\0';
+		snprintf(st->profile.appliance.name, PROFILE_NAME_MAX, "%s", base);
+	}
+	r = check_combinations(st);
+	if (r < 0)
+		return r;
+	*ret = st->profile;
+	return 0;
+}
+
+int loader_load(const char *path, struct profile *ret)
+{
+	_cleanup_free_ char *data = NULL;
+	size_t len;
+	int r;
+
+	r = read_whole_file(path, &data, &len);
+	if (r == -EFBIG)
+		return bad(path, 0, NULL, NULL, "larger than %d bytes",
+			   MAX_FILE_SIZE);
+	if (r < 0) {
+		bad(path, 0, NULL, NULL, "cannot read: %s", strerror(-r));
+		return r;
+	}
+	return load_top(path, data, len, ret);
+}
+
+int loader_load_buffer(const char *name, const char *data, size_t len,
+		       struct profile *ret)
+{
+	return load_top(name, data, len, ret);
+}

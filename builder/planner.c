@@ -1,0 +1,206 @@
+#include "planner.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+
+/* splitmix64: small, well-mixed and the same everywhere, so a recorded
+ * seed gives the same order on any host. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The values set in axis mask M, in enum order, into OUT; returns how many. */
+static size_t axis_values(axis_mask m, int max, int *out)
+{
+	size_t n = 0;
+
+	for (int v = 0; v < max; v++)
+		if (m & AXIS_BIT(v))
+			out[n++] = v;
+	return n;
+}
+
+/* Where a guest disk lives: a backend and, for qcow2 and raw, one
+ * preallocation mode (-1 for the backends without that axis). */
+struct placement {
+	enum backend backend;
+	int prealloc;
+};
+
+static size_t placements(const struct profile *p, struct placement *out)
+{
+	int backends[_BACKEND_MAX], pre[32];
+	size_t n = 0, nb = axis_values(p->storage.backends, _BACKEND_MAX, backends);
+
+	for (size_t i = 0; i < nb; i++) {
+		enum backend b = backends[i];
+		size_t np = 0;
+		if (b == BACKEND_QCOW2)
+			np = axis_values(p->storage.qcow2_prealloc, _QCOW2_PREALLOC_MAX, pre);
+		else if (b == BACKEND_RAW)
+			np = axis_values(p->storage.raw_prealloc, _RAW_PREALLOC_MAX, pre);
+		if (np == 0)
+			out[n++] = (struct placement){b, -1};
+		for (size_t k = 0; k < np; k++)
+			out[n++] = (struct placement){b, pre[k]};
+	}
+	return n;
+}
+
+typedef int (*cell_visitor)(void *ctx, const struct plan_cell *c,
+			    const char *excluded_reason);
+
+/* Calls VISIT for every cell of the matrix, in a fixed order.  qemu-img
+ * bench runs on the host with no guest, so its cells have no bus. */
+static int for_each_cell(const struct profile *p, cell_visitor visit, void *ctx)
+{
+	int works[_WORKLOAD_MAX], caches[_CACHE_MAX], aios[_AIO_MAX], buses[_BUS_MAX];
+	struct placement places[_BACKEND_MAX * 32];
+	size_t nw = axis_values(p->workload.kinds, _WORKLOAD_MAX, works);
+	size_t npl = placements(p, places);
+	size_t nc = axis_values(p->guest.cache, _CACHE_MAX, caches);
+	size_t na = axis_values(p->guest.aio, _AIO_MAX, aios);
+	size_t nbus = axis_values(p->guest.bus, _BUS_MAX, buses);
+	static const int no_bus = -1;
+
+	for (size_t w = 0; w < nw; w++) {
+		bool guest = works[w] != WORKLOAD_QEMU_IMG_BENCH;
+		const int *bus_list = guest ? buses : &no_bus;
+		size_t n_bus = guest ? nbus : 1;
+
+		for (size_t pl = 0; pl < npl; pl++)
+		for (size_t c = 0; c < nc; c++)
+		for (size_t a = 0; a < na; a++)
+		for (size_t b = 0; b < n_bus; b++) {
+			struct plan_cell cell = {
+				.backend = places[pl].backend,
+				.format = places[pl].backend == BACKEND_QCOW2
+						  ? IMAGE_FORMAT_QCOW2
+						  : IMAGE_FORMAT_RAW,
+				.prealloc = places[pl].prealloc,
+				.cache = caches[c],
+				.aio = aios[a],
+				.bus = bus_list[b],
+				.workload = works[w],
+			};
+			const char *why = NULL;
+			int r;
+
+			if (cell.aio == AIO_NATIVE &&
+			    !cache_mode_allows_native_aio(cell.cache))
+				why = "aio=native needs cache.direct=on "
+				      "(cache none or directsync)";
+			plan_cell_make_id(&cell);
+			r = visit(ctx, &cell, why);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+struct count {
+	size_t cells, excluded;
+};
+
+static int count_cell(void *ctx, const struct plan_cell *c, const char *why)
+{
+	struct count *n = ctx;
+
+	(void)c;
+	if (why)
+		n->excluded++;
+	else
+		n->cells++;
+	return 0;
+}
+
+void planner_count(const struct profile *profile, size_t *ret_cells,
+		   size_t *ret_excluded)
+{
+	struct count n = {0, 0};
+
+	for_each_cell(profile, count_cell, &n);
+	*ret_cells = n.cells;
+	*ret_excluded = n.excluded;
+}
+
+static int add_cell(void *ctx, const struct plan_cell *c, const char *why)
+{
+	struct plan *plan = ctx;
+
+	if (why) {
+		struct plan_excluded *e = &plan->excluded[plan->n_excluded++];
+		e->cell = *c;
+		snprintf(e->reason, sizeof(e->reason), "%s", why);
+	} else {
+		plan->cells[plan->n_cells++] = *c;
+	}
+	return 0;
+}
+
+static void order_runs(struct plan *plan)
+{
+	const struct profile_sweep *s = &plan->profile.sweep;
+	size_t pos = 0;
+
+	if (s->order == ORDER_BLOCKED) {
+		for (size_t c = 0; c < plan->n_cells; c++)
+			for (unsigned i = 0; i < s->runs; i++, pos++)
+				plan->runs[pos] = (struct plan_run){
+					(unsigned)pos, (unsigned)c, i};
+		return;
+	}
+	/* Interleaved: round i holds every cell's i-th run in a shuffled
+	 * order, so slow drift of the host spreads over all cells alike. */
+	uint64_t state = s->seed;
+	for (unsigned i = 0; i < s->runs; i++) {
+		struct plan_run *round = &plan->runs[pos];
+		for (size_t c = 0; c < plan->n_cells; c++)
+			round[c] = (struct plan_run){0, (unsigned)c, i};
+		for (size_t c = plan->n_cells; c > 1; c--) {
+			size_t j = (size_t)(next_random(&state) % c);
+			struct plan_run t = round[c - 1];
+			round[c - 1] = round[j];
+			round[j] = t;
+		}
+		for (size_t c = 0; c < plan->n_cells; c++, pos++)
+			plan->runs[pos].position = (unsigned)pos;
+	}
+}
+
+int planner_build(const struct profile *profile, struct plan *ret)
+{
+	struct plan plan = {.profile = *profile};
+	size_t n_cells, n_excluded;
+	int r;
+
+	planner_count(profile, &n_cells, &n_excluded);
+	if (n_cells + n_excluded > PLAN_MAX_CELLS ||
+	    n_cells * profile->sweep.runs > PLAN_MAX_RUNS)
+		return -E2BIG;
+	plan.cells = calloc(n_cells ? n_cells : 1, sizeof(*plan.cells));
+	plan.excluded = calloc(n_excluded ? n_excluded : 1, sizeof(*plan.excluded));
+	plan.runs = calloc(n_cells * profile->sweep.runs + 1, sizeof(*plan.runs));
+	if (!plan.cells || !plan.excluded || !plan.runs) {
+		plan_release(&plan);
+		return -ENOMEM;
+	}
+	r = for_each_cell(profile, add_cell, &plan);
+	if (r < 0) {
+		plan_release(&plan);
+		return r;
+	}
+	plan.n_runs = n_cells * profile->sweep.runs;
+	order_runs(&plan);
+	*ret = plan;
+	return 0;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The buildapp CLI: exit statuses, messages and output of plan and keys.
+set -u
+B=${B:-build}
+BUILDAPP=${BUILDAPP:-$B/buildapp}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # description, then a command that must succeed
+	desc=$1
+	shift
+	if "$@"; then echo "ok: $desc"; else echo "FAILED: $desc"; fail=1; fi
+}
+
+# Every shipped profile plans, as text and as JSON.
+for p in profiles/*.ini; do
+	check "plan $p" "$BUILDAPP" plan "$p" >"$tmp/out" 2>"$tmp/err"
+	check "plan --json $p" "$BUILDAPP" plan --json "$p" >"$tmp/json" 2>"$tmp/err"
+	check "json of $p names its format" grep -q '"format": "buildapp-plan"' "$tmp/json"
+done
+check "lvm-unsafe plan shows the unsafe row of the cache table" \
+	sh -c "'$BUILDAPP' plan profiles/lvm-unsafe.ini | grep -q 'unsafe .*on .*off .*on .*used, flushes ignored'"
+
+# Bad input: exit 2, one message naming file:line: [section] key, no output.
+printf '[guest]\ncache = wirteback\n' >"$tmp/bad.ini"
+"$BUILDAPP" plan "$tmp/bad.ini" >"$tmp/out" 2>"$tmp/err"
+check "bad profile exits 2" test $? -eq 2
+check "bad profile writes nothing to stdout" test ! -s "$tmp/out"
+check "message names file, line, section, key and the fix" \
+	grep -q "bad.ini:2: \[guest\] cache: unknown value 'wirteback' (did you mean 'writeback'?)" "$tmp/err"
+check "message is one line" test "$(wc -l <"$tmp/err")" -eq 1
+
+"$BUILDAPP" plan "$tmp/missing.ini" >"$tmp/out" 2>"$tmp/err"
+check "missing profile exits 2" test $? -eq 2
+"$BUILDAPP" plan >"$tmp/out" 2>"$tmp/err"
+check "missing argument exits 2" test $? -eq 2
+"$BUILDAPP" frobnicate >"$tmp/out" 2>"$tmp/err"
+check "unknown command exits 2" test $? -eq 2
+check "--help exits 0" "$BUILDAPP" --help >/dev/null
+check "plan --help exits 0" "$BUILDAPP" plan --help >/dev/null
+
+# README's key reference is the one the binary prints.
+"$BUILDAPP" keys >"$tmp/keys"
+sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' README.md | sed '1d;$d' >"$tmp/readme-keys"
+check "README key table matches 'buildapp keys'" cmp "$tmp/keys" "$tmp/readme-keys"
+
+exit $fail
