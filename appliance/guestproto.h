@@ -32,4 +32,8 @@
 /* In the initramfs: kernel modules to load, one path per line, in order. */
 #define GUESTPROTO_MODULE_LIST "/etc/buildapp/modules"
 
+/* The kit's last file: without it the kernel failed to unpack the whole
+ * initramfs (typically: guest memory too small). */
+#define GUESTPROTO_KIT_COMPLETE "/etc/buildapp/complete"
+
 #endif

@@ -8,5 +8,6 @@
 
 int cmd_plan(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+int cmd_kit(int argc, char **argv);
 
 #endif

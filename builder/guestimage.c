@@ -162,23 +162,30 @@ static const char *compression(const char *tarball)
 	return NULL;
 }
 
-/* The room the workloads need: the tarball, its extracted copy in /tree,
- * another written by tarball-write, the largest benchmark file, ext4's
- * own overhead. */
+/* The room the workloads of P need: the tarball, its extracted copy in
+ * /tree, another one written by tarball-write, the largest benchmark
+ * file, ext4's own overhead (journal, inode tables: ~5%, at least 16M). */
 static uint64_t needed_size(const struct profile *p, const char *tarball)
 {
-	struct stat st;
-	uint64_t tar = stat(tarball, &st) == 0 ? (uint64_t)st.st_size : 0;
-	/* A compressed source tarball unpacks to about 6 times its size. */
-	uint64_t tree = compression(tarball) ? 6 * tar : tar;
 	const struct profile_workload *w = &p->workload;
-	uint64_t work = w->fio_size;
-	if (w->bonnie_size > work)
+	struct stat st;
+	uint64_t tar = *tarball && stat(tarball, &st) == 0
+			       ? (uint64_t)st.st_size
+			       : 0;
+	/* A compressed source tarball unpacks to about 6 times its size;
+	 * small files cost a 4K block each: count the tree 1.5 times. */
+	uint64_t tree = (compression(tarball) ? 6 * tar : tar) * 3 / 2;
+	uint64_t work = 0;
+#define WANTS(k) (!w->kinds || (w->kinds & AXIS_BIT(k)))
+	if (WANTS(WORKLOAD_FIO) && w->fio_size > work)
+		work = w->fio_size;
+	if (WANTS(WORKLOAD_BONNIE) && w->bonnie_size > work)
 		work = w->bonnie_size;
-	if (w->dd_bs * w->dd_count > work)
+	if (WANTS(WORKLOAD_DD) && w->dd_bs * w->dd_count > work)
 		work = w->dd_bs * w->dd_count;
-	/* Small files cost a 4K block each and an inode: count 1.5x. */
-	uint64_t total = tar + 3 * tree + work + work / 8 + 128 * MiB;
+#undef WANTS
+	uint64_t total = tar + 2 * tree + work;
+	total += total / 20 + 16 * MiB;
 	return (total + MiB - 1) / MiB * MiB;
 }
 
@@ -195,8 +202,13 @@ static int fill(guestfs_h *g, const char *tarball)
 	    guestfs_mount(g, dev, "/") < 0 ||
 	    guestfs_mkdir(g, "/" GUESTPROTO_DATA_DIR) < 0 ||
 	    guestfs_mkdir(g, "/" GUESTPROTO_TREE_DIR) < 0 ||
-	    guestfs_mkdir(g, "/" GUESTPROTO_WORK_DIR) < 0 ||
-	    guestfs_upload(g, tarball,
+	    guestfs_mkdir(g, "/" GUESTPROTO_WORK_DIR) < 0)
+		return -EIO;
+	if (!*tarball)
+		return guestfs_umount_all(g) < 0 || guestfs_shutdown(g) < 0
+			       ? -EIO
+			       : 0;
+	if (guestfs_upload(g, tarball,
 			   "/" GUESTPROTO_DATA_DIR "/" GUESTPROTO_TARBALL) < 0)
 		return -EIO;
 	int r = z ? guestfs_tar_in_opts(g, tarball, "/" GUESTPROTO_TREE_DIR,
@@ -233,8 +245,12 @@ int guestimage_build(const struct profile *p, const char *cache_dir,
 	char dir[PATH_MAX - 64], tmp[PATH_MAX + 32], size_s[32];
 	int r;
 
-	if ((r = tarball_source(p, cache_dir, img.tarball,
-				sizeof(img.tarball))) < 0)
+	axis_mask kinds = p->workload.kinds;
+	bool tar = !kinds || (kinds & (AXIS_BIT(WORKLOAD_TARBALL_WRITE) |
+				       AXIS_BIT(WORKLOAD_TARBALL_READ)));
+	/* A profile without tarball workloads gets an image without one. */
+	if (tar && (r = tarball_source(p, cache_dir, img.tarball,
+				       sizeof(img.tarball))) < 0)
 		return r;
 	uint64_t need = needed_size(p, img.tarball);
 	img.size = p->storage.size ? p->storage.size : need;
@@ -253,7 +269,7 @@ int guestimage_build(const struct profile *p, const char *cache_dir,
 	cas_add_str(c, IMAGE_FORMAT);
 	snprintf(size_s, sizeof(size_s), "%" PRIu64, img.size);
 	cas_add_str(c, size_s);
-	if ((r = cas_add_file(c, img.tarball)) < 0 ||
+	if ((tar && (r = cas_add_file(c, img.tarball)) < 0) ||
 	    (r = cas_path(c, cache_dir, dir, sizeof(dir))) < 0)
 		return log_error_errno(r, "guest image cache: %s",
 				       strerror(-r));

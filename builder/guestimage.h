@@ -13,7 +13,8 @@
 
 struct guestimage {
 	char path[PATH_MAX];    /* CACHE/image-HASH/disk.img, raw, sparse */
-	char tarball[PATH_MAX]; /* the tarball it holds (host path) */
+	char tarball[PATH_MAX]; /* the tarball it holds (host path); empty
+				   when the profile has no tarball workload */
 	uint64_t size;          /* bytes */
 	int cached;             /* 1: found in the cache */
 };
@@ -22,7 +23,8 @@ struct guestimage {
  * workload.tarball "auto" takes /usr/src/linux-source-*.tar.* when
  * installed and generates one otherwise; "generated" always generates
  * one of workload.tarball_size bytes of small files; anything else is a
- * path.  The size is storage.size, or what the workloads need when that
+ * path.  Without tarball-write/read among the profile's kinds the image
+ * has no tarball (and no /tree).  The size is storage.size, or what the workloads need when that
  * is 0.  Returns 0 and fills *ret, or a negative errno after reporting. */
 int guestimage_build(const struct profile *p, const char *cache_dir,
 		     struct guestimage *ret);

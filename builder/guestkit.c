@@ -291,6 +291,9 @@ static int collect(struct kit *k, const char *agent, const char *version,
 	}
 	if (r == 0)
 		r = kit_add(k, K_TEXT, GUESTPROTO_MODULE_LIST, list, 0644, 0);
+	/* Last: its presence tells the agent the unpacking finished. */
+	if (r == 0)
+		r = kit_add(k, K_TEXT, GUESTPROTO_KIT_COMPLETE, "", 0644, 0);
 out:
 	elfdeps_release(&deps);
 	return r;
@@ -379,21 +382,21 @@ static int write_initrd(const struct kit *k, const char *path)
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to)
+/* The initramfs is unpacked into a tmpfs rootfs, limited to half the
+ * RAM: twice its unpacked size, and room for the kernel and the
+ * workload (measured: a 92 MB fio kit fails in 256M, runs in 320M). */
+static uint64_t min_memory(const struct kit *k)
 {
-	_cleanup_close_ int in = open(from, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0)
-		return -errno;
-	char buf[1 << 16];
-	ssize_t n;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			return -EIO;
-	return n < 0 ? -errno : 0;
+	uint64_t sum = 0;
+	struct stat st;
+	for (size_t i = 0; i < k->n; i++)
+		if (k->e[i].kind == K_FILE && stat(k->e[i].src, &st) == 0)
+			sum += st.st_size;
+		else if (k->e[i].kind == K_TEXT)
+			sum += strlen(k->e[i].src);
+	const uint64_t mib = 1ull << 20, step = 64 * mib;
+	uint64_t need = 2 * sum + 128 * mib;
+	return (need + step - 1) / step * step;
 }
 
 int guestkit_build(const struct profile *p, const char *cache_dir,
@@ -413,6 +416,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 		return r;
 	if ((r = collect(&k, agent_path, version, p->workload.kinds)) < 0)
 		goto out;
+	kit.min_memory = min_memory(&k);
 
 	c = cas_new("kit");
 	if (!c) {
@@ -456,7 +460,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	}
 	char f[PATH_MAX + 32];
 	snprintf(f, sizeof(f), "%s/vmlinuz", tmp);
-	if ((r = copy_file(kernel, f)) < 0) {
+	if ((r = cas_copy(kernel, f, 0)) < 0) {
 		log_error_errno(r, "cannot copy '%s': %s", kernel, strerror(-r));
 		goto out;
 	}

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "profile.h"
 
@@ -16,6 +17,7 @@ struct guestkit {
 	char initrd[PATH_MAX]; /* CACHE/kit-HASH/initrd.img (cpio newc, zstd) */
 	char version[128];     /* kernel release, e.g. 6.1.0-57-amd64 */
 	int cached;            /* 1: found in the cache, nothing built */
+	uint64_t min_memory;   /* bytes of guest RAM the kit needs to boot */
 };
 
 /* Builds the kit for P (appliance.kernel: "auto" = this host's kernel,

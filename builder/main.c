@@ -15,6 +15,7 @@ struct command {
 static const struct command commands[] = {
 	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
 	{"keys", cmd_keys, "print the reference of every profile key"},
+	{"kit", cmd_kit, "build the benchmark guest: kernel, initramfs, disk image"},
 };
 
 static void usage(FILE *f)

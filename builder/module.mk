@@ -1,4 +1,5 @@
 BUILDER_SRCS := builder/loader.c builder/planner.c builder/cmd_plan.c builder/main.c \
+	builder/cmd_kit.c \
 	builder/cas.c builder/elfdeps.c builder/kmods.c builder/guestkit.c \
 	builder/guestimage.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)

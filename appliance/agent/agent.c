@@ -245,6 +245,10 @@ static int run(void)
 	if (!kind)
 		return agent_error("no " GUESTPROTO_PARAM_PREFIX
 				   "workload= on the kernel command line");
+	if (access(GUESTPROTO_KIT_COMPLETE, F_OK) < 0)
+		return agent_error("the initramfs is incomplete: the kernel "
+				   "could not unpack it all (guest memory "
+				   "too small for the guest kit?)");
 	load_modules();
 	if (wait_disk(disk, sizeof(disk)) < 0)
 		return -1;
