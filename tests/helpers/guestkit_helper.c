@@ -1,7 +1,7 @@
 /* Test driver for the guest kit (tests/integration/guest-boot.sh):
- *   guestkit-helper build CACHE KIND   builds the kit and the guest image
- *       for a small built-in profile and prints KERNEL=, INITRD=, IMAGE=,
- *       CMDLINE= lines for the shell;
+ *   guestkit-helper build CACHE KIND,...  builds the kit and the guest
+ *       image for a small built-in profile with those workload kinds and
+ *       prints KERNEL=, INITRD=, IMAGE=, CMDLINE_KIND= lines for the shell;
  *   guestkit-helper parse KIND LOG     parses a console log and prints the
  *       metrics, one "name value unit" a line; exit 1 on failure. */
 #include <stdio.h>
@@ -33,31 +33,44 @@ static void small_profile(struct profile *p)
 	p->workload.dd_count = 1024;
 }
 
-static int build(const char *cache, const char *kind_name)
+static int build(const char *cache, const char *kinds)
 {
 	struct profile p;
 	struct guestkit kit;
 	struct guestimage img;
-	_cleanup_free_ char *cmdline = NULL;
-	int kind = name_table_lookup(&workload_kind_names, kind_name);
+	_cleanup_free_ char *list = strdup(kinds);
+	char *save = NULL;
 
-	if (kind < 0) {
-		log_error("unknown workload '%s'", kind_name);
-		return 2;
-	}
 	small_profile(&p);
-	p.workload.kinds = AXIS_BIT(kind); /* a kit with that tool only */
+	/* A kit with the tools of those kinds only, as for a profile. */
+	for (char *k = strtok_r(list, ",", &save); k;
+	     k = strtok_r(NULL, ",", &save)) {
+		int kind = name_table_lookup(&workload_kind_names, k);
+		if (kind < 0) {
+			log_error("unknown workload '%s'", k);
+			return 2;
+		}
+		p.workload.kinds |= AXIS_BIT(kind);
+	}
 	if (guestkit_build(&p, cache, NULL, &kit) < 0 ||
 	    guestimage_build(&p, cache, &img) < 0)
 		return 1;
-	if (guestcmdline_build(&p, kind, &cmdline) < 0) {
-		log_error("no kernel command line for '%s'", kind_name);
-		return 1;
+	printf("KERNEL='%s'\nINITRD='%s'\nIMAGE='%s'\nKIT_CACHED=%d\n"
+	       "IMAGE_CACHED=%d\nMEMORY_MB=%llu\n",
+	       kit.kernel, kit.initrd, img.path, kit.cached, img.cached,
+	       (unsigned long long)(kit.min_memory >> 20));
+	for (int k = 0; k < _WORKLOAD_MAX; k++) {
+		_cleanup_free_ char *cmdline = NULL;
+		if (!(p.workload.kinds & AXIS_BIT(k)) ||
+		    guestcmdline_build(&p, k, &cmdline) < 0)
+			continue;
+		char var[64];
+		snprintf(var, sizeof(var), "CMDLINE_%s", workload_kind_name(k));
+		for (char *c = var; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		printf("%s='%s'\n", var, cmdline);
 	}
-	printf("KERNEL='%s'\nINITRD='%s'\nIMAGE='%s'\nCMDLINE='%s'\n"
-	       "KIT_CACHED=%d\nIMAGE_CACHED=%d\n",
-	       kit.kernel, kit.initrd, img.path, cmdline, kit.cached,
-	       img.cached);
 	return 0;
 }
 
@@ -90,6 +103,6 @@ int main(int argc, char **argv)
 		return build(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "parse") == 0)
 		return parse(argv[2], argv[3]);
-	fprintf(stderr, "usage: guestkit-helper build CACHE KIND | parse KIND LOG\n");
+	fprintf(stderr, "usage: guestkit-helper build CACHE KIND,... | parse KIND LOG\n");
 	return 2;
 }
