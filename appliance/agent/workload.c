@@ -17,7 +17,7 @@
 
 #include "guestproto.h"
 
-#define RAW_MAX (16u << 20)
+#define RAW_MAX (4u << 20) /* fio's JSON is ~10 KB */
 #define WORK AGENT_MNT "/" GUESTPROTO_WORK_DIR
 
 extern char **environ;
@@ -81,16 +81,25 @@ int agent_run(const char *const *argv, const char *frame)
 
 	char *out = NULL;
 	size_t len = 0;
+	bool cut = false;
 	if (frame) {
+		char sink[4096];
 		out = malloc(RAW_MAX);
 		ssize_t n;
-		while (out && len < RAW_MAX &&
-		       (n = read(pfd[0], out + len, RAW_MAX - len)) != 0) {
+		for (;;) {
+			/* Past the limit, keep reading: a child blocked on a
+			 * full pipe would never exit. */
+			bool keep = out && len < RAW_MAX;
+			n = keep ? read(pfd[0], out + len, RAW_MAX - len)
+				 : read(pfd[0], sink, sizeof(sink));
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (n < 0)
+			if (n <= 0)
 				break;
-			len += n;
+			if (keep)
+				len += n;
+			else
+				cut = true;
 		}
 		close(pfd[0]);
 	}
@@ -100,6 +109,9 @@ int agent_run(const char *const *argv, const char *frame)
 	if (frame && out)
 		print_frame(frame, out, len);
 	free(out);
+	if (frame && (!out || cut))
+		return agent_error("%s: output %s", argv[0],
+				   out ? "too long, cut" : "lost: out of memory");
 	if (WIFSIGNALED(status))
 		return agent_error("%s killed by signal %d", argv[0],
 				   WTERMSIG(status));
