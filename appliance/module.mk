@@ -18,3 +18,6 @@ $(B)/agent/%.o: appliance/agent/%.c
 $(B)/buildapp-agent: $(AGENT_OBJS)
 	$(call quiet,LD,$@)$(CC) -static $(LDFLAGS) -o $@ $^
 PROGRAMS += $(B)/buildapp-agent
+# guestkit_build() finds it in LIBEXECDIR once installed.
+INSTALL_EXTRA += install -m 755 $(B)/buildapp-agent \
+	$(DESTDIR)$(LIBEXECDIR)/buildapp-agent;
