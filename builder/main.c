@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
 	{"keys", cmd_keys, "print the reference of every profile key"},
 	{"provision", cmd_provision, "create the storage backends on an image file or disk"},
+	{"kit", cmd_kit, "build the benchmark guest: kernel, initramfs, disk image"},
 };
 
 static void usage(FILE *f)

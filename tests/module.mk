@@ -33,3 +33,8 @@ fuzz: deps
 build-fuzz/fuzz-profile: $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS)
 	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS) \
 		$(filter-out -lcmocka,$(TEST_LIBS))
+
+# Driver of the guest-kit integration test.
+$(B)/tests/guestkit-helper: $(B)/tests/helpers/guestkit_helper.o $(TEST_LINK_OBJS)
+	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
+CHECK_PROGRAMS += $(B)/tests/guestkit-helper

@@ -1,0 +1,280 @@
+/* PID 1 of the benchmark guest: bring up the bare minimum (proc, sys,
+ * devtmpfs, the disk drivers), find the disk under test, run the workload
+ * the kernel command line names, report on the console and power off,
+ * whatever happens. */
+#include "agent.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guestproto.h"
+
+#define MAX_PARAMS 64
+#define DISK_WAIT_SECONDS 30
+
+static struct {
+	char *key, *value;
+} params[MAX_PARAMS];
+static int n_params;
+static char cmdline[4096];
+
+void agent_line(const char *kind, const char *fmt, ...)
+{
+	char buf[1024];
+	int n = snprintf(buf, sizeof(buf), GUESTPROTO_TAG "%s", kind);
+	if (fmt && *fmt && n < (int)sizeof(buf) - 2) {
+		buf[n++] = ' ';
+		va_list ap;
+		va_start(ap, fmt);
+		int m = vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
+		va_end(ap);
+		n = m < 0 ? n : n + m;
+		if (n > (int)sizeof(buf) - 2)
+			n = sizeof(buf) - 2;
+	}
+	buf[n++] = '\n';
+	/* One write: the console driver does not split it. */
+	ssize_t r = write(STDOUT_FILENO, buf, n);
+	(void)r;
+}
+
+void agent_metric(const char *name, double value, const char *unit)
+{
+	agent_line(GUESTPROTO_METRIC, "name=%s value=%.6f unit=%s", name, value,
+		   unit);
+}
+
+int agent_error(const char *fmt, ...)
+{
+	char buf[900];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	agent_line(GUESTPROTO_ERROR, "%s", buf);
+	return -1;
+}
+
+double agent_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+const char *agent_param(const char *key)
+{
+	for (int i = 0; i < n_params; i++)
+		if (strcmp(params[i].key, key) == 0)
+			return params[i].value;
+	return NULL;
+}
+
+int agent_param_u64(const char *key, uint64_t def, uint64_t *ret)
+{
+	const char *v = agent_param(key);
+	if (!v) {
+		*ret = def;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 10);
+	if (errno || end == v || *end || *v == '-')
+		return agent_error("bad number for " GUESTPROTO_PARAM_PREFIX
+				   "%s: '%s'",
+				   key, v);
+	*ret = x;
+	return 0;
+}
+
+/* Splits /proc/cmdline in place; keeps buildapp.KEY=VALUE words. */
+static int read_cmdline(void)
+{
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return agent_error("cannot open /proc/cmdline: %s",
+				   strerror(errno));
+	ssize_t n = read(fd, cmdline, sizeof(cmdline) - 1);
+	close(fd);
+	if (n < 0)
+		return agent_error("cannot read /proc/cmdline: %s",
+				   strerror(errno));
+	cmdline[n] = '\0';
+	const size_t plen = strlen(GUESTPROTO_PARAM_PREFIX);
+	char *save = NULL;
+	for (char *w = strtok_r(cmdline, " \t\n", &save); w;
+	     w = strtok_r(NULL, " \t\n", &save)) {
+		if (strncmp(w, GUESTPROTO_PARAM_PREFIX, plen) != 0)
+			continue;
+		char *eq = strchr(w, '=');
+		if (!eq)
+			continue;
+		if (n_params == MAX_PARAMS)
+			return agent_error("too many " GUESTPROTO_PARAM_PREFIX
+					   "parameters");
+		*eq = '\0';
+		params[n_params].key = w + plen;
+		params[n_params].value = eq + 1;
+		n_params++;
+	}
+	return 0;
+}
+
+static void setup_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		return; /* keep what the kernel gave us */
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
+static int mount_api(void)
+{
+	static const struct {
+		const char *src, *dir, *type;
+	} m[] = {
+		{"proc", "/proc", "proc"},
+		{"sysfs", "/sys", "sysfs"},
+		{"devtmpfs", "/dev", "devtmpfs"},
+		{"tmpfs", "/tmp", "tmpfs"},
+	};
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		mkdir(m[i].dir, 0755);
+		if (mount(m[i].src, m[i].dir, m[i].type, MS_NOSUID, NULL) < 0 &&
+		    errno != EBUSY)
+			return agent_error("cannot mount %s: %s", m[i].dir,
+					   strerror(errno));
+	}
+	return 0;
+}
+
+/* The kit lists the modules in load order (dependencies first), so a
+ * plain finit_module per line is all modprobe would do here. */
+static int load_modules(void)
+{
+	FILE *f = fopen(GUESTPROTO_MODULE_LIST, "re");
+	if (!f)
+		return 0; /* a kernel with the drivers built in */
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!*line)
+			continue;
+		int fd = open(line, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			agent_line(GUESTPROTO_INFO, "module=%s error=%s", line,
+				   strerror(errno));
+			continue;
+		}
+		/* EEXIST: built in or loaded; ENODEV: hardware this
+		 * machine lacks (crc32c-intel without SSE4.2). */
+		if (syscall(SYS_finit_module, fd, "", 0) < 0 &&
+		    errno != EEXIST && errno != ENODEV)
+			agent_line(GUESTPROTO_INFO, "module=%s error=%s", line,
+				   strerror(errno));
+		close(fd);
+	}
+	fclose(f);
+	return 0;
+}
+
+static bool is_disk_name(const char *n)
+{
+	return strncmp(n, "vd", 2) == 0 || strncmp(n, "sd", 2) == 0 ||
+	       strncmp(n, "hd", 2) == 0 || strncmp(n, "nvme", 4) == 0 ||
+	       strncmp(n, "xvd", 3) == 0;
+}
+
+/* The guest has exactly one disk, the disk under test, on whatever bus
+ * the cell says: wait until the driver has registered it. */
+static int wait_disk(char *ret, size_t len)
+{
+	double deadline = agent_now() + DISK_WAIT_SECONDS;
+	do {
+		DIR *d = opendir("/sys/block");
+		if (d) {
+			struct dirent *e;
+			while ((e = readdir(d))) {
+				if (!is_disk_name(e->d_name))
+					continue;
+				snprintf(ret, len, "/dev/%s", e->d_name);
+				if (access(ret, F_OK) == 0) {
+					closedir(d);
+					return 0;
+				}
+			}
+			closedir(d);
+		}
+		usleep(50 * 1000);
+	} while (agent_now() < deadline);
+	return agent_error("no disk appeared in %d seconds",
+			   DISK_WAIT_SECONDS);
+}
+
+static int run(void)
+{
+	char disk[300];
+
+	if (mount_api() < 0)
+		return -1;
+	setup_console();
+	if (read_cmdline() < 0)
+		return -1;
+	const char *kind = agent_param("workload");
+	struct utsname u;
+	uname(&u);
+	agent_line(GUESTPROTO_BEGIN, "workload=%s kernel=%s",
+		   kind ? kind : "none", u.release);
+	if (!kind)
+		return agent_error("no " GUESTPROTO_PARAM_PREFIX
+				   "workload= on the kernel command line");
+	if (access(GUESTPROTO_KIT_COMPLETE, F_OK) < 0)
+		return agent_error("the initramfs is incomplete: the kernel "
+				   "could not unpack it all (guest memory "
+				   "too small for the guest kit?)");
+	load_modules();
+	if (wait_disk(disk, sizeof(disk)) < 0)
+		return -1;
+	agent_line(GUESTPROTO_INFO, "disk=%s", disk);
+	mkdir(AGENT_MNT, 0755);
+	if (mount(disk, AGENT_MNT, "ext4", 0, NULL) < 0)
+		return agent_error("cannot mount %s: %s", disk,
+				   strerror(errno));
+	int r = workload_run(kind);
+	sync();
+	if (umount(AGENT_MNT) < 0 && r == 0)
+		return agent_error("cannot unmount %s: %s", disk,
+				   strerror(errno));
+	return r;
+}
+
+int main(void)
+{
+	int r = run();
+	agent_line(GUESTPROTO_END, "status=%d", r < 0 ? 1 : 0);
+	sync();
+	if (getpid() == 1) {
+		reboot(RB_POWER_OFF);
+		/* Not reached unless poweroff failed: PID 1 must not exit. */
+		for (;;)
+			pause();
+	}
+	return r < 0 ? 1 : 0;
+}

@@ -1,0 +1,38 @@
+/* The guest agent: PID 1 of the benchmark guest.  Statically linked and
+ * free of the project's libraries: it runs in a bare initramfs.  The
+ * protocol it speaks is docs/guest-protocol.md (appliance/guestproto.h). */
+#ifndef BUILDAPP_AGENT_H
+#define BUILDAPP_AGENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define AGENT_MNT "/mnt"
+
+/* Console output: each call writes one whole line with one write(2), so
+ * kernel messages can only fall between lines. */
+void agent_line(const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void agent_metric(const char *name, double value, const char *unit);
+/* Prints an ERROR line and returns -1, for `return agent_error(...)`. */
+int agent_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* buildapp.KEY=VALUE from the kernel command line; NULL when absent. */
+const char *agent_param(const char *key);
+/* The numeric value of KEY, or DEF when absent.  Bad numbers are errors:
+ * returns -1 after printing one. */
+int agent_param_u64(const char *key, uint64_t def, uint64_t *ret);
+
+/* Runs ARGV (absolute path) and waits.  With FRAME non-NULL, its stdout
+ * is captured and printed as a RAW-BEGIN FRAME / RAW / RAW-END block;
+ * otherwise stdout goes to the console.  Returns the exit status (0..255),
+ * or -1 after printing an error. */
+int agent_run(const char *const *argv, const char *frame);
+
+double agent_now(void);
+
+/* Workloads (workload.c): each runs on the filesystem mounted at
+ * AGENT_MNT and returns 0 or -1 after printing an error. */
+int workload_run(const char *kind);
+
+#endif

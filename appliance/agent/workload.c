@@ -1,0 +1,369 @@
+/* The workloads the guest agent runs, on the disk under test mounted at
+ * AGENT_MNT.  Timed workloads print METRIC lines; fio and bonnie++ print
+ * their raw output, which the host parses (appliance/results.c). */
+#include "agent.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guestproto.h"
+
+#define RAW_MAX (4u << 20) /* fio's JSON is ~10 KB */
+#define WORK AGENT_MNT "/" GUESTPROTO_WORK_DIR
+
+extern char **environ;
+
+static char *const child_env[] = {
+	"PATH=/usr/sbin:/usr/bin:/sbin:/bin",
+	"HOME=/",
+	"LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu",
+	NULL,
+};
+
+static void print_frame(const char *frame, char *out, size_t len)
+{
+	unsigned lines = 0;
+	for (size_t i = 0; i < len; i++)
+		if (out[i] == '\n' || i == len - 1)
+			lines++;
+	agent_line(GUESTPROTO_RAW_BEGIN, "%s lines=%u", frame, lines);
+	static const char tag[] = GUESTPROTO_TAG GUESTPROTO_RAW " ";
+	char *p = out, *end = out + len;
+	while (p < end) {
+		char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		/* Whole line in one write, however long (agent_line's
+		 * buffer would cut it). */
+		char *line = malloc(sizeof(tag) + n + 1);
+		if (line) {
+			memcpy(line, tag, sizeof(tag) - 1);
+			memcpy(line + sizeof(tag) - 1, p, n);
+			line[sizeof(tag) - 1 + n] = '\n';
+			ssize_t w = write(STDOUT_FILENO, line, sizeof(tag) + n);
+			(void)w;
+			free(line);
+		}
+		p += n + 1;
+	}
+	agent_line(GUESTPROTO_RAW_END, "%s", frame);
+}
+
+int agent_run(const char *const *argv, const char *frame)
+{
+	int pfd[2] = {-1, -1};
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	if (frame) {
+		if (pipe2(pfd, O_CLOEXEC) < 0)
+			return agent_error("pipe: %s", strerror(errno));
+		posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
+	}
+	pid_t pid;
+	int r = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv,
+			    child_env);
+	posix_spawn_file_actions_destroy(&fa);
+	if (frame)
+		close(pfd[1]);
+	if (r != 0) {
+		if (frame)
+			close(pfd[0]);
+		return agent_error("cannot run %s: %s", argv[0], strerror(r));
+	}
+
+	char *out = NULL;
+	size_t len = 0;
+	bool cut = false;
+	if (frame) {
+		char sink[4096];
+		out = malloc(RAW_MAX);
+		ssize_t n;
+		for (;;) {
+			/* Past the limit, keep reading: a child blocked on a
+			 * full pipe would never exit. */
+			bool keep = out && len < RAW_MAX;
+			n = keep ? read(pfd[0], out + len, RAW_MAX - len)
+				 : read(pfd[0], sink, sizeof(sink));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			if (keep)
+				len += n;
+			else
+				cut = true;
+		}
+		close(pfd[0]);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (frame && out)
+		print_frame(frame, out, len);
+	free(out);
+	if (frame && (!out || cut))
+		return agent_error("%s: output %s", argv[0],
+				   out ? "too long, cut" : "lost: out of memory");
+	if (WIFSIGNALED(status))
+		return agent_error("%s killed by signal %d", argv[0],
+				   WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+static int run_checked(const char *const *argv, const char *frame)
+{
+	int r = agent_run(argv, frame);
+	if (r > 0)
+		return agent_error("%s exited with status %d", argv[0], r);
+	return r;
+}
+
+static int make_work_dir(void)
+{
+	if (mkdir(WORK, 0755) < 0 && errno != EEXIST)
+		return agent_error("cannot create %s: %s", WORK,
+				   strerror(errno));
+	return 0;
+}
+
+static int drop_caches(void)
+{
+	sync();
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "3\n", 2) != 2) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return agent_error("cannot drop caches: %s", strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+/* busybox tar does not sniff compression: pick the flag from the magic. */
+static const char *tar_flag(const char *path)
+{
+	unsigned char m[6] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t r = read(fd, m, sizeof(m));
+		(void)r;
+		close(fd);
+	}
+	if (m[0] == 0x1f && m[1] == 0x8b)
+		return "-z";
+	if (memcmp(m, "\xfd" "7zXZ", 5) == 0)
+		return "-J";
+	if (memcmp(m, "BZh", 3) == 0)
+		return "-j";
+	return NULL;
+}
+
+static int tarball_write(void)
+{
+	char path[256];
+	const char *name = agent_param("tarball");
+	snprintf(path, sizeof(path), AGENT_MNT "/" GUESTPROTO_DATA_DIR "/%s",
+		 name ? name : GUESTPROTO_TARBALL);
+	if (access(path, R_OK) < 0)
+		return agent_error("tarball %s: %s", path, strerror(errno));
+	if (make_work_dir() < 0)
+		return -1;
+	const char *flag = tar_flag(path);
+	const char *argv[] = {"/usr/bin/busybox", "tar", "-x", "-f", path,
+			      "-C", WORK, flag, NULL};
+	double t0 = agent_now();
+	if (run_checked(argv, NULL) < 0)
+		return -1;
+	sync();
+	agent_metric("write_seconds", agent_now() - t0, "s");
+	return 0;
+}
+
+static uint64_t read_bytes, read_files;
+static char *read_buf;
+
+static int read_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	if (type != FTW_F)
+		return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return agent_error("cannot open %s: %s", path, strerror(errno));
+	ssize_t n;
+	while ((n = read(fd, read_buf, 1 << 20)) > 0)
+		read_bytes += n;
+	int e = errno;
+	close(fd);
+	if (n < 0)
+		return agent_error("cannot read %s: %s", path, strerror(e));
+	read_files++;
+	return 0;
+}
+
+static int tarball_read(void)
+{
+	const char *tree = AGENT_MNT "/" GUESTPROTO_TREE_DIR;
+	if (drop_caches() < 0)
+		return -1;
+	read_buf = malloc(1 << 20);
+	if (!read_buf)
+		return agent_error("out of memory");
+	double t0 = agent_now();
+	int r = nftw(tree, read_one, 32, FTW_PHYS);
+	double secs = agent_now() - t0;
+	free(read_buf);
+	if (r < 0)
+		return agent_error("cannot walk %s: %s", tree, strerror(errno));
+	if (r > 0)
+		return -1;
+	agent_metric("read_seconds", secs, "s");
+	agent_metric("read_bytes", (double)read_bytes, "B");
+	agent_metric("read_files", (double)read_files, "files");
+	return 0;
+}
+
+static int bonnie(void)
+{
+	uint64_t size;
+	if (agent_param_u64("bonnie_size", 256ull << 20, &size) < 0)
+		return -1;
+	uint64_t mb = size >> 20;
+	if (mb < 2)
+		return agent_error("bonnie_size must be at least 2 MiB");
+	if (make_work_dir() < 0)
+		return -1;
+	char s[32], ram[32];
+	snprintf(s, sizeof(s), "%" PRIu64, mb);
+	/* bonnie++ wants a file twice the RAM size; -r states a RAM size
+	 * that lets the profile choose the file size. */
+	snprintf(ram, sizeof(ram), "%" PRIu64, mb / 2);
+	const char *argv[] = {"/usr/sbin/bonnie++", "-d", WORK, "-s", s,
+			      "-r", ram, "-n", "0", "-u", "root", "-m",
+			      "guest", "-q", NULL};
+	return run_checked(argv, "bonnie");
+}
+
+static int fio(void)
+{
+	static const char *const rws[] = {"read", "write", "randread",
+					  "randwrite", "rw", "randrw"};
+	const char *rw = agent_param("fio_rw");
+	bool ok = false;
+	if (!rw)
+		rw = "randwrite";
+	for (size_t i = 0; i < sizeof(rws) / sizeof(rws[0]); i++)
+		ok |= strcmp(rw, rws[i]) == 0;
+	if (!ok)
+		return agent_error("bad fio_rw '%s'", rw);
+	uint64_t bs, depth, size, direct, fsync_n, runtime;
+	if (agent_param_u64("fio_bs", 4096, &bs) < 0 ||
+	    agent_param_u64("fio_iodepth", 1, &depth) < 0 ||
+	    agent_param_u64("fio_size", 64ull << 20, &size) < 0 ||
+	    agent_param_u64("fio_direct", 0, &direct) < 0 ||
+	    agent_param_u64("fio_fsync", 0, &fsync_n) < 0 ||
+	    agent_param_u64("fio_runtime", 0, &runtime) < 0)
+		return -1;
+	if (make_work_dir() < 0)
+		return -1;
+	char a[8][64];
+	snprintf(a[0], 64, "--rw=%s", rw);
+	snprintf(a[1], 64, "--bs=%" PRIu64, bs);
+	snprintf(a[2], 64, "--iodepth=%" PRIu64, depth);
+	snprintf(a[3], 64, "--size=%" PRIu64, size);
+	snprintf(a[4], 64, "--direct=%" PRIu64, (uint64_t)(direct ? 1 : 0));
+	snprintf(a[5], 64, "--fsync=%" PRIu64, fsync_n);
+	/* Queue depth needs an asynchronous engine; psync otherwise. */
+	snprintf(a[6], 64, "--ioengine=%s", depth > 1 ? "libaio" : "psync");
+	snprintf(a[7], 64, "--runtime=%" PRIu64, runtime);
+	const char *argv[] = {"/usr/bin/fio", "--name=buildapp",
+			      "--filename=" WORK "/fio.dat", a[0], a[1], a[2],
+			      a[3], a[4], a[5], a[6],
+			      "--output-format=json",
+			      runtime ? a[7] : NULL, NULL};
+	return run_checked(argv, "fio");
+}
+
+/* dd as in the slow-guest-disk report (bs=4096 from /dev/zero), written
+ * here so the flush policy is exact: fsync at the end, O_DSYNC per block,
+ * or none. */
+static int dd(void)
+{
+	uint64_t bs, count;
+	if (agent_param_u64("dd_bs", 4096, &bs) < 0 ||
+	    agent_param_u64("dd_count", 16384, &count) < 0)
+		return -1;
+	const char *sync_mode = agent_param("dd_sync");
+	if (!sync_mode)
+		sync_mode = "fsync";
+	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+	if (strcmp(sync_mode, "dsync") == 0)
+		flags |= O_DSYNC;
+	else if (strcmp(sync_mode, "fsync") != 0 &&
+		 strcmp(sync_mode, "none") != 0)
+		return agent_error("bad dd_sync '%s'", sync_mode);
+	if (bs == 0 || bs > (64u << 20))
+		return agent_error("bad dd_bs %" PRIu64, bs);
+	if (make_work_dir() < 0)
+		return -1;
+	char *buf = calloc(1, bs);
+	if (!buf)
+		return agent_error("out of memory");
+	const char *path = WORK "/dd.dat";
+	int fd = open(path, flags, 0644);
+	if (fd < 0) {
+		free(buf);
+		return agent_error("cannot create %s: %s", path,
+				   strerror(errno));
+	}
+	double t0 = agent_now();
+	int r = 0;
+	for (uint64_t i = 0; i < count && r == 0; i++)
+		if (write(fd, buf, bs) != (ssize_t)bs)
+			r = agent_error("write %s: %s", path, strerror(errno));
+	if (r == 0 && strcmp(sync_mode, "fsync") == 0 && fsync(fd) < 0)
+		r = agent_error("fsync %s: %s", path, strerror(errno));
+	double secs = agent_now() - t0;
+	close(fd);
+	free(buf);
+	if (r < 0)
+		return r;
+	agent_metric("dd_seconds", secs, "s");
+	agent_metric("dd_mbps", secs > 0 ? bs * count / 1e6 / secs : 0,
+		     "MB/s");
+	return 0;
+}
+
+int workload_run(const char *kind)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(void);
+	} table[] = {
+		{"tarball-write", tarball_write},
+		{"tarball-read", tarball_read},
+		{"bonnie", bonnie},
+		{"fio", fio},
+		{"dd", dd},
+	};
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcmp(kind, table[i].name) == 0) {
+			double t0 = agent_now();
+			int r = table[i].fn();
+			if (r == 0)
+				agent_metric("workload_seconds",
+					     agent_now() - t0, "s");
+			return r;
+		}
+	return agent_error("unknown workload '%s'", kind);
+}

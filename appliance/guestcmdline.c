@@ -1,0 +1,67 @@
+#include "guestcmdline.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cleanup.h"
+#include "guestproto.h"
+
+#define P GUESTPROTO_PARAM_PREFIX
+
+/* quiet + loglevel=0 keep kernel messages off the console the results
+ * travel on; panic=-1 turns a guest crash into an immediate reboot, which
+ * the runner's domain (on_reboot=destroy, or qemu -no-reboot) ends;
+ * rootfstype=ramfs unpacks the initramfs into ramfs, not a tmpfs capped
+ * at half the RAM (the fio kit is ~90 MB: 256M guests boot with ramfs,
+ * not with tmpfs). */
+static const char base[] = "console=ttyS0 quiet loglevel=0 panic=-1 "
+			   "rootfstype=ramfs rdinit=/init";
+
+int guestcmdline_build(const struct profile *p, enum workload_kind kind,
+		       char **ret)
+{
+	const struct profile_workload *w = &p->workload;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+
+	if (kind == WORKLOAD_QEMU_IMG_BENCH || (int)kind < 0 ||
+	    kind >= _WORKLOAD_MAX)
+		return -EINVAL;
+
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "%s " P "workload=%s", base, workload_kind_name(kind));
+	switch (kind) {
+	case WORKLOAD_TARBALL_WRITE:
+	case WORKLOAD_TARBALL_READ:
+		fprintf(f, " " P "tarball=%s", GUESTPROTO_TARBALL);
+		break;
+	case WORKLOAD_BONNIE:
+		fprintf(f, " " P "bonnie_size=%" PRIu64, w->bonnie_size);
+		break;
+	case WORKLOAD_FIO:
+		fprintf(f,
+			" " P "fio_rw=%s " P "fio_bs=%" PRIu64 " " P
+			"fio_iodepth=%u " P "fio_size=%" PRIu64 " " P
+			"fio_direct=%d " P "fio_fsync=%u " P "fio_runtime=%u",
+			fio_rw_name(w->fio_rw), w->fio_bs, w->fio_iodepth,
+			w->fio_size, w->fio_direct ? 1 : 0, w->fio_fsync,
+			w->fio_runtime);
+		break;
+	case WORKLOAD_DD:
+		fprintf(f,
+			" " P "dd_bs=%" PRIu64 " " P "dd_count=%" PRIu64 " " P
+			"dd_sync=fsync",
+			w->dd_bs, w->dd_count);
+		break;
+	default:
+		break;
+	}
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	*ret = TAKE_PTR(buf);
+	return 0;
+}

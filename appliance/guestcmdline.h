@@ -1,0 +1,15 @@
+/* The kernel command line that tells the guest agent what to run. */
+#ifndef BUILDAPP_GUESTCMDLINE_H
+#define BUILDAPP_GUESTCMDLINE_H
+
+#include "profile.h"
+
+/* Builds the guest kernel command line for one run of KIND with the
+ * workload parameters of P (console on ttyS0, quiet, the agent's
+ * buildapp.* parameters).  Returns 0 and a malloc'd string in *ret (the
+ * caller frees it), -EINVAL for a host-side kind (qemu-img-bench) or
+ * -ENOMEM. */
+int guestcmdline_build(const struct profile *p, enum workload_kind kind,
+		       char **ret);
+
+#endif

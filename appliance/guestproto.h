@@ -1,0 +1,39 @@
+/* The protocol between the runner (host) and the guest agent (PID 1 of
+ * the benchmark guest): kernel command line in, console lines out.
+ * docs/guest-protocol.md is the reference; this header holds the
+ * spellings both sides share.  It is included by the statically linked
+ * agent too, so it declares nothing that needs the project's libraries. */
+#ifndef BUILDAPP_GUESTPROTO_H
+#define BUILDAPP_GUESTPROTO_H
+
+/* Kernel command line: "buildapp.workload=fio buildapp.fio_bs=4096 ..." */
+#define GUESTPROTO_PARAM_PREFIX "buildapp."
+
+/* Console lines.  Every line the agent prints starts with this tag;
+ * anything else on the console (kernel messages) is ignored. */
+#define GUESTPROTO_TAG "BUILDAPP:"
+#define GUESTPROTO_BEGIN "BEGIN"         /* BEGIN workload=K kernel=R */
+#define GUESTPROTO_INFO "INFO"           /* INFO key=value */
+#define GUESTPROTO_METRIC "METRIC"       /* METRIC name=N value=V unit=U */
+#define GUESTPROTO_RAW_BEGIN "RAW-BEGIN" /* RAW-BEGIN TOOL lines=N */
+#define GUESTPROTO_RAW "RAW"             /* RAW <one line of tool output> */
+#define GUESTPROTO_RAW_END "RAW-END"     /* RAW-END TOOL */
+#define GUESTPROTO_ERROR "ERROR"         /* ERROR free text */
+#define GUESTPROTO_END "END"             /* END status=N */
+
+/* Layout of the guest image (the pristine content of the disk under
+ * test, an ext4 filesystem on the whole disk). */
+#define GUESTPROTO_FS_LABEL "buildapp-data"
+#define GUESTPROTO_TARBALL "workload.tar" /* in /data; gzip/xz/bzip2 or plain */
+#define GUESTPROTO_DATA_DIR "data"
+#define GUESTPROTO_TREE_DIR "tree"   /* the tarball, extracted: tarball-read */
+#define GUESTPROTO_WORK_DIR "work"   /* created by the workloads */
+
+/* In the initramfs: kernel modules to load, one path per line, in order. */
+#define GUESTPROTO_MODULE_LIST "/etc/buildapp/modules"
+
+/* The kit's last file: without it the kernel failed to unpack the whole
+ * initramfs (typically: guest memory too small). */
+#define GUESTPROTO_KIT_COMPLETE "/etc/buildapp/complete"
+
+#endif

@@ -1,0 +1,30 @@
+/* The qemu-img-bench workload: host side, no guest.  Runs
+ * `qemu-img bench -c N -S STEP` on an image (the qcow2 L2 cache study,
+ * ../shared/reference/qcow2-l2-cache-rhbz1656507.txt) and times it. */
+#ifndef BUILDAPP_IMGBENCH_H
+#define BUILDAPP_IMGBENCH_H
+
+#include <stdint.h>
+
+#include "results.h"
+
+struct imgbench_opts {
+	uint64_t count;     /* -c: requests */
+	uint64_t step;      /* -S: bytes between requests */
+	uint64_t l2_cache;  /* qcow2 l2-cache-size in bytes; 0: default */
+	const char *format; /* "qcow2", "raw"; NULL: probe */
+	const char *cache;  /* -t: none, writeback...; NULL: default */
+	const char *qemu_img; /* program; NULL: "qemu-img" on PATH */
+};
+
+/* Runs the benchmark on IMAGE (read only: qemu-img bench reads) and adds
+ * bench_seconds and bench_iops to *ret (ret->status 0, begun/ended set).
+ * Returns 0, or a negative errno after reporting why. */
+int imgbench_run(const char *image, const struct imgbench_opts *o,
+		 struct results *ret);
+
+/* Parses "Run completed in X seconds." from qemu-img bench's output.
+ * Returns 0 and the seconds in *ret, or -EBADMSG. */
+int imgbench_parse_output(const char *out, double *ret);
+
+#endif

@@ -1,0 +1,431 @@
+#include "results.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "guestproto.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+
+#define RAW_LIMIT (64u << 20)
+
+static void set_error(struct results *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_error(struct results *r, const char *fmt, ...)
+{
+	if (r->error[0])
+		return; /* the first error is the cause */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+}
+
+int results_add(struct results *r, const char *name, double value,
+		const char *unit)
+{
+	if (r->n_metrics == RESULTS_MAX_METRICS)
+		return -ENOSPC;
+	struct result_metric *m = &r->metrics[r->n_metrics++];
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	m->value = value;
+	return 0;
+}
+
+const struct result_metric *results_find(const struct results *r,
+					 const char *name)
+{
+	for (size_t i = 0; i < r->n_metrics; i++)
+		if (strcmp(r->metrics[i].name, name) == 0)
+			return &r->metrics[i];
+	return NULL;
+}
+
+static double json_num(json_object *o, const char *key, bool *ok)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v)) {
+		*ok = false;
+		return 0;
+	}
+	return json_object_get_double(v);
+}
+
+/* One direction ("read", "write") of a fio job, if it did any I/O. */
+static int fio_direction(json_object *job, const char *dir, struct results *r)
+{
+	json_object *d, *clat, *pct;
+	bool ok = true;
+	char name[RESULTS_NAME_MAX];
+
+	if (!json_object_object_get_ex(job, dir, &d))
+		return 0;
+	if (json_num(d, "total_ios", &ok) <= 0)
+		return 0;
+	double iops = json_num(d, "iops", &ok);
+	double bw = json_num(d, "bw", &ok); /* KiB/s */
+	if (!json_object_object_get_ex(d, "clat_ns", &clat) || !ok)
+		return -EBADMSG;
+	double mean = json_num(clat, "mean", &ok);
+	if (!ok)
+		return -EBADMSG;
+
+	int r1 = 0;
+	snprintf(name, sizeof(name), "fio_%s_iops", dir);
+	r1 |= results_add(r, name, iops, "IOPS");
+	snprintf(name, sizeof(name), "fio_%s_bw", dir);
+	r1 |= results_add(r, name, bw, "KiB/s");
+	snprintf(name, sizeof(name), "fio_%s_clat_mean", dir);
+	r1 |= results_add(r, name, mean / 1000.0, "us");
+	/* Percentiles are absent when fio was told not to compute them. */
+	if (json_object_object_get_ex(clat, "percentile", &pct)) {
+		static const struct {
+			const char *key, *suffix;
+		} p[] = {{"50.000000", "p50"},
+			 {"99.000000", "p99"},
+			 {"99.900000", "p99_9"}};
+		for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+			bool have = true;
+			double v = json_num(pct, p[i].key, &have);
+			if (!have)
+				continue;
+			snprintf(name, sizeof(name), "fio_%s_clat_%s", dir,
+				 p[i].suffix);
+			r1 |= results_add(r, name, v / 1000.0, "us");
+		}
+	}
+	return r1 ? -ENOSPC : 0;
+}
+
+int results_parse_fio_json(const char *json, struct results *r)
+{
+	_cleanup_(json_object_putp) json_object *root = NULL;
+	json_object *jobs, *job, *err;
+	enum json_tokener_error jerr;
+
+	root = json_tokener_parse_verbose(json, &jerr);
+	if (!root) {
+		set_error(r, "fio output is not JSON: %s",
+			  json_tokener_error_desc(jerr));
+		return -EBADMSG;
+	}
+	/* The agent runs one job; more would need summing. */
+	if (!json_object_object_get_ex(root, "jobs", &jobs) ||
+	    !json_object_is_type(jobs, json_type_array) ||
+	    json_object_array_length(jobs) < 1 ||
+	    !(job = json_object_array_get_idx(jobs, 0))) {
+		set_error(r, "fio output has no jobs");
+		return -EBADMSG;
+	}
+	if (json_object_object_get_ex(job, "error", &err) &&
+	    json_object_get_int(err) != 0) {
+		set_error(r, "fio job failed with error %d",
+			  json_object_get_int(err));
+		return -EIO;
+	}
+	size_t before = r->n_metrics;
+	int e;
+	if ((e = fio_direction(job, "read", r)) < 0 ||
+	    (e = fio_direction(job, "write", r)) < 0) {
+		set_error(r, "fio output lacks iops/bw/clat_ns");
+		return e;
+	}
+	if (r->n_metrics == before) {
+		set_error(r, "fio did no I/O");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Splits LINE at commas in place into at most MAX fields. */
+static int split_csv(char *line, char **f, int max)
+{
+	int n = 0;
+	f[n++] = line;
+	for (char *p = line; *p && n < max; p++)
+		if (*p == ',') {
+			*p = '\0';
+			f[n++] = p + 1;
+		}
+	return n;
+}
+
+int results_parse_bonnie_csv(const char *csv, struct results *r)
+{
+	static const struct {
+		const char *name, *unit;
+	} cols[] = {
+		{"bonnie_putc", "K/s"},       {"bonnie_block_write", "K/s"},
+		{"bonnie_rewrite", "K/s"},    {"bonnie_getc", "K/s"},
+		{"bonnie_block_read", "K/s"}, {"bonnie_seeks", "/s"},
+	};
+	char *f[64];
+	_cleanup_free_ char *line = NULL;
+
+	/* The CSV line is the last non-empty line; bonnie++ -q prints only
+	 * it, but a human-readable table may precede it. */
+	const char *start = csv, *p;
+	for (p = csv; *p; p++)
+		if (*p == '\n' && p[1] && p[1] != '\n')
+			start = p + 1;
+	line = strndup(start, strcspn(start, "\r\n"));
+	if (!line)
+		return -ENOMEM;
+	int n = split_csv(line, f, 64);
+
+	/* Where the six (value, %CPU) pairs start: 1.03 has no version
+	 * column (name,size,...); 1.96/1.97 put format and bonnie versions,
+	 * name, concurrency, seed, size, chunk first; 1.98 (bonnie++ 2.x)
+	 * adds seeks and seek processes. */
+	int first;
+	if (strcmp(f[0], "1.98") == 0)
+		first = 9;
+	else if (strcmp(f[0], "1.96") == 0 || strcmp(f[0], "1.97") == 0)
+		first = 7;
+	else if (n >= 14 && f[0][0] && (f[0][0] < '0' || f[0][0] > '9'))
+		first = 2;
+	else {
+		set_error(r, "unknown bonnie++ CSV format '%s'", f[0]);
+		return -EBADMSG;
+	}
+	if (n < first + 12) {
+		set_error(r, "bonnie++ CSV line has %d fields", n);
+		return -EBADMSG;
+	}
+	int found = 0;
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		const char *v = f[first + 2 * i];
+		char *end;
+		/* "+++++": too fast to measure; empty: test skipped. */
+		if (!*v || v[0] == '+')
+			continue;
+		double x = strtod(v, &end);
+		if (end == v || *end || !isfinite(x)) {
+			set_error(r, "bonnie++ CSV: bad %s '%s'", cols[i].name,
+				  v);
+			return -EBADMSG;
+		}
+		if (results_add(r, cols[i].name, x, cols[i].unit) < 0)
+			return -ENOSPC;
+		found++;
+	}
+	if (!found) {
+		set_error(r, "bonnie++ measured nothing");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Value of KEY=VALUE among space-separated words of S, copied to BUF. */
+static bool word_value(const char *s, const char *key, char *buf, size_t len)
+{
+	size_t k = strlen(key);
+	for (const char *p = s; p && *p;) {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, key, k) == 0 && p[k] == '=') {
+			p += k + 1;
+			size_t n = strcspn(p, " ");
+			snprintf(buf, len, "%.*s", (int)n, p);
+			return true;
+		}
+		p = strchr(p, ' ');
+	}
+	return false;
+}
+
+static int parse_metric(const char *args, struct results *r)
+{
+	char name[RESULTS_NAME_MAX], value[64], unit[RESULTS_UNIT_MAX];
+	char *end;
+
+	if (!word_value(args, "name", name, sizeof(name)) ||
+	    !word_value(args, "value", value, sizeof(value)) ||
+	    !word_value(args, "unit", unit, sizeof(unit)))
+		goto bad;
+	double v = strtod(value, &end);
+	if (end == value || *end || !isfinite(v))
+		goto bad;
+	return results_add(r, name, v, unit);
+bad:
+	set_error(r, "bad METRIC line '%s'", args);
+	return -EBADMSG;
+}
+
+struct raw {
+	char tool[32];
+	long announced, lines;
+	char *buf;
+	size_t len, cap;
+	bool open;
+};
+
+static int raw_append(struct raw *w, const char *s, size_t n)
+{
+	if (w->len + n + 2 > w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 65536;
+		while (cap < w->len + n + 2)
+			cap *= 2;
+		if (cap > RAW_LIMIT)
+			return -EFBIG;
+		char *b = realloc(w->buf, cap);
+		if (!b)
+			return -ENOMEM;
+		w->buf = b;
+		w->cap = cap;
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+	w->buf[w->len++] = '\n';
+	w->buf[w->len] = '\0';
+	w->lines++;
+	return 0;
+}
+
+static int raw_finish(struct raw *w, struct results *r)
+{
+	w->open = false;
+	if (w->lines != w->announced) {
+		set_error(r, "raw %s output: %ld lines announced, %ld received",
+			  w->tool, w->announced, w->lines);
+		return -EBADMSG;
+	}
+	const char *text = w->buf ? w->buf : "";
+	if (strcmp(w->tool, "fio") == 0)
+		return results_parse_fio_json(text, r);
+	if (strcmp(w->tool, "bonnie") == 0)
+		return results_parse_bonnie_csv(text, r);
+	set_error(r, "raw output of unknown tool '%s'", w->tool);
+	return -EBADMSG;
+}
+
+/* Handles one tagged line: KIND is the word after the tag, ARGS the rest
+ * (after one space), N its length. */
+static int parse_line(const char *kind, size_t klen, const char *args,
+		      size_t n, struct raw *w, struct results *r)
+{
+	char a[1024];
+#define IS(k) (klen == strlen(k) && strncmp(kind, k, klen) == 0)
+	if (IS(GUESTPROTO_RAW))
+		return w->open ? raw_append(w, args, n) : 0;
+	snprintf(a, sizeof(a), "%.*s", (int)n, args);
+	if (IS(GUESTPROTO_BEGIN)) {
+		r->begun = true;
+		word_value(a, "kernel", r->kernel, sizeof(r->kernel));
+	} else if (IS(GUESTPROTO_METRIC)) {
+		return parse_metric(a, r);
+	} else if (IS(GUESTPROTO_RAW_BEGIN)) {
+		char lines[32] = "";
+		snprintf(w->tool, sizeof(w->tool), "%.*s", (int)strcspn(a, " "),
+			 a);
+		word_value(a, "lines", lines, sizeof(lines));
+		w->announced = strtol(lines, NULL, 10);
+		w->lines = 0;
+		w->len = 0;
+		if (w->buf)
+			w->buf[0] = '\0';
+		w->open = true;
+	} else if (IS(GUESTPROTO_RAW_END)) {
+		if (w->open)
+			return raw_finish(w, r);
+	} else if (IS(GUESTPROTO_ERROR)) {
+		set_error(r, "guest: %s", a);
+	} else if (IS(GUESTPROTO_END)) {
+		char st[16] = "";
+		r->ended = true;
+		word_value(a, "status", st, sizeof(st));
+		r->status = (int)strtol(st, NULL, 10);
+		if (!st[0])
+			r->status = 1;
+	}
+#undef IS
+	return 0;
+}
+
+static bool kind_has_metrics(enum workload_kind kind, const struct results *r)
+{
+	switch (kind) {
+	case WORKLOAD_TARBALL_WRITE:
+		return results_find(r, "write_seconds");
+	case WORKLOAD_TARBALL_READ:
+		return results_find(r, "read_seconds");
+	case WORKLOAD_DD:
+		return results_find(r, "dd_mbps");
+	case WORKLOAD_FIO:
+		return results_find(r, "fio_read_iops") ||
+		       results_find(r, "fio_write_iops");
+	case WORKLOAD_BONNIE:
+		for (size_t i = 0; i < r->n_metrics; i++)
+			if (strncmp(r->metrics[i].name, "bonnie_", 7) == 0)
+				return true;
+		return false;
+	default:
+		return r->n_metrics > 0;
+	}
+}
+
+int results_parse(const char *text, size_t len, enum workload_kind kind,
+		  struct results *ret)
+{
+	struct raw w = {0};
+	const size_t tlen = strlen(GUESTPROTO_TAG);
+	int bad = 0;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->status = -1;
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *eol = nl ? nl : end;
+		/* The tag may follow junk a kernel message left on the
+		 * line; search for it rather than expect it first. */
+		const char *t = memmem(p, eol - p, GUESTPROTO_TAG, tlen);
+		if (t) {
+			const char *k = t + tlen;
+			while (eol > k && eol[-1] == '\r')
+				eol--;
+			size_t klen = 0;
+			while (k + klen < eol && k[klen] != ' ')
+				klen++;
+			const char *args = k + klen < eol ? k + klen + 1 : eol;
+			int r = parse_line(k, klen, args, eol - args, &w, ret);
+			if (r < 0 && !bad)
+				bad = r;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	free(w.buf);
+
+	if (!ret->begun && !ret->ended) {
+		set_error(ret, "no output from the guest agent");
+		return -ENODATA;
+	}
+	if (!ret->ended) {
+		set_error(ret, "the guest stopped before its END line "
+			       "(crash or timeout)");
+		return -ENODATA;
+	}
+	if (ret->status != 0) {
+		set_error(ret, "the guest agent failed (status %d)",
+			  ret->status);
+		return -EIO;
+	}
+	if (w.open) {
+		set_error(ret, "raw %s output not terminated", w.tool);
+		return -EBADMSG;
+	}
+	if (bad)
+		return bad == -EIO ? -EIO : -EBADMSG;
+	if (!kind_has_metrics(kind, ret)) {
+		set_error(ret, "no %s metrics in the guest output",
+			  workload_kind_name(kind));
+		return -EBADMSG;
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* Parsing what a benchmark guest printed on its console (the protocol of
+ * docs/guest-protocol.md) into named metrics.  fio's JSON and bonnie++'s
+ * CSV arrive raw and are decoded here, on the host. */
+#ifndef BUILDAPP_RESULTS_H
+#define BUILDAPP_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "profile.h"
+
+#define RESULTS_MAX_METRICS 32
+#define RESULTS_NAME_MAX 48
+#define RESULTS_UNIT_MAX 16
+#define RESULTS_ERROR_MAX 512
+
+struct result_metric {
+	char name[RESULTS_NAME_MAX]; /* e.g. "fio_write_iops" */
+	double value;
+	char unit[RESULTS_UNIT_MAX]; /* e.g. "IOPS", "KiB/s", "us", "s" */
+};
+
+struct results {
+	bool begun;      /* a BEGIN line was seen: the agent started */
+	bool ended;      /* an END line was seen */
+	int status;      /* END status=N; -1 without END */
+	char kernel[64]; /* guest kernel release from BEGIN */
+	char error[RESULTS_ERROR_MAX]; /* first ERROR line, or the parser's */
+	size_t n_metrics;
+	struct result_metric metrics[RESULTS_MAX_METRICS];
+};
+
+/* Parses the console log TEXT (LEN bytes, need not be NUL-terminated) of
+ * a run of KIND.  Lines not tagged BUILDAPP: (kernel messages, carriage
+ * returns) are ignored.  Fills *ret in every case, so a failed run still
+ * has its error.  Returns 0 when the guest ended with status 0 and the
+ * workload's metrics were found; -ENODATA when the guest never printed
+ * END (crash, timeout), -EIO when it reported a failure, -EBADMSG when
+ * its output could not be decoded. */
+int results_parse(const char *text, size_t len, enum workload_kind kind,
+		  struct results *ret);
+
+/* The metric NAME in R, or NULL. */
+const struct result_metric *results_find(const struct results *r,
+					 const char *name);
+
+/* Adds a metric; returns -ENOSPC when R is full. Used by the parser and
+ * by host-side workloads (qemu-img bench). */
+int results_add(struct results *r, const char *name, double value,
+		const char *unit);
+
+/* Decoders of the raw tool outputs, exposed for tests. */
+int results_parse_fio_json(const char *json, struct results *r);
+int results_parse_bonnie_csv(const char *csv, struct results *r);
+
+#endif

@@ -1,0 +1,28 @@
+/* Shared-library closure of ELF programs, read from their dynamic
+ * sections (what ld.so would load), without running them. */
+#ifndef BUILDAPP_ELFDEPS_H
+#define BUILDAPP_ELFDEPS_H
+
+#include <stddef.h>
+
+#define ELFDEPS_MAX 256
+
+/* One file to copy: PATH is where the loader looks for it (e.g.
+ * /lib/x86_64-linux-gnu/libz.so.1, possibly a symlink on the host); the
+ * kit stores the file it resolves to under that name. */
+struct elfdeps {
+	size_t n;
+	char *paths[ELFDEPS_MAX];
+};
+
+/* Adds to *deps the program interpreter and every library PROGRAM needs,
+ * transitively (DT_NEEDED through DT_RUNPATH/DT_RPATH, $ORIGIN, then the
+ * system directories), without duplicates.  Returns 0, -ENOENT naming
+ * the missing library, -ENOEXEC for a file that is not a 64-bit ELF of
+ * this machine. */
+int elfdeps_add(struct elfdeps *deps, const char *program);
+
+/* Frees the paths; DEPS may be reused afterwards. */
+void elfdeps_release(struct elfdeps *deps);
+
+#endif

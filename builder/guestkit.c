@@ -1,0 +1,497 @@
+#include "guestkit.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cas.h"
+#include "cleanup.h"
+#include "elfdeps.h"
+#include "guestproto.h"
+#include "kmods.h"
+#include "log.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_write_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
+
+/* Bump when the initramfs layout changes: old cache entries are then
+ * not reused. */
+#define KIT_FORMAT "buildapp-guestkit-1"
+
+/* The tools of the guest workloads.  Only those of the profile's kinds
+ * go in: fio alone brings 80 MB of libraries (Debian builds it with every
+ * engine), which the guest unpacks at every boot. */
+static const struct {
+	enum workload_kind kind;
+	const char *path;
+} programs[] = {
+	{WORKLOAD_FIO, "/usr/bin/fio"},
+	{WORKLOAD_BONNIE, "/usr/sbin/bonnie++"},
+};
+/* Disk drivers for every bus a cell may use (virtio-blk, virtio-scsi,
+ * LSI SCSI, AHCI, PIIX IDE), ext4 and the crc32c ext4 asks for by
+ * alias (a softdep), which nobody would modprobe here. */
+static const char *const modules[] = {
+	"virtio_pci", "virtio_blk",   "virtio_scsi", "sym53c8xx", "sd_mod",
+	"ahci",       "ata_piix",     "crc32c_generic", "crc32c_intel",
+	"ext4",       NULL,
+};
+static const char *const applets[] = {
+	"sh",   "ash",  "tar",   "mount", "umount", "sync",  "cat",
+	"ls",   "dmesg", "mkdir", "rm",   "echo",   "sleep", "poweroff",
+	"modprobe", "insmod", "lsmod", "gzip", "gunzip", "xz", "unxz",
+	"bzip2", "bunzip2", "find", "dd", "cp", "mv", "df", "du", "free",
+	"ps", "grep", "sed", "head", "tail", "wc", NULL,
+};
+
+enum kind { K_DIR, K_FILE, K_LINK, K_CHR, K_TEXT };
+
+struct entry {
+	enum kind kind;
+	char *dest; /* path in the archive, no leading slash */
+	char *src;  /* K_FILE: host file; K_LINK: target; K_TEXT: content */
+	mode_t perm;
+	dev_t rdev;
+};
+
+struct kit {
+	struct entry *e;
+	size_t n, cap;
+};
+
+static void kit_release(struct kit *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->e[i].dest);
+		free(k->e[i].src);
+	}
+	free(k->e);
+}
+
+static int kit_add(struct kit *k, enum kind kind, const char *dest,
+		   const char *src, mode_t perm, dev_t rdev)
+{
+	while (*dest == '/')
+		dest++;
+	for (size_t i = 0; i < k->n; i++)
+		if (strcmp(k->e[i].dest, dest) == 0)
+			return 0;
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 128;
+		struct entry *e = realloc(k->e, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		k->e = e;
+		k->cap = cap;
+	}
+	struct entry *e = &k->e[k->n];
+	*e = (struct entry){kind, strdup(dest), src ? strdup(src) : NULL, perm,
+			    rdev};
+	if (!e->dest || (src && !e->src))
+		return -ENOMEM;
+	k->n++;
+	return 0;
+}
+
+/* Adds the parent directories of DEST (inside the guest's /usr, since
+ * /lib, /bin... are symlinks into it as on the host). */
+static int kit_add_parents(struct kit *k, const char *dest)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", dest);
+	for (char *p = buf + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		int r = kit_add(k, K_DIR, buf, NULL, 0755, 0);
+		*p = '/';
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The guest sees the host's merged /usr: /lib/x/y is /usr/lib/x/y. */
+static void guest_path(const char *path, char *ret, size_t len)
+{
+	static const char *const merged[] = {"/lib/", "/lib64/", "/bin/",
+					     "/sbin/"};
+	for (size_t i = 0; i < sizeof(merged) / sizeof(merged[0]); i++)
+		if (strncmp(path, merged[i], strlen(merged[i])) == 0) {
+			snprintf(ret, len, "/usr%s", path);
+			return;
+		}
+	snprintf(ret, len, "%s", path);
+}
+
+static int kit_add_file(struct kit *k, const char *host, const char *guest,
+			mode_t perm)
+{
+	char g[PATH_MAX];
+	guest_path(guest, g, sizeof(g));
+	int r = kit_add_parents(k, g);
+	return r < 0 ? r : kit_add(k, K_FILE, g, host, perm, 0);
+}
+
+int guestkit_find_kernel(const char *setting, char *ret_path, size_t plen,
+			 char *ret_version, size_t vlen)
+{
+	char path[PATH_MAX], moddir[PATH_MAX];
+	if (setting && *setting && strcmp(setting, "auto") != 0) {
+		const char *b = strrchr(setting, '/');
+		b = b ? b + 1 : setting;
+		if (strncmp(b, "vmlinuz-", 8) != 0 || access(setting, R_OK)) {
+			log_error("kernel '%s': not a readable vmlinuz-VERSION "
+				  "file",
+				  setting);
+			return -ENOENT;
+		}
+		snprintf(ret_path, plen, "%s", setting);
+		snprintf(ret_version, vlen, "%s", b + 8);
+		return 0;
+	}
+	/* The running kernel when /boot has it (a normal host); otherwise
+	 * (a container) the newest installed one with its modules. */
+	struct utsname u;
+	uname(&u);
+	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
+	if (access(path, R_OK) == 0 && access(moddir, R_OK) == 0) {
+		snprintf(ret_path, plen, "%s", path);
+		snprintf(ret_version, vlen, "%s", u.release);
+		return 0;
+	}
+	struct dirent **list;
+	int n = scandir("/boot", &list, NULL, versionsort);
+	int found = 0;
+	for (int i = n - 1; i >= 0; i--) {
+		const char *name = list[i]->d_name;
+		bool kernel = strncmp(name, "vmlinuz-", 8) == 0;
+		if (kernel)
+			snprintf(moddir, sizeof(moddir), "/lib/modules/%s",
+				 name + 8);
+		if (!found && kernel && access(moddir, R_OK) == 0) {
+			snprintf(ret_path, plen, "/boot/%s", name);
+			snprintf(ret_version, vlen, "%s", name + 8);
+			found = 1;
+		}
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	if (!found) {
+		log_error("no kernel in /boot with modules in /lib/modules "
+			  "(install linux-image-amd64)");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int find_agent(const char *agent, char *ret, size_t len)
+{
+	const char *env = getenv("BUILDAPP_AGENT");
+	char self[PATH_MAX];
+	if (agent) {
+		snprintf(ret, len, "%s", agent);
+	} else if (env && *env) {
+		snprintf(ret, len, "%s", env);
+	} else {
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		self[n > 0 ? n : 0] = '\0';
+		snprintf(ret, len, "%s/buildapp-agent", dirname(self));
+		if (access(ret, X_OK) != 0)
+			snprintf(ret, len, "%s/buildapp-agent",
+				 BUILDAPP_LIBEXECDIR);
+	}
+	if (access(ret, X_OK) != 0) {
+		log_error("guest agent '%s' not found (build it with make, or "
+			  "set BUILDAPP_AGENT)",
+			  ret);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int collect(struct kit *k, const char *agent, const char *version,
+		   axis_mask kinds)
+{
+	char moddir[PATH_MAX], buf[PATH_MAX], list[65536] = "";
+	struct elfdeps deps = {0};
+	int r = 0;
+
+	static const char *const dirs[] = {"dev", "proc", "sys", "tmp", "mnt",
+					   "etc", "etc/buildapp", "usr",
+					   "usr/bin", "usr/sbin", "usr/lib",
+					   "usr/lib64", NULL};
+	for (const char *const *d = dirs; *d && r == 0; d++)
+		r = kit_add(k, K_DIR, *d, NULL, 0755, 0);
+	/* The kernel opens /dev/console for PID 1 before devtmpfs is up. */
+	if (r == 0)
+		r = kit_add(k, K_CHR, "dev/console", NULL, 0600, makedev(5, 1));
+	if (r == 0)
+		r = kit_add(k, K_CHR, "dev/null", NULL, 0666, makedev(1, 3));
+	static const char *const links[][2] = {{"bin", "usr/bin"},
+					       {"sbin", "usr/sbin"},
+					       {"lib", "usr/lib"},
+					       {"lib64", "usr/lib64"}};
+	for (size_t i = 0; i < 4 && r == 0; i++)
+		r = kit_add(k, K_LINK, links[i][0], links[i][1], 0777, 0);
+	if (r == 0)
+		r = kit_add(k, K_FILE, "init", agent, 0755, 0);
+	if (r == 0)
+		r = kit_add(k, K_TEXT, "etc/passwd", "root:x:0:0:root:/:/bin/sh\n",
+			    0644, 0);
+	if (r == 0)
+		r = kit_add(k, K_TEXT, "etc/group", "root:x:0:\n", 0644, 0);
+	if (r == 0)
+		r = kit_add(k, K_FILE, "usr/bin/busybox", "/bin/busybox", 0755,
+			    0);
+	for (const char *const *a = applets; *a && r == 0; a++) {
+		snprintf(buf, sizeof(buf), "usr/bin/%s", *a);
+		r = kit_add(k, K_LINK, buf, "busybox", 0777, 0);
+	}
+	if (r < 0)
+		return r;
+
+	for (size_t i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
+		const char *prog = programs[i].path;
+		/* No kinds given (a kit for any profile): everything. */
+		if (kinds && !(kinds & AXIS_BIT(programs[i].kind)))
+			continue;
+		if ((r = kit_add_file(k, prog, prog, 0755)) < 0)
+			return r;
+		if ((r = elfdeps_add(&deps, prog)) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < deps.n && r == 0; i++)
+		r = kit_add_file(k, deps.paths[i], deps.paths[i], 0755);
+	elfdeps_release(&deps);
+	if (r < 0)
+		goto out;
+
+	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", version);
+	if ((r = kmods_resolve(moddir, modules, &deps)) < 0)
+		goto out;
+	size_t used = 0;
+	for (size_t i = 0; i < deps.n && r == 0; i++) {
+		char host[PATH_MAX * 2];
+		snprintf(host, sizeof(host), "%s/%s", moddir, deps.paths[i]);
+		r = kit_add_file(k, host, host, 0644);
+		guest_path(host, buf, sizeof(buf));
+		used += snprintf(list + used, sizeof(list) - used, "%s\n", buf);
+		if (used >= sizeof(list))
+			r = -E2BIG;
+	}
+	if (r == 0)
+		r = kit_add(k, K_TEXT, GUESTPROTO_MODULE_LIST, list, 0644, 0);
+	/* Last: its presence tells the agent the unpacking finished. */
+	if (r == 0)
+		r = kit_add(k, K_TEXT, GUESTPROTO_KIT_COMPLETE, "", 0644, 0);
+out:
+	elfdeps_release(&deps);
+	return r;
+}
+
+static int write_entry(struct archive *a, const struct entry *e)
+{
+	_cleanup_(archive_entry_freep) struct archive_entry *ae =
+		archive_entry_new();
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	if (!ae)
+		return -ENOMEM;
+	archive_entry_set_pathname(ae, e->dest);
+	archive_entry_set_perm(ae, e->perm);
+	archive_entry_set_nlink(ae, 1);
+	archive_entry_set_size(ae, 0);
+	switch (e->kind) {
+	case K_DIR:
+		archive_entry_set_filetype(ae, AE_IFDIR);
+		archive_entry_set_nlink(ae, 2);
+		break;
+	case K_LINK:
+		archive_entry_set_filetype(ae, AE_IFLNK);
+		archive_entry_set_symlink(ae, e->src);
+		break;
+	case K_CHR:
+		archive_entry_set_filetype(ae, AE_IFCHR);
+		archive_entry_set_rdev(ae, e->rdev);
+		break;
+	case K_TEXT:
+		archive_entry_set_filetype(ae, AE_IFREG);
+		archive_entry_set_size(ae, strlen(e->src));
+		break;
+	case K_FILE:
+		fd = open(e->src, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0)
+			return log_error_errno(-errno, "cannot read '%s': %s",
+					       e->src, strerror(errno));
+		archive_entry_set_filetype(ae, AE_IFREG);
+		archive_entry_set_size(ae, st.st_size);
+		break;
+	}
+	if (archive_write_header(a, ae) != ARCHIVE_OK)
+		goto fail;
+	if (e->kind == K_TEXT &&
+	    archive_write_data(a, e->src, strlen(e->src)) < 0)
+		goto fail;
+	if (e->kind == K_FILE) {
+		char buf[1 << 16];
+		ssize_t n;
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			if (archive_write_data(a, buf, n) < 0)
+				goto fail;
+		if (n < 0)
+			return log_error_errno(-errno, "cannot read '%s': %s",
+					       e->src, strerror(errno));
+	}
+	return 0;
+fail:
+	log_error("initramfs: %s: %s", e->dest, archive_error_string(a));
+	return -EIO;
+}
+
+static int write_initrd(const struct kit *k, const char *path)
+{
+	_cleanup_(archive_write_freep) struct archive *a = archive_write_new();
+	if (!a)
+		return -ENOMEM;
+	/* zstd: the kernel unpacks it (CONFIG_RD_ZSTD) faster than gzip. */
+	if (archive_write_set_format_cpio_newc(a) != ARCHIVE_OK ||
+	    archive_write_add_filter_zstd(a) != ARCHIVE_OK ||
+	    archive_write_open_filename(a, path) != ARCHIVE_OK) {
+		log_error("initramfs '%s': %s", path, archive_error_string(a));
+		return -EIO;
+	}
+	for (size_t i = 0; i < k->n; i++) {
+		int r = write_entry(a, &k->e[i]);
+		if (r < 0)
+			return r;
+	}
+	if (archive_write_close(a) != ARCHIVE_OK) {
+		log_error("initramfs '%s': %s", path, archive_error_string(a));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The guest holds the compressed initramfs and its unpacked files (in
+ * ramfs: guestcmdline's rootfstype=ramfs) at once while booting, plus
+ * the kernel and the workload's own memory.  Measured with the 90 MB fio
+ * kit (35 MB compressed): boots in 256M, not in 192M. */
+static uint64_t min_memory(const struct kit *k, const char *initrd)
+{
+	uint64_t sum = 0;
+	struct stat st;
+	for (size_t i = 0; i < k->n; i++)
+		if (k->e[i].kind == K_FILE && stat(k->e[i].src, &st) == 0)
+			sum += st.st_size;
+		else if (k->e[i].kind == K_TEXT)
+			sum += strlen(k->e[i].src);
+	if (stat(initrd, &st) == 0)
+		sum += st.st_size;
+	const uint64_t mib = 1ull << 20, step = 64 * mib;
+	uint64_t need = sum + 96 * mib;
+	return (need + step - 1) / step * step;
+}
+
+int guestkit_build(const struct profile *p, const char *cache_dir,
+		   const char *agent, struct guestkit *ret)
+{
+	char kernel[PATH_MAX], version[128], agent_path[PATH_MAX];
+	char dir[PATH_MAX - 64], tmp[PATH_MAX + 16] = "";
+	struct guestkit kit = {0};
+	struct kit k = {0};
+	_cleanup_(cas_freep) struct cas *c = NULL;
+	int r;
+
+	if ((r = guestkit_find_kernel(p->appliance.kernel, kernel,
+				      sizeof(kernel), version,
+				      sizeof(version))) < 0 ||
+	    (r = find_agent(agent, agent_path, sizeof(agent_path))) < 0)
+		return r;
+	if ((r = collect(&k, agent_path, version, p->workload.kinds)) < 0)
+		goto out;
+
+	c = cas_new("kit");
+	if (!c) {
+		r = -ENOMEM;
+		goto out;
+	}
+	cas_add_str(c, KIT_FORMAT);
+	cas_add_file(c, kernel);
+	for (size_t i = 0; i < k.n; i++) {
+		cas_add_str(c, k.e[i].dest);
+		if (k.e[i].kind == K_FILE)
+			r = cas_add_file(c, k.e[i].src);
+		else if (k.e[i].src)
+			cas_add_str(c, k.e[i].src);
+		if (r < 0) {
+			log_error_errno(r, "cannot stat '%s': %s", k.e[i].src,
+					strerror(-r));
+			goto out;
+		}
+	}
+	if ((r = cas_path(c, cache_dir, dir, sizeof(dir))) < 0) {
+		log_error_errno(r, "cache '%s': %s", cache_dir, strerror(-r));
+		goto out;
+	}
+	snprintf(kit.kernel, sizeof(kit.kernel), "%s/vmlinuz", dir);
+	snprintf(kit.initrd, sizeof(kit.initrd), "%s/initrd.img", dir);
+	snprintf(kit.version, sizeof(kit.version), "%s", version);
+
+	/* The directory is renamed into place last: if it exists, it is
+	 * complete. */
+	if (access(dir, F_OK) == 0) {
+		kit.cached = 1;
+		kit.min_memory = min_memory(&k, kit.initrd);
+		*ret = kit;
+		goto out;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", dir, (int)getpid());
+	if (mkdir(tmp, 0755) < 0) {
+		r = log_error_errno(-errno, "cannot create '%s': %s", tmp,
+				    strerror(errno));
+		goto out;
+	}
+	char f[PATH_MAX + 32];
+	snprintf(f, sizeof(f), "%s/vmlinuz", tmp);
+	if ((r = cas_copy(kernel, f, 0)) < 0) {
+		log_error_errno(r, "cannot copy '%s': %s", kernel, strerror(-r));
+		goto out;
+	}
+	snprintf(f, sizeof(f), "%s/initrd.img", tmp);
+	if ((r = write_initrd(&k, f)) < 0)
+		goto out;
+	if (rename(tmp, dir) == 0) {
+		tmp[0] = '\0';
+	} else if (errno != ENOTEMPTY && errno != EEXIST) {
+		/* (Those two: a concurrent build finished first.) */
+		r = log_error_errno(-errno, "cannot rename '%s': %s", tmp,
+				    strerror(errno));
+		goto out;
+	}
+	kit.min_memory = min_memory(&k, kit.initrd);
+	*ret = kit;
+	r = 0;
+out:
+	if (tmp[0]) {
+		char f2[PATH_MAX + 32];
+		snprintf(f2, sizeof(f2), "%s/vmlinuz", tmp);
+		unlink(f2);
+		snprintf(f2, sizeof(f2), "%s/initrd.img", tmp);
+		unlink(f2);
+		rmdir(tmp);
+	}
+	kit_release(&k);
+	return r;
+}

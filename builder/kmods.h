@@ -1,0 +1,16 @@
+/* Kernel modules for the guest kit: the load order of a set of modules
+ * and their dependencies, from /lib/modules/VERSION/modules.dep. */
+#ifndef BUILDAPP_KMODS_H
+#define BUILDAPP_KMODS_H
+
+#include "elfdeps.h"
+
+/* Appends to *ret the paths (relative to MODDIR, as in modules.dep) of
+ * NAMES (NULL-terminated; '-' and '_' are the same) and their
+ * dependencies, dependencies first, without duplicates.  Modules built
+ * into the kernel (modules.builtin) are skipped.  Returns 0, or -ENOENT
+ * after naming a module the kernel does not have at all. */
+int kmods_resolve(const char *moddir, const char *const *names,
+		  struct elfdeps *ret);
+
+#endif
