@@ -201,9 +201,12 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	if (r >= 0)
 		r = journal_append(journal_path, &jr);
 	*ret_ok = strcmp(jr.status, "ok") == 0;
-	if (r >= 0)
+	if (r >= 0 && isnan(jr.boot_seconds))
 		log_info("  %s%s%s", jr.status, jr.message[0] ? ": " : "",
 			 jr.message);
+	else if (r >= 0)
+		log_info("  %s%s%s (%.1f s boot to shutdown)", jr.status,
+			 jr.message[0] ? ": " : "", jr.message, jr.boot_seconds);
 	journal_run_release(&jr);
 	return r;
 }
