@@ -21,7 +21,7 @@
 #include "parse.h"
 #include "recipe.h"
 #include "safety.h"
-#include "storage_spec.h"
+#include "volumes.h"
 
 #define DEFAULT_MOUNT "/run/buildapp/volumes"
 
@@ -250,7 +250,7 @@ static int provision(const struct options *o, const struct profile *p)
 	bool file, created = false;
 	int k;
 
-	storage_spec_from_profile(p, &spec);
+	volumes_spec_from_profile(p, &spec);
 	why = storage_spec_check(&spec);
 	if (why) {
 		log_error("profile '%s': [storage] %s", o->profile, why);

@@ -4,6 +4,8 @@
  * image: build (or find) the guest kit and image, provision the backends
  * with the native tools, run the sweep through libvirt, print the table. */
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -19,11 +21,13 @@
 #include "guestkit.h"
 #include "loader.h"
 #include "log.h"
-#include "native.h"
+#include "parse.h"
 #include "planner.h"
 #include "recipe.h"
-#include "storage_spec.h"
+#include "volumes.h"
 #include "sweep.h"
+#include "tool.h"
+#include "volumes.h"
 
 struct run_options {
 	const char *profile;
@@ -32,20 +36,50 @@ struct run_options {
 	const char *uri;
 	enum vm_accel accel;
 	char cache[PATH_MAX];
+	char target_buf[PATH_MAX], results_buf[PATH_MAX];
 };
+
+/* Makes *PATH absolute (against the current directory) in BUF. */
+static int absolute(const char **path, char *buf)
+{
+	char cwd[PATH_MAX];
+
+	if ((*path)[0] == '/')
+		return 0;
+	if (!getcwd(cwd, sizeof(cwd)) ||
+	    (size_t)snprintf(buf, PATH_MAX, "%s/%s", cwd, *path) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	*path = buf;
+	return 0;
+}
+
+static int absolute_in_place(char *path)
+{
+	char buf[PATH_MAX];
+	const char *p = path;
+
+	if (absolute(&p, buf) < 0)
+		return -ENAMETOOLONG;
+	snprintf(path, PATH_MAX, "%s", p);
+	return 0;
+}
 
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: buildapp run PROFILE.ini --target DIR [--results DIR]\n"
+		"Usage: buildapp run PROFILE.ini --target DIR|FILE.img|/dev/DISK\n"
+		"                    [--results DIR]\n"
 		"                    [--cache DIR] [--connect URI] [--accel auto|kvm|tcg]\n\n"
 		"Runs the profile's sweep on this host: builds (or finds in the\n"
-		"cache) the benchmark guest, provisions the file backends\n"
-		"(ext4-file, qcow2, raw) in DIR, boots one guest per run through\n"
+		"cache) the benchmark guest, provisions the backends on the target\n"
+		"(a directory holds the file backends ext4-file, qcow2 and raw; an\n"
+		"image file, attached to a loop device, or a disk holds all four,\n"
+		"lvm included, and must pass the safety rules of 'buildapp\n"
+		"provision'), boots one guest per run through\n"
 		"libvirt, and writes RESULTS/runs.jsonl (one line per finished run),\n"
 		"RESULTS/summary.json and RESULTS/summary.txt.  Runs already in the\n"
 		"journal are skipped: run the same command again to resume.\n\n"
-		"  --target DIR     where the backends' volumes are created\n"
+		"  --target PATH    where the backends' volumes are created\n"
 		"  --results DIR    results directory (default: results)\n"
 		"  --cache DIR      build cache (default ~/.cache/buildapp)\n"
 		"  --connect URI    libvirt URI (default qemu:///embed, no daemon)\n"
@@ -106,38 +140,62 @@ static int parse_run_args(int argc, char **argv, struct run_options *o)
 		return -EINVAL;
 	}
 	o->profile = argv[optind];
+	/* QEMU runs elsewhere: every path handed to it must be absolute. */
+	if (absolute(&o->target, o->target_buf) < 0 ||
+	    absolute(&o->results, o->results_buf) < 0 ||
+	    absolute_in_place(o->cache) < 0)
+		return log_error_errno(ENAMETOOLONG, "run: path too long");
 	return 0;
 }
 
-/* The file backends in directory TARGET, made with the native tools. */
-static int provision_directory(const struct profile *p, const char *target,
-			       struct recipe *ret)
+/* An image file as the disk under test: created with the size the
+ * backends need (or checked to be large enough) and attached to a loop
+ * device, whose name goes to RET_DEV. */
+static int attach_image(const struct profile *p, const char *path,
+			char *ret_dev, size_t len)
 {
 	struct storage_spec spec;
-	struct storage_target t = {.kind = STORAGE_TARGET_DIRECTORY};
+	struct storage_target t = {.kind = STORAGE_TARGET_DISK,
+				   .device = "/dev/loop0",
+				   .mountpoint = "/mnt"};
+	_cleanup_free_ struct recipe *r = calloc(1, sizeof(*r));
+	_cleanup_free_ char *out = NULL;
+	char *argv[] = {"losetup", "--find", "--show", "--partscan", (char *)path, NULL};
 	struct stat st;
-	const char *why;
+	int k;
 
-	if (stat(target, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		log_error("run: --target '%s' is not a directory", target);
-		return -EINVAL;
-	}
-	storage_spec_from_profile(p, &spec);
-	why = storage_spec_check(&spec);
-	if (why) {
-		log_error("profile '%s': [storage] %s", p->path, why);
-		return -EINVAL;
-	}
-	snprintf(t.mountpoint, sizeof(t.mountpoint), "%s", target);
-	if (recipe_build(&spec, &t, ret) < 0) {
-		log_error("profile '%s': [storage] backends: a directory target "
-			  "holds the file backends only (ext4-file, qcow2, raw); "
-			  "lvm needs a disk",
+	if (!r)
+		return -ENOMEM;
+	volumes_spec_from_profile(p, &spec);
+	if (storage_spec_check(&spec) || recipe_build(&spec, &t, r) < 0) {
+		log_error("profile '%s': [storage] cannot be laid out on a disk",
 			  p->path);
 		return -EINVAL;
 	}
-	log_info("provisioning %zu volumes in %s", ret->n_volumes, target);
-	return native_execute(ret) < 0 ? -EIO : 0;
+	if (stat(path, &st) < 0) {
+		_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 || ftruncate(fd, (off_t)r->disk_size) < 0)
+			return log_error_errno(errno, "creating '%s': %s", path,
+					       strerror(errno));
+	} else if ((uint64_t)st.st_size < r->disk_size) {
+		log_error("target '%s' is %llu bytes; the backends need %llu", path,
+			  (unsigned long long)st.st_size,
+			  (unsigned long long)r->disk_size);
+		return -EINVAL;
+	}
+	k = tool_run(argv, NULL, &out);
+	if (k < 0)
+		return k;
+	snprintf(ret_dev, len, "%s", parse_strip(out));
+	return 0;
+}
+
+static void detach_image(const char *dev)
+{
+	char *argv[] = {"losetup", "-d", (char *)dev, NULL};
+
+	if (*dev)
+		tool_run(argv, NULL, NULL);
 }
 
 /* The boot check's guest: the kit's kernel on the first volume. */
@@ -162,34 +220,60 @@ static struct vm_spec check_spec(const struct profile *p,
 	};
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 ? -1 : 0;
+}
+
+/* rm -rf PATH: the libvirt state of this run. */
+static void remove_tree(const char *path)
+{
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		log_warning("could not remove %s: %s", path, strerror(errno));
+}
+
+/* Builds what the sweep needs, runs it and undoes the setup. */
 static int run_sweep(const struct run_options *o, const struct plan *plan)
 {
 	const struct profile *p = &plan->profile;
+	_cleanup_free_ struct recipe *rec = calloc(1, sizeof(*rec));
+	char statedir[] = "/var/tmp/buildapp-run-XXXXXX";
+	char console[PATH_MAX], mountpoint[PATH_MAX], loopdev[64] = "";
+	const char *target = o->target;
 	struct guestkit kit;
 	struct guestimage img;
-	struct recipe *rec = calloc(1, sizeof(*rec));
 	struct vm_host *host = NULL;
 	struct sweep_outcome out;
-	char statedir[] = "/var/tmp/buildapp-run-XXXXXX", console[PATH_MAX];
-	bool have_statedir = false;
+	struct stat st;
+	bool provisioned = false;
 	int r;
 
 	if (!rec)
 		return -ENOMEM;
-	r = guestkit_build(p, o->cache, NULL, &kit);
+	if (!mkdtemp(statedir))
+		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
+	snprintf(mountpoint, sizeof(mountpoint), "%s/volumes", statedir);
+	snprintf(console, sizeof(console), "%s/check.log", statedir);
+	r = mkdir(mountpoint, 0755) < 0 ? -errno : 0;
+	if (r >= 0)
+		r = guestkit_build(p, o->cache, NULL, &kit);
 	if (r >= 0)
 		r = guestimage_build(p, o->cache, &img);
-	if (r >= 0)
-		r = provision_directory(p, o->target, rec);
+	if (r >= 0 && (stat(target, &st) < 0 || S_ISREG(st.st_mode))) {
+		r = attach_image(p, target, loopdev, sizeof(loopdev));
+		target = loopdev;
+	}
 	if (r >= 0) {
-		have_statedir = mkdtemp(statedir) != NULL;
-		if (!have_statedir)
-			r = log_error_errno(errno, "mkdtemp: %s", strerror(errno));
+		r = volumes_provision(p, target, mountpoint, rec);
+		provisioned = r >= 0;
 	}
 	if (r >= 0)
 		r = vm_host_open(o->uri, statedir, o->accel, &host);
 	if (r >= 0) {
-		snprintf(console, sizeof(console), "%s/check.log", statedir);
 		struct vm_spec check = check_spec(p, &kit, &rec->volumes[0], console);
 		r = vm_host_check_boot(host, &check, 60);
 	}
@@ -209,13 +293,10 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 		r = sweep_run(&env, &out);
 	}
 	vm_host_close(host);
-	free(rec);
-	if (have_statedir) {
-		char cmd[PATH_MAX + 16];
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", statedir);
-		if (system(cmd) != 0)
-			log_warning("could not remove %s", statedir);
-	}
+	if (provisioned)
+		volumes_release(rec);
+	detach_image(loopdev);
+	remove_tree(statedir);
 	if (r < 0)
 		return r;
 	log_info("sweep done: %zu runs made, %zu already there, %zu failed",

@@ -1,5 +1,5 @@
 BUILDER_SRCS := builder/loader.c builder/planner.c builder/cmd_plan.c builder/main.c \
-	builder/cmd_provision.c builder/storage_spec.c \
+	builder/cmd_provision.c \
 	builder/cmd_kit.c builder/cmd_run.c \
 	builder/cas.c builder/elfdeps.c builder/kmods.c builder/guestkit.c \
 	builder/guestimage.c

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "recipe.h"
-#include "storage_spec.h"
+#include "volumes.h"
 
 static void test_mapping(void **state)
 {
@@ -26,7 +26,7 @@ static void test_mapping(void **state)
 	p.storage.raw_prealloc = AXIS_BIT(RAW_PREALLOC_FALLOC);
 	p.storage.cluster_size = 2u << 20;
 	p.storage.fill = true;
-	storage_spec_from_profile(&p, &s);
+	volumes_spec_from_profile(&p, &s);
 	assert_int_equal(s.backends, STORAGE_BIT(BACKEND_LVM) | STORAGE_BIT(BACKEND_QCOW2));
 	assert_int_equal(s.size, UINT64_C(4) << 30);
 	assert_int_equal(s.qcow2_prealloc, STORAGE_BIT(QCOW2_PREALLOC_METADATA) |
