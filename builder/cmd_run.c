@@ -117,18 +117,28 @@ static int provision_directory(const struct profile *p, const char *target,
 	struct storage_target t = {.kind = STORAGE_TARGET_DIRECTORY};
 	struct stat st;
 	const char *why;
+	char abs[PATH_MAX];
 
 	if (stat(target, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		log_error("run: --target '%s' is not a directory", target);
 		return -EINVAL;
 	}
+	/* The recipe wants an absolute mount point, and libvirt absolute
+	 * disk paths: a relative --target is resolved here. */
+	if (!realpath(target, abs))
+		return log_error_errno(-errno, "run: --target '%s': %s", target,
+				       strerror(errno));
 	storage_spec_from_profile(p, &spec);
 	why = storage_spec_check(&spec);
 	if (why) {
 		log_error("profile '%s': [storage] %s", p->path, why);
 		return -EINVAL;
 	}
-	snprintf(t.mountpoint, sizeof(t.mountpoint), "%s", target);
+	if (strlen(abs) >= sizeof(t.mountpoint)) {
+		log_error("run: --target '%s': path too long", abs);
+		return -EINVAL;
+	}
+	memcpy(t.mountpoint, abs, strlen(abs) + 1);
 	if (recipe_build(&spec, &t, ret) < 0) {
 		log_error("profile '%s': [storage] backends: a directory target "
 			  "holds the file backends only (ext4-file, qcow2, raw); "
@@ -136,7 +146,7 @@ static int provision_directory(const struct profile *p, const char *target,
 			  p->path);
 		return -EINVAL;
 	}
-	log_info("provisioning %zu volumes in %s", ret->n_volumes, target);
+	log_info("provisioning %zu volumes in %s", ret->n_volumes, abs);
 	return native_execute(ret) < 0 ? -EIO : 0;
 }
 
