@@ -10,13 +10,16 @@
 
 #define P GUESTPROTO_PARAM_PREFIX
 
-/* quiet + loglevel=0 keep kernel messages off the console the results
- * travel on; panic=-1 turns a guest crash into an immediate reboot, which
+/* quiet + loglevel=1 keep kernel messages off the console the results
+ * travel on, but not a panic: panic() makes the console verbose only when
+ * its level is not 0, and the runner tells a crash from its "Kernel
+ * panic" line (a panic reboots, which ends the domain like a poweroff);
+ * panic=-1 turns a guest crash into an immediate reboot, which
  * the runner's domain (on_reboot=destroy, or qemu -no-reboot) ends;
  * rootfstype=ramfs unpacks the initramfs into ramfs, not a tmpfs capped
  * at half the RAM (the fio kit is ~90 MB: 256M guests boot with ramfs,
  * not with tmpfs). */
-static const char base[] = "console=ttyS0 quiet loglevel=0 panic=-1 "
+static const char base[] = "console=ttyS0 quiet loglevel=1 panic=-1 "
 			   "rootfstype=ramfs rdinit=/init";
 
 int guestcmdline_build(const struct profile *p, enum workload_kind kind,

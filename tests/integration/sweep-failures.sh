@@ -1,0 +1,162 @@
+#!/bin/sh
+# buildapp run when runs fail, on real TCG guests, with one-cell profiles
+# (one raw 64M backend, a small fio job) and one guest kit cache:
+#   a. guest timeout: every run journaled as "timeout", the sweep ends,
+#      exit 1, summary.json counts the failures, no QEMU left;
+#   b. a guest that panics (128M is too little to unpack the kit): every
+#      run journaled as "crashed", the sweep goes on to the next run;
+#   c. resume: SIGTERM after the first journal line, no QEMU left, the
+#      finished run kept; the same command again makes only the missing
+#      runs and says how many it skipped.
+set -eu
+: "${B:=build}"
+: "${BUILDAPP:=$B/buildapp}"
+# KVM can pass every probe and still hang guests (seen here): TCG unless
+# the caller says otherwise.
+: "${LIBGUESTFS_BACKEND:=direct}"
+: "${LIBGUESTFS_BACKEND_SETTINGS:=force_tcg}"
+: "${BUILDAPP_ACCEL:=tcg}"
+export LIBGUESTFS_BACKEND LIBGUESTFS_BACKEND_SETTINGS BUILDAPP_ACCEL
+
+[ -x "$BUILDAPP" ] || { echo "$BUILDAPP is not built"; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "the embedded libvirt driver needs root"; exit 77; }
+command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 is not installed"; exit 77; }
+command -v fio >/dev/null || { echo "fio is not installed (the guest kit needs it)"; exit 77; }
+
+T=$(mktemp -d /var/tmp/buildapp-sweepfail.XXXXXX)
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$T"' EXIT
+BUILDAPP=$(realpath "$BUILDAPP")
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# profile NAME MEMORY TIMEOUT RUNS FIO_SIZE FIO_RUNTIME
+profile() {
+	cat >"$T/$1.ini" <<INI
+[appliance]
+name = sweep-failures-$1
+[storage]
+backends = raw
+size = 64M
+raw_preallocation = sparse
+[guest]
+memory = $2
+bus = virtio
+cache = unsafe
+aio = threads
+timeout = $3
+[workload]
+kinds = fio
+fio_rw = randwrite
+fio_bs = 4K
+fio_size = $5
+fio_runtime = $6
+fio_direct = no
+fio_fsync = 1
+[sweep]
+runs = $4
+INI
+}
+
+# run_sweep NAME: buildapp run of profile NAME, output in $T/NAME.out,
+# exit status in $rc.
+run_sweep() {
+	mkdir -p "$T/target-$1"
+	rc=0
+	"$BUILDAPP" run "$T/$1.ini" --target "$T/target-$1" --results "$T/res-$1" \
+		--cache "$T/cache" >>"$T/$1.out" 2>&1 || rc=$?
+}
+
+# No QEMU process on our disks, and no libvirt domain status left in an
+# embedded driver's state directory that names them.
+no_leftovers() { # what
+	if pgrep -f "qemu-system.*$T" >/dev/null; then
+		ps -eo pid,args | grep "[q]emu-system.*$T" | cut -c1-200
+		fail "$1: a QEMU process outlived buildapp run"
+	fi
+	for d in /var/tmp/buildapp-run-*/run; do
+		[ -d "$d" ] || continue
+		if grep -rlsq "$T" "$d"; then
+			fail "$1: a libvirt domain is still recorded in $d"
+		fi
+	done
+}
+
+lines() { if [ -f "$1" ]; then grep -c . "$1" || true; else echo 0; fi; }
+statuses() { sed -n 's/.*"status":"\([^"]*\)".*/\1/p' "$1"; }
+
+# --- a. timeout: the guest does not even finish booting in 10 s under
+# TCG, and fio would write 32M with an fsync after each 4K block.
+profile timeout 256M 10 2 32M 60
+echo "a. guest timeout (builds the guest kit first)"
+run_sweep timeout
+cat "$T/timeout.out"
+j=$T/res-timeout/runs.jsonl
+[ "$rc" -eq 1 ] || fail "timeout: exit status $rc, expected 1"
+[ "$(lines "$j")" -eq 2 ] || fail "timeout: $(lines "$j") journal lines, expected 2"
+[ "$(statuses "$j" | sort -u)" = timeout ] ||
+	fail "timeout: statuses $(statuses "$j" | tr '\n' ' '), expected timeout"
+[ -s "$T/res-timeout/summary.json" ] || fail "timeout: no summary.json"
+grep -q '"runs": 2' "$T/res-timeout/summary.json" &&
+	grep -q '"failed": 2' "$T/res-timeout/summary.json" ||
+	fail "timeout: summary.json does not count 2 failed runs of 2"
+grep -q "sweep done: 2 runs made, 0 already there, 2 failed" "$T/timeout.out" ||
+	fail "timeout: no 'sweep done' line with 2 failed runs"
+no_leftovers timeout
+
+# --- b. crash: 128M cannot hold the unpacked kit (it needs 256M): the
+# kernel panics while unpacking the initramfs, and reboots (panic=-1).
+profile crash 128M 120 2 4M 0
+echo "b. guest crash"
+run_sweep crash
+cat "$T/crash.out"
+j=$T/res-crash/runs.jsonl
+[ "$rc" -eq 1 ] || fail "crash: exit status $rc, expected 1"
+[ "$(lines "$j")" -eq 2 ] || fail "crash: $(lines "$j") journal lines, expected 2 (the sweep must go on)"
+statuses "$j" | grep -qx ok && fail "crash: a run of a guest that cannot boot is ok"
+[ "$(statuses "$j" | sort -u)" = crashed ] ||
+	fail "crash: statuses $(statuses "$j" | tr '\n' ' '), expected crashed"
+grep -q "Kernel panic" "$T/res-crash/console/run-0000.log" ||
+	fail "crash: no panic on the console"
+grep -q '"failed": 2' "$T/res-crash/summary.json" || fail "crash: summary.json does not count 2 failed runs"
+no_leftovers crash
+
+# --- c. resume after SIGTERM.
+profile resume 256M 300 3 4M 0
+echo "c. SIGTERM and resume"
+j=$T/res-resume/runs.jsonl
+mkdir -p "$T/target-resume"
+"$BUILDAPP" run "$T/resume.ini" --target "$T/target-resume" --results "$T/res-resume" \
+	--cache "$T/cache" >"$T/resume1.out" 2>&1 &
+pid=$!
+i=0
+while [ "$(lines "$j")" -lt 1 ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 1500 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+[ "$(lines "$j")" -ge 1 ] || { cat "$T/resume1.out"; fail "resume: no journal line after 300 s"; }
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+cat "$T/resume1.out"
+[ "$rc" -ne 0 ] || fail "resume: buildapp run ended with 0 after SIGTERM"
+no_leftovers "resume (SIGTERM)"
+kept=$(lines "$j")
+[ "$kept" -ge 1 ] && [ "$kept" -lt 3 ] || fail "resume: $kept journal lines after SIGTERM"
+tail -c 1 "$j" | od -An -c | grep -q '\\n' || fail "resume: journal ends with a partial line"
+statuses "$j" | grep -vqx ok && fail "resume: a run before SIGTERM is not ok"
+cp "$j" "$T/journal-before"
+
+run_sweep resume
+cat "$T/resume.out"
+[ "$rc" -eq 0 ] || fail "resume: second buildapp run exited $rc"
+[ "$(lines "$j")" -eq 3 ] || fail "resume: $(lines "$j") journal lines, expected 3"
+head -n "$kept" "$j" | cmp -s - "$T/journal-before" || fail "resume: the finished lines changed"
+[ "$(sed -n 's/.*"index":\([0-9]*\).*/\1/p' "$j" | sort | tr '\n' ' ')" = "0 1 2 " ] ||
+	fail "resume: run indexes $(sed -n 's/.*"index":\([0-9]*\).*/\1/p' "$j" | tr '\n' ' '), expected 0 1 2 once each"
+made=$((3 - kept))
+grep -q "sweep done: $made runs made, $kept already there, 0 failed" "$T/resume.out" ||
+	fail "resume: the output does not say $kept runs were skipped and $made made"
+[ "$(grep -c '^buildapp: run [0-9]/3' "$T/resume.out")" -eq "$made" ] ||
+	fail "resume: the second command did not start exactly $made runs"
+no_leftovers resume
+echo "all sweep failure checks passed"
