@@ -5,7 +5,6 @@
  * with the native tools, run the sweep through libvirt, print the table. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cas.h"
 #include "cleanup.h"
 #include "commands.h"
@@ -24,8 +24,6 @@
 #include "parse.h"
 #include "planner.h"
 #include "recipe.h"
-#include "volumes.h"
-#include "sweep.h"
 #include "tool.h"
 #include "volumes.h"
 
@@ -60,7 +58,8 @@ static int absolute_in_place(char *path)
 
 	if (absolute(&p, buf) < 0)
 		return -ENAMETOOLONG;
-	snprintf(path, PATH_MAX, "%s", p);
+	if (p != path)
+		snprintf(path, PATH_MAX, "%s", p);
 	return 0;
 }
 
@@ -198,109 +197,39 @@ static void detach_image(const char *dev)
 		tool_run(argv, NULL, NULL);
 }
 
-/* The boot check's guest: the kit's kernel on the first volume. */
-static struct vm_spec check_spec(const struct profile *p,
-				 const struct guestkit *kit,
-				 const struct storage_volume *vol,
-				 const char *console)
-{
-	return (struct vm_spec){
-		.name = "buildapp-check",
-		.kernel = kit->kernel,
-		.initrd = kit->initrd,
-		.cmdline = "console=ttyS0",
-		.memory = p->guest.memory,
-		.vcpus = 1,
-		.disk = vol->path,
-		.format = vol->format,
-		.cache = CACHE_UNSAFE,
-		.aio = AIO_THREADS,
-		.bus = BUS_VIRTIO,
-		.console_log = console,
-	};
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 ? -1 : 0;
-}
-
-/* rm -rf PATH: the libvirt state of this run. */
-static void remove_tree(const char *path)
-{
-	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
-		log_warning("could not remove %s: %s", path, strerror(errno));
-}
-
-/* Builds what the sweep needs, runs it and undoes the setup. */
+/* Builds the guest kit, attaches an image file target to a loop device,
+ * and runs the sweep. */
 static int run_sweep(const struct run_options *o, const struct plan *plan)
 {
 	const struct profile *p = &plan->profile;
-	_cleanup_free_ struct recipe *rec = calloc(1, sizeof(*rec));
-	char statedir[] = "/var/tmp/buildapp-run-XXXXXX";
-	char console[PATH_MAX], mountpoint[PATH_MAX], loopdev[64] = "";
-	const char *target = o->target;
+	char loopdev[64] = "";
 	struct guestkit kit;
 	struct guestimage img;
-	struct vm_host *host = NULL;
 	struct sweep_outcome out;
 	struct stat st;
-	bool provisioned = false;
 	int r;
 
-	if (!rec)
-		return -ENOMEM;
-	if (!mkdtemp(statedir))
-		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
-	snprintf(mountpoint, sizeof(mountpoint), "%s/volumes", statedir);
-	snprintf(console, sizeof(console), "%s/check.log", statedir);
-	r = mkdir(mountpoint, 0755) < 0 ? -errno : 0;
-	if (r >= 0)
-		r = guestkit_build(p, o->cache, NULL, &kit);
+	r = guestkit_build(p, o->cache, NULL, &kit);
 	if (r >= 0)
 		r = guestimage_build(p, o->cache, &img);
-	if (r >= 0 && (stat(target, &st) < 0 || S_ISREG(st.st_mode))) {
-		r = attach_image(p, target, loopdev, sizeof(loopdev));
-		target = loopdev;
-	}
+	if (r >= 0 && (stat(o->target, &st) < 0 || S_ISREG(st.st_mode)))
+		r = attach_image(p, o->target, loopdev, sizeof(loopdev));
 	if (r >= 0) {
-		r = volumes_provision(p, target, mountpoint, rec);
-		provisioned = r >= 0;
-	}
-	if (r >= 0)
-		r = vm_host_open(o->uri, statedir, o->accel, &host);
-	if (r >= 0) {
-		struct vm_spec check = check_spec(p, &kit, &rec->volumes[0], console);
-		r = vm_host_check_boot(host, &check, 60);
-	}
-	if (r >= 0) {
-		log_info("sweep: %zu runs of %zu cells, %s guests", plan->n_runs,
-			 plan->n_cells, vm_host_kvm(host) ? "KVM" : "TCG");
-		struct sweep_env env = {
+		struct bench_inputs in = {
 			.plan = plan,
 			.kernel = kit.kernel,
 			.initrd = kit.initrd,
 			.pristine = img.path,
-			.volumes = rec->volumes,
-			.n_volumes = rec->n_volumes,
+			.target = loopdev[0] ? loopdev : o->target,
 			.results_dir = o->results,
-			.host = host,
+			.uri = o->uri,
+			.accel = o->accel,
 		};
-		r = sweep_run(&env, &out);
+		r = bench_run(&in, &out);
 	}
-	vm_host_close(host);
-	if (provisioned)
-		volumes_release(rec);
 	detach_image(loopdev);
-	remove_tree(statedir);
 	if (r < 0)
 		return r;
-	log_info("sweep done: %zu runs made, %zu already there, %zu failed",
-		 out.made, out.skipped, out.failed);
 	return out.failed ? 3 : 0;
 }
 

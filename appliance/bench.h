@@ -1,0 +1,27 @@
+/* One sweep on this host, from inputs that are ready: provision the
+ * backends on the target, open libvirt, check that guests boot, run the
+ * sweep, and undo the setup.  Shared by `buildapp run` (which builds the
+ * guest kit first) and the appliance's init (which finds it baked in). */
+#ifndef BUILDAPP_BENCH_H
+#define BUILDAPP_BENCH_H
+
+#include "plan.h"
+#include "sweep.h"
+#include "vm.h"
+
+struct bench_inputs {
+	const struct plan *plan;
+	const char *kernel;   /* guest kernel */
+	const char *initrd;   /* guest initramfs */
+	const char *pristine; /* pristine guest image (raw or qcow2) */
+	const char *target;   /* directory or block device (safety-checked) */
+	const char *results_dir;
+	const char *uri;      /* libvirt URI; NULL: qemu:///embed */
+	enum vm_accel accel;
+};
+
+/* Runs IN's sweep.  Returns 0 with *ret filled, -EINVAL or -EPERM for a
+ * target that cannot be used (reported), or another negative errno. */
+int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret);
+
+#endif
