@@ -30,21 +30,32 @@ void volumes_spec_from_profile(const struct profile *profile,
 	ret->fill = s->fill;
 }
 
-static int disk_target(const struct profile *p, const char *device,
-		       const char *mountpoint, struct storage_target *ret)
+int volumes_check_target(const struct profile *p, const char *path)
 {
 	struct safety_policy policy = {p->host.wipe, p->host.disk};
 	struct safety_facts facts;
-	char reason[SAFETY_REASON_MAX], real[PATH_MAX];
+	char reason[SAFETY_REASON_MAX];
 	int r;
 
-	r = safety_probe(device, &facts);
+	r = safety_probe(path, &facts);
 	if (r < 0)
 		return r;
 	if (safety_decide(&facts, &policy, reason, sizeof(reason)) < 0) {
-		log_error("refusing to write '%s': %s", device, reason);
+		log_error("refusing to write '%s': %s", path, reason);
 		return -EPERM;
 	}
+	return 0;
+}
+
+static int disk_target(const struct profile *p, const char *device,
+		       const char *mountpoint, struct storage_target *ret)
+{
+	char real[PATH_MAX];
+	int r;
+
+	r = volumes_check_target(p, device);
+	if (r < 0)
+		return r;
 	/* Partitions are named after the kernel's name (/dev/sda1), not a
 	 * by-id link's. */
 	if (!realpath(device, real))

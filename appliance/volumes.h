@@ -13,6 +13,11 @@
 void volumes_spec_from_profile(const struct profile *profile,
 			       struct storage_spec *ret);
 
+/* The safety rules (storage/safety.h) for PATH, an image file or block
+ * device, with PROFILE's wipe and disk identity.  Returns 0, -EPERM with
+ * the reason reported, or another negative errno. */
+int volumes_check_target(const struct profile *profile, const char *path);
+
 /* Provisions PROFILE's backends on TARGET: a directory (file backends
  * only) or a block device, which must pass the safety rules (profile's
  * wipe and disk identity); its ext4 filesystem is mounted on MOUNTPOINT.

@@ -176,6 +176,8 @@ static int attach_image(const struct profile *p, const char *path,
 		if (fd < 0 || ftruncate(fd, (off_t)r->disk_size) < 0)
 			return log_error_errno(errno, "creating '%s': %s", path,
 					       strerror(errno));
+	} else if ((k = volumes_check_target(p, path)) < 0) {
+		return k;
 	} else if ((uint64_t)st.st_size < r->disk_size) {
 		log_error("target '%s' is %llu bytes; the backends need %llu", path,
 			  (unsigned long long)st.st_size,
@@ -254,7 +256,7 @@ int cmd_run(int argc, char **argv)
 	}
 	r = run_sweep(&o, &plan);
 	plan_release(&plan);
-	if (r == -EINVAL)
+	if (r == -EINVAL || r == -EPERM)
 		return EXIT_BAD_INPUT;
 	if (r < 0)
 		return 1;
