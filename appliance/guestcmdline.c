@@ -10,13 +10,14 @@
 
 #define P GUESTPROTO_PARAM_PREFIX
 
-/* quiet + loglevel=0 keep kernel messages off the console the results
- * travel on; panic=-1 turns a guest crash into an immediate reboot, which
+/* quiet + loglevel=1 keep kernel messages off the console the results
+ * travel on, but for emergencies: a panic's "Kernel panic - not syncing"
+ * still shows, which the runner looks for; panic=-1 turns a guest crash into an immediate reboot, which
  * the runner's domain (on_reboot=destroy, or qemu -no-reboot) ends;
  * rootfstype=ramfs unpacks the initramfs into ramfs, not a tmpfs capped
  * at half the RAM (the fio kit is ~90 MB: 256M guests boot with ramfs,
  * not with tmpfs). */
-static const char base[] = "console=ttyS0 quiet loglevel=0 panic=-1 "
+static const char base[] = "console=ttyS0 quiet loglevel=1 panic=-1 "
 			   "rootfstype=ramfs rdinit=/init";
 
 int guestcmdline_build(const struct profile *p, enum workload_kind kind,

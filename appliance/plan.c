@@ -122,7 +122,7 @@ static json_object *profile_to_json(const struct profile *p)
 	return root;
 }
 
-static json_object *cell_to_json(const struct plan_cell *c)
+json_object *plan_cell_to_json(const struct plan_cell *c)
 {
 	json_object *o = json_object_new_object();
 
@@ -179,10 +179,10 @@ int plan_write_json(const struct plan *plan, FILE *f)
 	json_object_object_add(root, "profile", profile_to_json(&plan->profile));
 	json_object_object_add(root, "cache_modes", cache_modes_to_json(plan));
 	for (size_t i = 0; i < plan->n_cells; i++)
-		json_object_array_add(cells, cell_to_json(&plan->cells[i]));
+		json_object_array_add(cells, plan_cell_to_json(&plan->cells[i]));
 	json_object_object_add(root, "cells", cells);
 	for (size_t i = 0; i < plan->n_excluded; i++) {
-		json_object *o = cell_to_json(&plan->excluded[i].cell);
+		json_object *o = plan_cell_to_json(&plan->excluded[i].cell);
 		json_object_object_add(o, "reason",
 				       json_object_new_string(plan->excluded[i].reason));
 		json_object_array_add(excluded, o);
@@ -287,7 +287,7 @@ static int lookup_enum(json_object *o, const char *field,
 	return *ret < 0 ? -EINVAL : 0;
 }
 
-static int cell_from_json(json_object *o, struct plan_cell *c)
+int plan_cell_from_json(json_object *o, struct plan_cell *c)
 {
 	int backend, format, prealloc, cache, aio, bus, work;
 
@@ -353,7 +353,7 @@ static int plan_from_json(const char *path, json_object *root, struct plan *plan
 	if (!plan->cells || !plan->excluded)
 		return -ENOMEM;
 	for (size_t i = 0; i < plan->n_cells; i++)
-		if (cell_from_json(json_object_array_get_idx(cells, i), &plan->cells[i]) < 0)
+		if (plan_cell_from_json(json_object_array_get_idx(cells, i), &plan->cells[i]) < 0)
 			return log_error_errno(EINVAL, "plan '%s': bad cell %zu", path, i);
 	if (!json_object_object_get_ex(root, "runs", &v) ||
 	    !json_object_is_type(v, json_type_array))

@@ -57,6 +57,13 @@ const char *plan_cell_prealloc_name(const struct plan_cell *cell);
 /* Fills cell->id from its fields. */
 void plan_cell_make_id(struct plan_cell *cell);
 
+/* CELL as the JSON object of the plan's "cells" list (also used by the run
+ * journal and the summary); a new reference.  And back: fills *ret from
+ * the axis values and remakes its id; returns 0 or -EINVAL. */
+struct json_object;
+struct json_object *plan_cell_to_json(const struct plan_cell *cell);
+int plan_cell_from_json(struct json_object *o, struct plan_cell *ret);
+
 /* Writes the plan as JSON (documented in docs/plan.md) to F.
  * Returns 0 or a negative errno. */
 int plan_write_json(const struct plan *plan, FILE *f);

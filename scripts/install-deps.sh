@@ -7,9 +7,9 @@ set -eu
 PACKAGES="
 build-essential pkg-config clang
 libguestfs-dev libvirt-dev libiniparser-dev libarchive-dev libjson-c-dev
-libcmocka-dev libssl-dev
+libcmocka-dev libssl-dev libxml2-dev
 libguestfs-tools supermin
-libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients
+libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients libvirt-daemon-system
 qemu-system-x86 qemu-utils ovmf
 linux-image-amd64 busybox-static kmod cpio zstd
 fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux

@@ -1,0 +1,50 @@
+/* The libvirt domain of one benchmark run: a lean transient guest booted
+ * straight into a kernel and initramfs, with the disk under test as its
+ * only disk.  Built from a plain struct so callers need no XML. */
+#ifndef BUILDAPP_DOMAIN_H
+#define BUILDAPP_DOMAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+#define DOMAIN_DISK_SERIAL "buildapp-test"
+
+/* Everything one run's guest needs.  Strings are borrowed, not owned. */
+struct vm_spec {
+	const char *name;    /* unique per run, e.g. "buildapp-r17" */
+	const char *kernel;  /* direct kernel boot */
+	const char *initrd;
+	const char *cmdline; /* " panic=-1" is added unless it sets panic= */
+	uint64_t memory;     /* bytes */
+	unsigned vcpus;
+	const char *disk;    /* image file or block device under test */
+	enum image_format format;
+	enum cache_mode cache;
+	enum aio_mode aio;
+	enum disk_bus bus;
+	uint64_t l2_cache;   /* qcow2 metadata cache, bytes; 0: QEMU's default */
+	const char *serial;  /* disk serial; NULL: DOMAIN_DISK_SERIAL */
+	const char *console_log; /* the guest's serial console goes here */
+	unsigned timeout;    /* seconds; 0: none (used by vm_run) */
+};
+
+/* True when this process can really use KVM: /dev/kvm opens, and a VM
+ * with one vCPU runs a few real-mode instructions (the node alone proves
+ * nothing in containers and nested guests).  Cached after the first call.
+ * Not proof that a Linux guest boots: a broken nested KVM can pass this
+ * and still hang a kernel, hence enum vm_accel (vm.h). */
+bool domain_kvm_usable(void);
+
+/* The domain XML for SPEC, of type kvm when KVM is true, else qemu (TCG).
+ * On success *ret_xml is a malloc'd string the caller frees.  Returns 0,
+ * -EINVAL for a spec that cannot be expressed (missing path, a string
+ * that is not valid UTF-8 or holds control characters, l2_cache on a raw
+ * disk), or -ENOMEM. */
+int domain_xml(const struct vm_spec *spec, bool kvm, char **ret_xml);
+
+/* The guest device name of the disk on BUS ("vda", "sda", "hda"). */
+const char *domain_target_dev(enum disk_bus bus);
+
+#endif

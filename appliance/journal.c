@@ -1,0 +1,381 @@
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json.h>
+
+#include "cleanup.h"
+#include "jsonget.h"
+#include "log.h"
+#include "names.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+
+void journal_run_init(struct journal_run *run)
+{
+	struct utsname u;
+
+	memset(run, 0, sizeof *run);
+	run->boot_seconds = NAN;
+	run->start_time = (int64_t)time(NULL);
+	if (uname(&u) == 0)
+		snprintf(run->host_kernel, sizeof run->host_kernel, "%s",
+			 u.release);
+}
+
+void journal_run_release(struct journal_run *run)
+{
+	free(run->metrics);
+	memset(run, 0, sizeof *run);
+}
+
+static bool copy_text(char *dst, size_t size, const char *src)
+{
+	if (!src || strlen(src) >= size)
+		return false;
+	memcpy(dst, src, strlen(src) + 1);
+	return true;
+}
+
+int journal_run_add_metric(struct journal_run *run, const char *name,
+			   double value, const char *unit)
+{
+	struct journal_metric m = {.value = value};
+
+	if (!name || !*name || !copy_text(m.name, sizeof m.name, name) ||
+	    !copy_text(m.unit, sizeof m.unit, unit ? unit : ""))
+		return -EINVAL;
+	if (run->n_metrics >= JOURNAL_MAX_METRICS)
+		return -EINVAL;
+	struct journal_metric *grown =
+		realloc(run->metrics, (run->n_metrics + 1) * sizeof *grown);
+	if (!grown)
+		return -ENOMEM;
+	run->metrics = grown;
+	run->metrics[run->n_metrics++] = m;
+	return 0;
+}
+
+const struct journal_metric *journal_run_metric(const struct journal_run *run,
+						const char *name)
+{
+	for (size_t i = 0; i < run->n_metrics; i++)
+		if (strcmp(run->metrics[i].name, name) == 0)
+			return &run->metrics[i];
+	return NULL;
+}
+
+/* --- writing ----------------------------------------------------------- */
+
+static int add(json_object *o, const char *key, json_object *v)
+{
+	return json_object_object_add(o, key, v) < 0 ? -ENOMEM : 0;
+}
+
+static int add_string(json_object *o, const char *key, const char *s)
+{
+	json_object *v = s ? json_object_new_string(s) : NULL;
+	if (s && !v)
+		return -ENOMEM;
+	return add(o, key, v);
+}
+
+static int metrics_to_json(const struct journal_run *run, json_object **ret)
+{
+	_cleanup_(json_object_putp) json_object *a = json_object_new_array();
+	if (!a)
+		return -ENOMEM;
+	for (size_t i = 0; i < run->n_metrics; i++) {
+		const struct journal_metric *m = &run->metrics[i];
+		json_object *o = json_object_new_object();
+		if (!o || json_object_array_add(a, o) < 0) {
+			json_object_put(o);
+			return -ENOMEM;
+		}
+		if (add_string(o, "name", m->name) < 0 ||
+		    add(o, "value", jsonget_new_number(m->value)) < 0 ||
+		    add_string(o, "unit", m->unit) < 0)
+			return -ENOMEM;
+	}
+	*ret = TAKE_PTR(a);
+	return 0;
+}
+
+static int applied_to_json(const struct journal_run *run, json_object **ret)
+{
+	if (!run->applied_known) {
+		*ret = NULL;
+		return 0;
+	}
+	json_object *o = json_object_new_object();
+	if (!o ||
+	    add(o, "writeback", json_object_new_boolean(run->applied.writeback)) < 0 ||
+	    add(o, "direct", json_object_new_boolean(run->applied.direct)) < 0 ||
+	    add(o, "no-flush", json_object_new_boolean(run->applied.no_flush)) < 0) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	*ret = o;
+	return 0;
+}
+
+int journal_run_to_json(const struct journal_run *run, char **ret)
+{
+	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
+	json_object *cell = NULL, *metrics = NULL, *applied = NULL;
+	char start[32];
+	struct tm tm;
+	time_t t = (time_t)run->start_time;
+	int r;
+
+	if (!o)
+		return -ENOMEM;
+	if (!gmtime_r(&t, &tm) ||
+	    strftime(start, sizeof start, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return -EINVAL;
+	if ((unsigned)run->cell.backend >= _BACKEND_MAX ||
+	    (unsigned)run->cell.format >= _IMAGE_FORMAT_MAX ||
+	    (unsigned)run->cell.cache >= _CACHE_MAX ||
+	    (unsigned)run->cell.aio >= _AIO_MAX ||
+	    (unsigned)run->cell.workload >= _WORKLOAD_MAX ||
+	    run->cell.bus >= _BUS_MAX)
+		return -EINVAL;
+	if (!(cell = plan_cell_to_json(&run->cell)))
+		return -ENOMEM;
+	if (add(o, "version", json_object_new_int(JOURNAL_VERSION)) < 0 ||
+	    add(o, "cell", cell) < 0)
+		return -ENOMEM;
+	if ((r = metrics_to_json(run, &metrics)) < 0 ||
+	    (r = applied_to_json(run, &applied)) < 0) {
+		json_object_put(metrics);
+		return r;
+	}
+	if (add(o, "index", json_object_new_int64(run->index)) < 0 ||
+	    add(o, "position", json_object_new_int64(run->position)) < 0 ||
+	    add_string(o, "start_time", start) < 0 ||
+	    add_string(o, "status", run->status) < 0 ||
+	    add_string(o, "message", run->message[0] ? run->message : NULL) < 0 ||
+	    add(o, "boot_seconds", jsonget_new_number(run->boot_seconds)) < 0 ||
+	    add_string(o, "accel", run->kvm ? "kvm" : "tcg") < 0 ||
+	    add(o, "applied_cache", applied) < 0 ||
+	    add_string(o, "host_kernel", run->host_kernel) < 0 ||
+	    add_string(o, "guest_kernel",
+		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
+	    add(o, "metrics", metrics) < 0)
+		return -ENOMEM;
+	const char *text = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text || !(*ret = strdup(text)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* --- reading ----------------------------------------------------------- */
+
+/* The cell as the plan writes it, but with the id as journaled: the
+ * runner's id is the key a resumed sweep looks runs up by. */
+static bool cell_from_json(json_object *o, struct plan_cell *c)
+{
+	const char *id = jsonget_string(o, "id");
+
+	if (!id || plan_cell_from_json(o, c) < 0)
+		return false;
+	return copy_text(c->id, sizeof c->id, id);
+}
+
+static bool metrics_from_json(json_object *a, struct journal_run *run)
+{
+	if (!a || !json_object_is_type(a, json_type_array))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		json_object *m = json_object_array_get_idx(a, i);
+		double value;
+		if (!jsonget_number(m, "value", &value) ||
+		    journal_run_add_metric(run, jsonget_string(m, "name"), value,
+					   jsonget_string(m, "unit")) < 0)
+			return false;
+	}
+	return true;
+}
+
+static bool run_from_json(json_object *o, struct journal_run *run)
+{
+	json_object *v, *applied;
+	struct tm tm = {0};
+	const char *s;
+
+	if (!json_object_object_get_ex(o, "version", &v) ||
+	    json_object_get_int(v) != JOURNAL_VERSION)
+		return false;
+	if (!json_object_object_get_ex(o, "cell", &v) ||
+	    !cell_from_json(v, &run->cell) ||
+	    !jsonget_uint(o, "index", &run->index) ||
+	    !jsonget_uint(o, "position", &run->position))
+		return false;
+	s = jsonget_string(o, "start_time");
+	if (!s || !(s = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) || *s)
+		return false;
+	run->start_time = (int64_t)timegm(&tm);
+	if (!copy_text(run->status, sizeof run->status, jsonget_string(o, "status")))
+		return false;
+	s = jsonget_string(o, "message");
+	if (s && !copy_text(run->message, sizeof run->message, s))
+		return false;
+	if (!jsonget_number(o, "boot_seconds", &run->boot_seconds))
+		return false;
+	s = jsonget_string(o, "accel");
+	if (!s || (strcmp(s, "kvm") && strcmp(s, "tcg")))
+		return false;
+	run->kvm = strcmp(s, "kvm") == 0;
+	if (json_object_object_get_ex(o, "applied_cache", &applied) && applied) {
+		if (!jsonget_bool(applied, "writeback", &run->applied.writeback) ||
+		    !jsonget_bool(applied, "direct", &run->applied.direct) ||
+		    !jsonget_bool(applied, "no-flush", &run->applied.no_flush))
+			return false;
+		run->applied_known = true;
+	}
+	s = jsonget_string(o, "host_kernel");
+	if (s && !copy_text(run->host_kernel, sizeof run->host_kernel, s))
+		return false;
+	s = jsonget_string(o, "guest_kernel");
+	if (s && !copy_text(run->guest_kernel, sizeof run->guest_kernel, s))
+		return false;
+	return json_object_object_get_ex(o, "metrics", &v) &&
+	       metrics_from_json(v, run);
+}
+
+int journal_run_from_json(const char *line, struct journal_run *ret)
+{
+	_cleanup_(json_object_putp) json_object *o = json_tokener_parse(line);
+	struct journal_run run = {0};
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !run_from_json(o, &run)) {
+		journal_run_release(&run);
+		return -EBADMSG;
+	}
+	*ret = run;
+	return 0;
+}
+
+/* --- the file ------------------------------------------------------------ */
+
+static int fsync_parent(const char *path)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	_cleanup_close_ int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		return -errno;
+	return 0;
+}
+
+int journal_append(const char *path, const struct journal_run *run)
+{
+	_cleanup_free_ char *line = NULL;
+	int r = journal_run_to_json(run, &line);
+	if (r < 0)
+		return log_error_errno(r, "journal '%s': cannot write run %u of '%s': %s",
+				       path, run->index, run->cell.id, strerror(-r));
+
+	bool existed = access(path, F_OK) == 0;
+	_cleanup_close_ int fd =
+		open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return log_error_errno(-errno, "journal '%s': %s", path,
+				       strerror(errno));
+	/* One write of the whole line: O_APPEND keeps it in one piece. */
+	size_t len = strlen(line);
+	line[len] = '\n';
+	ssize_t n = write(fd, line, len + 1);
+	line[len] = '\0';
+	if (n != (ssize_t)(len + 1))
+		return log_error_errno(n < 0 ? -errno : -EIO,
+				       "journal '%s': short write", path);
+	if (fsync(fd) < 0)
+		return log_error_errno(-errno, "journal '%s': fsync: %s", path,
+				       strerror(errno));
+	if (!existed && (r = fsync_parent(path)) < 0)
+		return log_error_errno(r, "journal '%s': fsync of its directory: %s",
+				       path, strerror(-r));
+	return 0;
+}
+
+void journal_release(struct journal *j)
+{
+	for (size_t i = 0; i < j->n_runs; i++)
+		journal_run_release(&j->runs[i]);
+	free(j->runs);
+	j->runs = NULL;
+	j->n_runs = 0;
+}
+
+int journal_read(const char *path, struct journal *ret)
+{
+	struct journal j = {0};
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned lineno = 0;
+
+	if (!f) {
+		if (errno != ENOENT)
+			return log_error_errno(-errno, "journal '%s': %s", path,
+					       strerror(errno));
+		*ret = j;
+		return 0;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		bool complete = len > 0 && line[len - 1] == '\n';
+		if (complete)
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		struct journal_run run;
+		if (len > JOURNAL_LINE_MAX ||
+		    journal_run_from_json(line, &run) < 0) {
+			if (!complete && feof(f)) {
+				log_warning("journal '%s': line %u was cut short (interrupted run), ignored",
+					    path, lineno);
+				break;
+			}
+			journal_release(&j);
+			return log_error_errno(-EBADMSG, "journal '%s': line %u is not a journal record",
+					       path, lineno);
+		}
+		struct journal_run *grown =
+			realloc(j.runs, (j.n_runs + 1) * sizeof *grown);
+		if (!grown) {
+			journal_run_release(&run);
+			journal_release(&j);
+			return -ENOMEM;
+		}
+		j.runs = grown;
+		j.runs[j.n_runs++] = run;
+	}
+	*ret = j;
+	return 0;
+}
+
+bool journal_has_run(const struct journal *j, const char *cell_id,
+		     unsigned index)
+{
+	for (size_t i = 0; i < j->n_runs; i++)
+		if (j->runs[i].index == index &&
+		    strcmp(j->runs[i].cell.id, cell_id) == 0)
+			return true;
+	return false;
+}

@@ -1,0 +1,89 @@
+/* The run journal: one JSON object per line per finished run, appended
+ * to results/runs.jsonl and fsync'd before the next run starts, so an
+ * interrupted sweep loses nothing and can be resumed.  The format is
+ * documented in docs/results.md. */
+#ifndef BUILDAPP_JOURNAL_H
+#define BUILDAPP_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+#include "profile.h"
+
+#define JOURNAL_VERSION 1
+#define JOURNAL_NAME_MAX 64
+#define JOURNAL_UNIT_MAX 16
+#define JOURNAL_TEXT_MAX 256
+/* Limits on what a journal line may hold, so a damaged file cannot make
+ * the reader allocate without bound. */
+#define JOURNAL_MAX_METRICS 256
+#define JOURNAL_LINE_MAX (1 << 20)
+
+struct journal_metric {
+	char name[JOURNAL_NAME_MAX]; /* "iops", "bonnie.block_write"... */
+	double value;                /* NAN: not measured (null in JSON) */
+	char unit[JOURNAL_UNIT_MAX]; /* "s", "KiB/s", "IOPS", "us"... */
+};
+
+struct journal_run {
+	struct plan_cell cell;  /* id and the axis values */
+	unsigned index;         /* run number within the cell, 0-based */
+	unsigned position;      /* place in the sweep, 0-based */
+	int64_t start_time;     /* Unix time (UTC) the run started */
+	char status[32];        /* "ok", "timeout", "crashed", "failed"... */
+	char message[JOURNAL_TEXT_MAX]; /* why, when not ok; else "" */
+	double boot_seconds;    /* domain STARTED to STOPPED; NAN: none */
+	bool applied_known;     /* the cache flags QEMU reported */
+	struct cache_flags applied;
+	bool kvm;               /* domain type kvm, else TCG */
+	char host_kernel[JOURNAL_NAME_MAX * 2];
+	char guest_kernel[JOURNAL_NAME_MAX * 2];
+	struct journal_metric *metrics; /* owned */
+	size_t n_metrics;
+};
+
+struct journal {
+	struct journal_run *runs; /* in file order */
+	size_t n_runs;
+};
+
+/* Zeroes RUN, sets boot_seconds to NAN, start_time to now and
+ * host_kernel from uname(2). */
+void journal_run_init(struct journal_run *run);
+/* Frees what RUN owns and zeroes it. */
+void journal_run_release(struct journal_run *run);
+/* Appends a metric (NAME and UNIT copied; too long is -EINVAL).
+ * Returns 0, -EINVAL or -ENOMEM. */
+int journal_run_add_metric(struct journal_run *run, const char *name,
+			   double value, const char *unit);
+/* The metric called NAME in RUN, or NULL. */
+const struct journal_metric *journal_run_metric(const struct journal_run *run,
+						const char *name);
+
+/* RUN as one line of JSON, without the newline (caller frees).  Returns
+ * 0, -EINVAL (a cell value out of range) or -ENOMEM. */
+int journal_run_to_json(const struct journal_run *run, char **ret);
+/* Parses one journal line into *ret (released by the caller).  Returns 0
+ * or -EBADMSG. */
+int journal_run_from_json(const char *line, struct journal_run *ret);
+
+/* Appends RUN as one line to PATH (created 0644 if missing) and fsyncs it
+ * (and its directory when it was created).  Reports errors; returns 0 or
+ * a negative errno. */
+int journal_append(const char *path, const struct journal_run *run);
+
+/* Reads every run of PATH into *ret (release with journal_release).  A
+ * missing file is an empty journal; a last line without its newline is a
+ * run cut short by a crash and is skipped with a warning; any other bad
+ * line is an error naming it.  Returns 0 or a negative errno. */
+int journal_read(const char *path, struct journal *ret);
+/* Frees what J owns; accepts a zeroed journal and leaves one. */
+void journal_release(struct journal *j);
+/* True when J holds run INDEX of the cell CELL_ID (any status): a resumed
+ * sweep skips it. */
+bool journal_has_run(const struct journal *j, const char *cell_id,
+		     unsigned index);
+
+#endif

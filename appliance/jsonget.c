@@ -1,0 +1,67 @@
+#include "jsonget.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *jsonget_string(json_object *o, const char *key)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+bool jsonget_bool(json_object *o, const char *key, bool *ret)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		return false;
+	*ret = json_object_get_boolean(v);
+	return true;
+}
+
+bool jsonget_number(json_object *o, const char *key, double *ret)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) || !v) {
+		*ret = NAN;
+		return true;
+	}
+	if (!json_object_is_type(v, json_type_double) &&
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	*ret = json_object_get_double(v);
+	return true;
+}
+
+bool jsonget_uint(json_object *o, const char *key, unsigned *ret)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	int64_t n = json_object_get_int64(v);
+	if (n < 0 || n > (int64_t)UINT32_MAX)
+		return false;
+	*ret = (unsigned)n;
+	return true;
+}
+
+json_object *jsonget_new_number(double v)
+{
+	char buf[32];
+
+	if (!isfinite(v))
+		return NULL;
+	/* The shortest text that reads back as the same double. */
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, sizeof buf, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return json_object_new_double_s(v, buf);
+}

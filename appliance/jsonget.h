@@ -1,0 +1,26 @@
+/* Typed look-ups of json-c object members, shared by the readers of the
+ * journal, QEMU replies and the summary; and exact, short JSON numbers. */
+#ifndef BUILDAPP_JSONGET_H
+#define BUILDAPP_JSONGET_H
+
+#include <stdbool.h>
+
+#include <json.h>
+
+/* The string member KEY of O, or NULL when absent, null or not a string.
+ * Borrowed from O. */
+const char *jsonget_string(json_object *o, const char *key);
+/* Member KEY of O as a boolean into *ret; false when absent or not one. */
+bool jsonget_bool(json_object *o, const char *key, bool *ret);
+/* Member KEY as a number into *ret, NAN when absent or null; false when it
+ * is something else. */
+bool jsonget_number(json_object *o, const char *key, double *ret);
+/* Member KEY as an integer in 0..UINT32_MAX; false otherwise. */
+bool jsonget_uint(json_object *o, const char *key, unsigned *ret);
+
+/* A new JSON number for V written in the fewest digits that read back as
+ * V exactly (json-c's default prints 17), or NULL (JSON null) when V is
+ * not finite.  The caller owns the reference. */
+json_object *jsonget_new_number(double v);
+
+#endif

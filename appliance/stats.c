@@ -1,0 +1,155 @@
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+
+/* One step of the modified Lentz method: updates C and D with the next
+ * partial numerator NUM and returns the factor to multiply into h. */
+static double lentz_step(double *c, double *d, double num)
+{
+	const double tiny = 1e-300;
+
+	*d = 1.0 + num * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1.0 + num / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
+/* Continued fraction of I_x(a, b) by the modified Lentz method (Numerical
+ * Recipes' betacf); converges fast for x < (a+1)/(a+b+2). */
+static double incbeta_cf(double a, double b, double x)
+{
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+
+	if (fabs(d) < 1e-300)
+		d = 1e-300;
+	d = 1.0 / d;
+	double h = d;
+
+	for (int m = 1; m <= 1000; m++) {
+		int m2 = 2 * m;
+		h *= lentz_step(&c, &d,
+				m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)));
+		double delta = lentz_step(&c, &d,
+					  -(a + m) * (a + b + m) * x /
+						  ((a + m2) * (a + m2 + 1.0)));
+		h *= delta;
+		if (fabs(delta - 1.0) < 1e-16)
+			break;
+	}
+	return h;
+}
+
+double stats_incbeta(double a, double b, double x)
+{
+	if (!(a > 0) || !(b > 0) || !(x >= 0) || !(x <= 1))
+		return NAN;
+	if (x == 0 || x == 1)
+		return x;
+	double lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+			b * log1p(-x);
+	/* Use the symmetry I_x(a,b) = 1 - I_{1-x}(b,a) where the fraction
+	 * would converge slowly. */
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return exp(lfront) * incbeta_cf(a, b, x) / a;
+	return 1.0 - exp(lfront) * incbeta_cf(b, a, 1.0 - x) / b;
+}
+
+double stats_t_cdf(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1.0 : 0.0;
+	/* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2) */
+	double tail = 0.5 * stats_incbeta(df / 2.0, 0.5, df / (df + t * t));
+	return t > 0 ? 1.0 - tail : tail;
+}
+
+static double t_pdf(double t, double df)
+{
+	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) -
+		   0.5 * log(df * M_PI) - (df + 1) / 2 * log1p(t * t / df));
+}
+
+double stats_t_quantile(double p, double df)
+{
+	if (!(p > 0) || !(p < 1) || !(df > 0))
+		return NAN;
+	if (p == 0.5)
+		return 0.0;
+	if (p < 0.5)
+		return -stats_t_quantile(1.0 - p, df);
+
+	/* Bracket the root, then Newton steps kept inside the bracket,
+	 * falling back to bisection: the CDF is monotone, so this always
+	 * converges, and Newton makes it converge to full precision. */
+	double lo = 0.0, hi = 1.0;
+	while (stats_t_cdf(hi, df) < p) {
+		lo = hi;
+		hi *= 2.0;
+		if (hi > 1e300)
+			return INFINITY;
+	}
+	double t = (lo + hi) / 2.0;
+	for (int i = 0; i < 300; i++) {
+		double f = stats_t_cdf(t, df) - p;
+		if (f == 0)
+			return t;
+		if (f < 0)
+			lo = t;
+		else
+			hi = t;
+		double next = t - f / t_pdf(t, df);
+		if (!(next > lo && next < hi))
+			next = (lo + hi) / 2.0;
+		if (fabs(next - t) <= 1e-15 * fabs(t) || hi - lo <= 1e-15 * hi)
+			return next;
+		t = next;
+	}
+	return t;
+}
+
+double stats_ci_halfwidth(double sd, size_t n, double confidence)
+{
+	if (n < 2 || !(confidence > 0) || !(confidence < 1))
+		return NAN;
+	double t = stats_t_quantile(1.0 - (1.0 - confidence) / 2.0,
+				    (double)(n - 1));
+	return t * sd / sqrt((double)n);
+}
+
+int stats_compute(const double *v, size_t n, struct stats *ret)
+{
+	if (n == 0)
+		return -EINVAL;
+
+	struct stats s = {.n = n, .min = v[0], .max = v[0], .first = v[0]};
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += v[i];
+		if (v[i] < s.min)
+			s.min = v[i];
+		if (v[i] > s.max)
+			s.max = v[i];
+	}
+	s.mean = sum / (double)n;
+	if (n < 2) {
+		s.sd = s.ci95 = NAN;
+	} else {
+		/* Two passes: the deviations are summed after the mean is
+		 * known, which keeps the variance accurate for samples far
+		 * from zero (boot times of hundreds of seconds). */
+		double ss = 0;
+		for (size_t i = 0; i < n; i++)
+			ss += (v[i] - s.mean) * (v[i] - s.mean);
+		s.sd = sqrt(ss / (double)(n - 1));
+		s.ci95 = stats_ci_halfwidth(s.sd, n, 0.95);
+	}
+	*ret = s;
+	return 0;
+}

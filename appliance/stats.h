@@ -1,0 +1,35 @@
+/* Descriptive statistics of repeated runs: the numbers the summary prints
+ * for each cell and metric, with a Student-t 95% confidence interval
+ * computed from exact t quantiles (no normal approximation, no table). */
+#ifndef BUILDAPP_STATS_H
+#define BUILDAPP_STATS_H
+
+#include <stddef.h>
+
+struct stats {
+	size_t n;
+	double mean;
+	double sd;    /* sample standard deviation (n-1); NAN when n < 2 */
+	double ci95;  /* half-width of the 95% CI of the mean; NAN when n < 2 */
+	double min;
+	double max;
+	double first; /* the first sample, in the order given */
+};
+
+/* Statistics of the N samples V (in run order).  Returns 0, or -EINVAL
+ * when N is 0; *ret is set only on success. */
+int stats_compute(const double *v, size_t n, struct stats *ret);
+
+/* Half-width of the two-sided CONFIDENCE (e.g. 0.95) interval of the mean
+ * for N samples of standard deviation SD: t(1-(1-c)/2, n-1) * sd / sqrt(n).
+ * NAN when N < 2. */
+double stats_ci_halfwidth(double sd, size_t n, double confidence);
+
+/* Regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1. */
+double stats_incbeta(double a, double b, double x);
+/* Student-t cumulative distribution function with DF degrees of freedom. */
+double stats_t_cdf(double t, double df);
+/* Its inverse: the t with stats_t_cdf(t, df) == P, 0 < P < 1 (NAN outside). */
+double stats_t_quantile(double p, double df);
+
+#endif

@@ -1,0 +1,63 @@
+/* The summary of a sweep, computed from its journal: per cell and metric
+ * n, mean, sd, Student-t 95% CI, min, max and the first run on its own;
+ * written as results/summary.json and as a text table sorted like the
+ * kvm-perf study (each workload's cells by the mean of its primary
+ * metric, best first). */
+#ifndef BUILDAPP_SUMMARY_H
+#define BUILDAPP_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "journal.h"
+#include "stats.h"
+
+/* The host-measured metric every guest run has (from boot_seconds). */
+#define SUMMARY_BOOT_METRIC "boot_to_shutdown"
+
+struct summary_metric {
+	char name[JOURNAL_NAME_MAX];
+	char unit[JOURNAL_UNIT_MAX];
+	bool lower_is_better; /* from the unit: times are, rates are not */
+	struct stats stats;   /* over the cell's ok runs, in run index order */
+};
+
+struct summary_cell {
+	struct plan_cell cell;
+	size_t n_runs;   /* journaled, any status */
+	size_t n_failed; /* status other than "ok" */
+	bool kvm;        /* of its last run */
+	size_t n_cache_mismatch; /* runs where QEMU applied other cache flags
+				    than the cell's mode asks for */
+	struct summary_metric *metrics; /* owned; primary first */
+	size_t n_metrics;
+};
+
+struct summary {
+	struct summary_cell *cells; /* in table order */
+	size_t n_cells;
+};
+
+/* Builds the summary of J.  Failed runs are counted, not measured; a
+ * metric's first run is that of the lowest run index measured.  The
+ * primary metric is boot_to_shutdown for tarball-write and tarball-read
+ * (the kvm-perf method), else the first metric the runs report.  Returns
+ * 0 or -ENOMEM; *ret is released with summary_release. */
+int summary_build(const struct journal *j, struct summary *ret);
+void summary_release(struct summary *s);
+
+/* True for units where a smaller value is better ("s", "ms", "us", "ns"). */
+bool summary_unit_lower_is_better(const char *unit);
+
+/* summary.json (documented in docs/results.md) to F.  Returns 0 or a
+ * negative errno. */
+int summary_write_json(const struct summary *s, FILE *f);
+/* The text table to F. */
+int summary_write_text(const struct summary *s, FILE *f);
+/* Reads DIR/runs.jsonl and writes DIR/summary.json and DIR/summary.txt
+ * (each replaced atomically).  Reports errors; returns 0 or a negative
+ * errno. */
+int summary_write_results(const char *dir);
+
+#endif

@@ -1,0 +1,562 @@
+#include "vm.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <json.h>
+#include <libvirt/libvirt-qemu.h>
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+
+#include "cleanup.h"
+#include "jsonget.h"
+#include "log.h"
+#include "names.h"
+
+NAME_TABLE(vm_status, "ok", "timeout", "crashed", "failed")
+NAME_TABLE(vm_accel, "auto", "kvm", "tcg")
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+
+/* How long a destroyed domain may take to report STOPPED. */
+#define STOP_GRACE_SECONDS 15
+/* How often the waiting thread looks at the signal flag. */
+#define POLL_NS 100000000L
+
+struct vm_host {
+	virConnectPtr conn;
+	bool kvm;
+	bool kvm_chosen; /* by the probe (VM_ACCEL_AUTO), not asked for */
+	pthread_t loop;
+	bool loop_started;
+	volatile bool quit;
+	int callback_id;
+
+	/* The run in progress, shared with the event loop thread. */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	virDomainPtr dom;
+	char run_name[128];
+	struct timespec started_at, stopped_at;
+	bool started, stopped, crashed;
+	int stop_detail;
+};
+
+/* One host at a time is enough for the appliance; the exit and signal
+ * handlers find its running domain here. */
+static struct vm_host *current_host;
+static volatile sig_atomic_t pending_signal;
+static volatile sig_atomic_t run_active;
+
+static double seconds_between(const struct timespec *a,
+			      const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void quiet_libvirt_errors(void *opaque, virErrorPtr err)
+{
+	/* Errors are reported once, by the caller, with context. */
+	(void)opaque;
+	(void)err;
+}
+
+static void destroy_running(struct vm_host *h)
+{
+	if (h && h->dom)
+		virDomainDestroy(h->dom);
+}
+
+static void on_exit_destroy(void)
+{
+	destroy_running(current_host);
+}
+
+static void on_signal(int sig)
+{
+	if (run_active) {
+		/* vm_run's waiting loop destroys the domain, then re-raises. */
+		pending_signal = sig;
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_handlers(void)
+{
+	static bool installed;
+	if (installed)
+		return;
+	installed = true;
+	atexit(on_exit_destroy);
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
+			 int detail, void *opaque)
+{
+	struct vm_host *h = opaque;
+	struct timespec now;
+
+	(void)conn;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	pthread_mutex_lock(&h->lock);
+	const char *name = virDomainGetName(dom);
+	if (h->run_name[0] && name && strcmp(name, h->run_name) == 0) {
+		switch (event) {
+		case VIR_DOMAIN_EVENT_STARTED:
+			if (!h->started) {
+				h->started_at = now;
+				h->started = true;
+			}
+			break;
+		case VIR_DOMAIN_EVENT_CRASHED:
+			h->crashed = true;
+			break;
+		case VIR_DOMAIN_EVENT_STOPPED:
+			h->stopped_at = now;
+			h->stopped = true;
+			h->stop_detail = detail;
+			pthread_cond_broadcast(&h->cond);
+			break;
+		default:
+			break;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+static void *event_loop(void *arg)
+{
+	struct vm_host *h = arg;
+	while (!h->quit)
+		if (virEventRunDefaultImpl() < 0)
+			log_warning("libvirt event loop: %s",
+				    virGetLastErrorMessage());
+	return NULL;
+}
+
+static void wake_loop(int timer, void *opaque)
+{
+	(void)opaque;
+	virEventRemoveTimeout(timer);
+}
+
+/* A qemu.conf for running as root without virtlogd, user accounts for
+ * QEMU, relabelling or namespaces (DESIGN.md: measured facts). */
+static int write_embed_config(const char *statedir)
+{
+	_cleanup_free_ char *etc = NULL, *conf = NULL;
+	if (asprintf(&etc, "%s/etc", statedir) < 0 ||
+	    asprintf(&conf, "%s/qemu.conf", etc) < 0)
+		return -ENOMEM;
+	if (mkdir(statedir, 0700) < 0 && errno != EEXIST)
+		return log_error_errno(-errno, "cannot create '%s': %s",
+				       statedir, strerror(errno));
+	if (mkdir(etc, 0700) < 0 && errno != EEXIST)
+		return log_error_errno(-errno, "cannot create '%s': %s", etc,
+				       strerror(errno));
+	if (access(conf, F_OK) == 0)
+		return 0;
+	_cleanup_fclose_ FILE *f = fopen(conf, "we");
+	if (!f)
+		return log_error_errno(-errno, "cannot create '%s': %s", conf,
+				       strerror(errno));
+	fputs("# Written by buildapp for the embedded QEMU driver.\n"
+	      "stdio_handler = \"file\"\n"
+	      "user = \"root\"\n"
+	      "group = \"root\"\n"
+	      "dynamic_ownership = 0\n"
+	      "remember_owner = 0\n"
+	      "security_driver = \"none\"\n"
+	      "namespaces = [ ]\n",
+	      f);
+	if (fflush(f) != 0)
+		return log_error_errno(-errno, "cannot write '%s': %s", conf,
+				       strerror(errno));
+	return 0;
+}
+
+static int resolve_accel(enum vm_accel accel, bool *ret_kvm, bool *ret_probed)
+{
+	const char *env = getenv("BUILDAPP_ACCEL");
+
+	if (accel == VM_ACCEL_AUTO && env && *env) {
+		int v = name_table_lookup(&vm_accel_names, env);
+		if (v < 0)
+			return log_error_errno(-EINVAL,
+					       "BUILDAPP_ACCEL='%s': expected auto, kvm or tcg",
+					       env);
+		accel = (enum vm_accel)v;
+	}
+	*ret_probed = accel == VM_ACCEL_AUTO;
+	if (accel == VM_ACCEL_AUTO)
+		*ret_kvm = domain_kvm_usable();
+	else
+		*ret_kvm = accel == VM_ACCEL_KVM;
+	return 0;
+}
+
+int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
+		 struct vm_host **ret)
+{
+	static bool event_impl_registered;
+	_cleanup_free_ char *embed_uri = NULL;
+	bool kvm = false, probed = false;
+	int r;
+
+	r = resolve_accel(accel, &kvm, &probed);
+	if (r < 0)
+		return r;
+	if (!uri) {
+		if (!statedir || statedir[0] != '/')
+			return log_error_errno(-EINVAL,
+					       "the embedded libvirt driver needs an absolute state directory");
+		r = write_embed_config(statedir);
+		if (r < 0)
+			return r;
+		if (asprintf(&embed_uri, "qemu:///embed?root=%s", statedir) < 0)
+			return -ENOMEM;
+		uri = embed_uri;
+	}
+	if (current_host)
+		return log_error_errno(-EBUSY, "a libvirt connection is already open");
+
+	if (virInitialize() < 0)
+		return log_error_errno(-EIO, "cannot initialize libvirt: %s",
+				       virGetLastErrorMessage());
+	virSetErrorFunc(NULL, quiet_libvirt_errors);
+	if (!event_impl_registered) {
+		if (virEventRegisterDefaultImpl() < 0)
+			return log_error_errno(-EIO, "libvirt event loop: %s",
+					       virGetLastErrorMessage());
+		event_impl_registered = true;
+	}
+
+	struct vm_host *h = calloc(1, sizeof *h);
+	if (!h)
+		return -ENOMEM;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	h->callback_id = -1;
+	h->kvm = kvm;
+	h->kvm_chosen = probed;
+
+	if (pthread_create(&h->loop, NULL, event_loop, h) != 0) {
+		vm_host_close(h);
+		return log_error_errno(-EAGAIN, "cannot start the libvirt event loop");
+	}
+	h->loop_started = true;
+
+	h->conn = virConnectOpen(uri);
+	if (!h->conn) {
+		log_error("cannot connect to libvirt at '%s': %s", uri,
+			  virGetLastErrorMessage());
+		vm_host_close(h);
+		return -EIO;
+	}
+	h->callback_id = virConnectDomainEventRegisterAny(
+		h->conn, NULL, VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+		VIR_DOMAIN_EVENT_CALLBACK(lifecycle_cb), h, NULL);
+	if (h->callback_id < 0) {
+		log_error("cannot watch libvirt domain events: %s",
+			  virGetLastErrorMessage());
+		vm_host_close(h);
+		return -EIO;
+	}
+	current_host = h;
+	install_handlers();
+	*ret = h;
+	return 0;
+}
+
+void vm_host_close(struct vm_host *h)
+{
+	if (!h)
+		return;
+	destroy_running(h);
+	if (h->conn) {
+		if (h->callback_id >= 0)
+			virConnectDomainEventDeregisterAny(h->conn,
+							   h->callback_id);
+		virConnectClose(h->conn);
+	}
+	if (h->loop_started) {
+		h->quit = true;
+		/* An immediate timer makes the loop return and see quit. */
+		virEventAddTimeout(0, wake_loop, NULL, NULL);
+		pthread_join(h->loop, NULL);
+	}
+	if (current_host == h)
+		current_host = NULL;
+	pthread_cond_destroy(&h->cond);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
+
+bool vm_host_kvm(const struct vm_host *h)
+{
+	return h->kvm;
+}
+
+int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
+		       unsigned timeout)
+{
+	if (!h->kvm || !h->kvm_chosen)
+		return 0;
+
+	/* No init to run: the kernel panics as soon as it has booted, and
+	 * panic=-1 with on_reboot=destroy ends the domain at once. */
+	_cleanup_free_ char *name = NULL, *log = NULL;
+	if (asprintf(&name, "%s-kvm-check", spec->name) < 0 ||
+	    asprintf(&log, "%s.kvm-check", spec->console_log) < 0)
+		return -ENOMEM;
+	struct vm_spec check = *spec;
+	check.name = name;
+	check.console_log = log;
+	check.cmdline = "console=ttyS0 rdinit=/buildapp-no-init "
+			"root=/dev/buildapp-no-root panic=-1";
+	check.timeout = timeout;
+	struct vm_result res;
+	int r = vm_run(h, &check, &res);
+	if (r < 0)
+		return r;
+	if (res.status == VM_CRASHED || res.status == VM_OK)
+		return 0;
+	log_warning("KVM is available, but a kernel did not boot under it within %u s (%s): using TCG",
+		    timeout, vm_status_name(res.status));
+	h->kvm = false;
+	return 0;
+}
+
+bool vm_host_has_domain(struct vm_host *h, const char *name)
+{
+	virDomainPtr dom = virDomainLookupByName(h->conn, name);
+	if (!dom)
+		return false;
+	virDomainFree(dom);
+	return true;
+}
+
+int vm_parse_query_block(const char *reply, struct cache_flags *ret)
+{
+	_cleanup_(json_object_putp) json_object *root =
+		json_tokener_parse(reply);
+	json_object *list, *inserted, *cache;
+
+	if (!root || !json_object_object_get_ex(root, "return", &list) ||
+	    !json_object_is_type(list, json_type_array))
+		return -EINVAL;
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *dev = json_object_array_get_idx(list, i);
+		struct cache_flags f;
+		if (!json_object_object_get_ex(dev, "inserted", &inserted) ||
+		    !json_object_object_get_ex(inserted, "cache", &cache))
+			continue;
+		if (!jsonget_bool(cache, "writeback", &f.writeback) ||
+		    !jsonget_bool(cache, "direct", &f.direct) ||
+		    !jsonget_bool(cache, "no-flush", &f.no_flush))
+			return -EINVAL;
+		*ret = f;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void read_applied_cache(virDomainPtr dom, struct vm_result *res)
+{
+	_cleanup_free_ char *reply = NULL;
+
+	if (virDomainQemuMonitorCommand(dom, "{\"execute\":\"query-block\"}",
+					&reply, 0) < 0) {
+		log_warning("cannot read the applied cache mode: %s",
+			    virGetLastErrorMessage());
+		return;
+	}
+	if (vm_parse_query_block(reply, &res->applied) < 0) {
+		log_warning("unexpected query-block reply: %.200s", reply);
+		return;
+	}
+	res->applied_known = true;
+}
+
+/* The console shows a kernel panic (the guest rebooted out of it with
+ * panic=-1, which on_reboot=destroy turns into an ordinary stop). */
+static bool console_shows_panic(const char *path)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	char line[1024];
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof line, f))
+		if (strstr(line, "Kernel panic - not syncing"))
+			return true;
+	return false;
+}
+
+static void fail(struct vm_result *res, enum vm_status status,
+		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(struct vm_result *res, enum vm_status status,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	res->status = status;
+	va_start(ap, fmt);
+	vsnprintf(res->message, sizeof res->message, fmt, ap);
+	va_end(ap);
+}
+
+/* Waits until the run's STOPPED event or DEADLINE (false on timeout),
+ * handling a pending signal. Called with h->lock held. */
+static bool wait_stopped(struct vm_host *h, const struct timespec *deadline)
+{
+	while (!h->stopped) {
+		if (pending_signal) {
+			int sig = pending_signal;
+			pthread_mutex_unlock(&h->lock);
+			virDomainDestroy(h->dom);
+			signal(sig, SIG_DFL);
+			raise(sig);
+			pthread_mutex_lock(&h->lock);
+		}
+		struct timespec now, until;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (deadline && seconds_between(&now, deadline) <= 0)
+			return false;
+		until = now;
+		until.tv_nsec += POLL_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&h->cond, &h->lock, &until);
+	}
+	return true;
+}
+
+static void classify(struct vm_host *h, const struct vm_spec *spec,
+		     bool timed_out, struct vm_result *res)
+{
+	if (timed_out)
+		fail(res, VM_TIMEOUT, "the guest was still running after %u s",
+		     spec->timeout);
+	else if (h->crashed ||
+		 h->stop_detail == VIR_DOMAIN_EVENT_STOPPED_CRASHED)
+		fail(res, VM_CRASHED, "the guest crashed");
+	else if (h->stop_detail == VIR_DOMAIN_EVENT_STOPPED_FAILED)
+		fail(res, VM_FAILED, "QEMU failed while the guest ran");
+	else if (console_shows_panic(spec->console_log))
+		fail(res, VM_CRASHED, "the guest crashed (kernel panic)");
+	else if (h->stop_detail != VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN)
+		fail(res, VM_FAILED, "the domain was stopped from outside");
+	else
+		res->status = VM_OK;
+}
+
+int vm_run(struct vm_host *h, const struct vm_spec *spec,
+	   struct vm_result *ret)
+{
+	_cleanup_free_ char *xml = NULL;
+	struct vm_result res = {.kvm = h->kvm};
+	struct timespec begin, deadline;
+	int r;
+
+	r = domain_xml(spec, h->kvm, &xml);
+	if (r < 0)
+		return log_error_errno(r, "run '%s': invalid guest settings",
+				       spec->name ? spec->name : "?");
+	snprintf(res.console_log, sizeof res.console_log, "%s",
+		 spec->console_log);
+
+	pthread_mutex_lock(&h->lock);
+	if (h->run_name[0]) {
+		pthread_mutex_unlock(&h->lock);
+		return -EBUSY;
+	}
+	snprintf(h->run_name, sizeof h->run_name, "%s", spec->name);
+	h->started = h->stopped = h->crashed = false;
+	h->stop_detail = -1;
+	pthread_mutex_unlock(&h->lock);
+
+	run_active = 1;
+	clock_gettime(CLOCK_MONOTONIC, &begin);
+	/* Paused first, so the applied cache mode is read back even from a
+	 * guest that would finish in less time than a monitor round trip.
+	 * (AUTODESTROY would be the natural safety net, but the embedded
+	 * driver refuses it: hence the exit and signal handlers.) */
+	virDomainPtr dom =
+		virDomainCreateXML(h->conn, xml, VIR_DOMAIN_START_PAUSED);
+	if (!dom) {
+		fail(&res, VM_FAILED, "cannot start the guest: %s",
+		     virGetLastErrorMessage());
+		goto out;
+	}
+	pthread_mutex_lock(&h->lock);
+	h->dom = dom;
+	pthread_mutex_unlock(&h->lock);
+
+	read_applied_cache(dom, &res);
+	if (virDomainResume(dom) < 0) {
+		fail(&res, VM_FAILED, "cannot resume the guest: %s",
+		     virGetLastErrorMessage());
+		virDomainDestroy(dom);
+	}
+
+	deadline = begin;
+	deadline.tv_sec += spec->timeout;
+	pthread_mutex_lock(&h->lock);
+	bool timed_out = !wait_stopped(h, spec->timeout ? &deadline : NULL);
+	if (timed_out) {
+		pthread_mutex_unlock(&h->lock);
+		virDomainDestroy(dom);
+		pthread_mutex_lock(&h->lock);
+		struct timespec grace;
+		clock_gettime(CLOCK_MONOTONIC, &grace);
+		grace.tv_sec += STOP_GRACE_SECONDS;
+		if (!wait_stopped(h, &grace))
+			log_warning("run '%s': no stop event after destroy",
+				    spec->name);
+	}
+	if (res.status == VM_OK)
+		classify(h, spec, timed_out, &res);
+	if (h->started && h->stopped)
+		res.seconds = seconds_between(&h->started_at, &h->stopped_at);
+	h->dom = NULL;
+	pthread_mutex_unlock(&h->lock);
+	virDomainFree(dom);
+
+out:
+	run_active = 0;
+	if (pending_signal) {
+		/* It came while the domain was being created: nothing runs
+		 * now, so die of it as the handler would have. */
+		signal(pending_signal, SIG_DFL);
+		raise(pending_signal);
+	}
+	pthread_mutex_lock(&h->lock);
+	h->run_name[0] = '\0';
+	pthread_mutex_unlock(&h->lock);
+	if (res.status != VM_OK)
+		log_warning("run '%s': %s: %s", spec->name,
+			    vm_status_name(res.status), res.message);
+	*ret = res;
+	return 0;
+}

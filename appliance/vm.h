@@ -1,0 +1,89 @@
+/* Running one benchmark guest to completion through libvirt.
+ *
+ * A vm_host is a libvirt connection with its event loop thread: the
+ * embedded QEMU driver (qemu:///embed?root=STATEDIR, no daemon) unless
+ * another URI is given.  vm_run creates a transient domain from a struct
+ * vm_spec, times it from the STARTED to the STOPPED lifecycle event,
+ * enforces the timeout and reads back the cache mode QEMU applied.
+ *
+ * Every domain started here is destroyed when the process exits normally
+ * (atexit), when the host is closed, or on SIGINT/SIGTERM/SIGHUP: a
+ * signal during a run destroys the domain and then kills the process with
+ * the same signal, the way it would have died without the handler. */
+#ifndef BUILDAPP_VM_H
+#define BUILDAPP_VM_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "domain.h"
+#include "profile.h"
+
+enum vm_status {
+	VM_OK,      /* the guest powered off by itself */
+	VM_TIMEOUT, /* still running at the timeout: destroyed */
+	VM_CRASHED, /* guest panic (pvpanic, or a panic on its console) */
+	VM_FAILED,  /* could not start, or QEMU died */
+	_VM_STATUS_MAX
+};
+/* "ok", "timeout", "crashed", "failed". */
+const char *vm_status_name(enum vm_status v);
+extern const struct name_table vm_status_names;
+
+struct vm_result {
+	enum vm_status status;
+	double seconds;        /* STARTED to STOPPED event, monotonic clock */
+	bool applied_known;    /* false when query-block could not be read */
+	struct cache_flags applied; /* what QEMU reports for the disk */
+	bool kvm;              /* domain type kvm (else qemu, TCG) */
+	char console_log[PATH_MAX];
+	char message[256];     /* why, when status is not VM_OK */
+};
+
+/* Domain type: kvm, qemu (TCG), or kvm when domain_kvm_usable() says so.
+ * With VM_ACCEL_AUTO the environment variable BUILDAPP_ACCEL=kvm|tcg
+ * decides first, for machines whose KVM passes the probe yet cannot boot
+ * a kernel (seen on nested setups). */
+enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG, _VM_ACCEL_MAX };
+/* "auto", "kvm", "tcg". */
+const char *vm_accel_name(enum vm_accel v);
+extern const struct name_table vm_accel_names;
+
+struct vm_host;
+
+/* Opens URI, or qemu:///embed?root=STATEDIR when URI is NULL (STATEDIR is
+ * created, and given a qemu.conf fit for a daemonless root run when it
+ * has none), and starts the event loop.  Returns -EINVAL for an unknown
+ * BUILDAPP_ACCEL.  Installs the exit and signal
+ * handlers on first use.  Reports libvirt's message; returns 0 and sets
+ * *ret (free with vm_host_close), or a negative errno. */
+int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
+		 struct vm_host **ret);
+/* Destroys any domain still running, closes the connection, stops the
+ * event loop and frees H.  Accepts NULL. */
+void vm_host_close(struct vm_host *h);
+/* True when H's domains are of type kvm (see domain_kvm_usable). */
+bool vm_host_kvm(const struct vm_host *h);
+/* When H chose KVM by itself (VM_ACCEL_AUTO), boots SPEC's kernel under
+ * it with nothing to run (it panics at once and the domain ends); if that
+ * does not happen within TIMEOUT seconds, H falls back to TCG with a
+ * warning: some nested KVMs pass every probe and still hang a kernel.
+ * SPEC's disk is attached but not written; the console goes to
+ * SPEC's console_log + ".kvm-check".  Returns 0 or as vm_run. */
+int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
+		       unsigned timeout);
+/* True when a domain called NAME exists on H's connection. */
+bool vm_host_has_domain(struct vm_host *h, const char *name);
+
+/* Runs SPEC's guest to completion.  Returns 0 when the run was made,
+ * whatever its outcome (see ret->status and ret->message, which is also
+ * logged when the run did not succeed); -EINVAL for a spec that cannot
+ * be written as a domain; -EBUSY when another run is in progress on H. */
+int vm_run(struct vm_host *h, const struct vm_spec *spec,
+	   struct vm_result *ret);
+
+/* Reads the cache flags of the first disk with a medium from a QEMU
+ * query-block reply (JSON text).  Returns 0 or -EINVAL. */
+int vm_parse_query_block(const char *reply, struct cache_flags *ret);
+
+#endif

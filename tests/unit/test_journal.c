@@ -1,0 +1,211 @@
+/* Journal: JSON round trip, append + read back, a torn last line, bad
+ * lines, resume lookups. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "journal.h"
+
+static struct journal_run sample_run(unsigned index)
+{
+	struct journal_run run;
+	journal_run_init(&run);
+	snprintf(run.cell.id, sizeof run.cell.id,
+		 "qcow2/qcow2/metadata/unsafe/threads/virtio/fio");
+	run.cell.backend = BACKEND_QCOW2;
+	run.cell.format = IMAGE_FORMAT_QCOW2;
+	run.cell.prealloc = QCOW2_PREALLOC_METADATA;
+	run.cell.cache = CACHE_UNSAFE;
+	run.cell.aio = AIO_THREADS;
+	run.cell.bus = BUS_VIRTIO;
+	run.cell.workload = WORKLOAD_FIO;
+	run.index = index;
+	run.position = 7 + index;
+	run.start_time = 1764470400 + index;
+	snprintf(run.status, sizeof run.status, "ok");
+	run.boot_seconds = 21.25 + index;
+	run.applied_known = true;
+	run.applied = (struct cache_flags){true, false, true};
+	run.kvm = false;
+	snprintf(run.guest_kernel, sizeof run.guest_kernel, "6.1.0-57-amd64");
+	assert_int_equal(journal_run_add_metric(&run, "iops", 1234.5 + index, "IOPS"), 0);
+	assert_int_equal(journal_run_add_metric(&run, "clat_p99", 0.1 + 0.2, "us"), 0);
+	assert_int_equal(journal_run_add_metric(&run, "unmeasured", NAN, ""), 0);
+	return run;
+}
+
+static void assert_runs_equal(const struct journal_run *a,
+			      const struct journal_run *b)
+{
+	assert_string_equal(a->cell.id, b->cell.id);
+	assert_int_equal(a->cell.backend, b->cell.backend);
+	assert_int_equal(a->cell.format, b->cell.format);
+	assert_int_equal(a->cell.prealloc, b->cell.prealloc);
+	assert_int_equal(a->cell.cache, b->cell.cache);
+	assert_int_equal(a->cell.aio, b->cell.aio);
+	assert_int_equal(a->cell.bus, b->cell.bus);
+	assert_int_equal(a->cell.workload, b->cell.workload);
+	assert_int_equal(a->index, b->index);
+	assert_int_equal(a->position, b->position);
+	assert_int_equal(a->start_time, b->start_time);
+	assert_string_equal(a->status, b->status);
+	assert_string_equal(a->message, b->message);
+	assert_true(a->boot_seconds == b->boot_seconds ||
+		    (isnan(a->boot_seconds) && isnan(b->boot_seconds)));
+	assert_int_equal(a->applied_known, b->applied_known);
+	assert_int_equal(a->applied.writeback, b->applied.writeback);
+	assert_int_equal(a->applied.direct, b->applied.direct);
+	assert_int_equal(a->applied.no_flush, b->applied.no_flush);
+	assert_int_equal(a->kvm, b->kvm);
+	assert_string_equal(a->host_kernel, b->host_kernel);
+	assert_string_equal(a->guest_kernel, b->guest_kernel);
+	assert_int_equal(a->n_metrics, b->n_metrics);
+	for (size_t i = 0; i < a->n_metrics; i++) {
+		assert_string_equal(a->metrics[i].name, b->metrics[i].name);
+		assert_string_equal(a->metrics[i].unit, b->metrics[i].unit);
+		/* exact: doubles survive the JSON text bit for bit */
+		assert_true(a->metrics[i].value == b->metrics[i].value ||
+			    (isnan(a->metrics[i].value) &&
+			     isnan(b->metrics[i].value)));
+	}
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	struct journal_run run = sample_run(0), back;
+	char *line = NULL;
+
+	assert_int_equal(journal_run_to_json(&run, &line), 0);
+	assert_null(strchr(line, '\n'));
+	assert_non_null(strstr(line, "\"start_time\":\"2025-11-30T02:40:00Z\""));
+	assert_non_null(strstr(line, "\"preallocation\":\"metadata\""));
+	assert_non_null(strstr(line, "\"accel\":\"tcg\""));
+	assert_non_null(strstr(line, "\"applied_cache\":{\"writeback\":true,\"direct\":false,\"no-flush\":true}"));
+	assert_non_null(strstr(line, "{\"name\":\"unmeasured\",\"value\":null,\"unit\":\"\"}"));
+	assert_int_equal(journal_run_from_json(line, &back), 0);
+	assert_runs_equal(&run, &back);
+	free(line);
+	journal_run_release(&back);
+
+	/* A failed run: no metrics, no boot time, no applied flags, no bus
+	 * (qemu-img-bench) and no preallocation. */
+	journal_run_release(&run);
+	journal_run_init(&run);
+	snprintf(run.cell.id, sizeof run.cell.id, "raw/raw/-/none/native/-/qemu-img-bench");
+	run.cell.backend = BACKEND_RAW;
+	run.cell.cache = CACHE_NONE;
+	run.cell.aio = AIO_NATIVE;
+	run.cell.bus = -1;
+	run.cell.prealloc = -1;
+	run.cell.workload = WORKLOAD_QEMU_IMG_BENCH;
+	snprintf(run.status, sizeof run.status, "timeout");
+	snprintf(run.message, sizeof run.message, "the guest was still \"running\" after 20 s\n");
+	assert_int_equal(journal_run_to_json(&run, &line), 0);
+	assert_non_null(strstr(line, "\"bus\":null"));
+	assert_non_null(strstr(line, "\"applied_cache\":null"));
+	assert_int_equal(journal_run_from_json(line, &back), 0);
+	assert_runs_equal(&run, &back);
+	free(line);
+	journal_run_release(&back);
+	journal_run_release(&run);
+}
+
+static void test_bad_lines(void **state)
+{
+	(void)state;
+	struct journal_run run;
+	assert_int_equal(journal_run_from_json("", &run), -EBADMSG);
+	assert_int_equal(journal_run_from_json("[]", &run), -EBADMSG);
+	assert_int_equal(journal_run_from_json("{\"version\":1}", &run), -EBADMSG);
+
+	struct journal_run good = sample_run(1);
+	char *line = NULL;
+	assert_int_equal(journal_run_to_json(&good, &line), 0);
+	char *bad = strdup(line);
+	char *p = strstr(bad, "\"unsafe\"");
+	memcpy(p, "\"unsafX\"", 8);
+	assert_int_equal(journal_run_from_json(bad, &run), -EBADMSG);
+	free(bad);
+	free(line);
+
+	good.cell.cache = _CACHE_MAX;
+	assert_int_equal(journal_run_to_json(&good, &line), -EINVAL);
+	journal_run_release(&good);
+
+	struct journal_run r2;
+	journal_run_init(&r2);
+	char longname[100];
+	memset(longname, 'x', sizeof longname - 1);
+	longname[sizeof longname - 1] = 0;
+	assert_int_equal(journal_run_add_metric(&r2, longname, 1, "s"), -EINVAL);
+	assert_int_equal(journal_run_add_metric(&r2, "", 1, "s"), -EINVAL);
+	journal_run_release(&r2);
+}
+
+static void test_append_read(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test-journal.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof path, "%s/runs.jsonl", dir);
+
+	struct journal j;
+	assert_int_equal(journal_read(path, &j), 0); /* missing: empty */
+	assert_int_equal(j.n_runs, 0);
+
+	struct journal_run runs[3];
+	for (unsigned i = 0; i < 3; i++) {
+		runs[i] = sample_run(i);
+		assert_int_equal(journal_append(path, &runs[i]), 0);
+	}
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(j.n_runs, 3);
+	for (unsigned i = 0; i < 3; i++)
+		assert_runs_equal(&runs[i], &j.runs[i]);
+	assert_true(journal_has_run(&j, runs[0].cell.id, 2));
+	assert_false(journal_has_run(&j, runs[0].cell.id, 3));
+	assert_false(journal_has_run(&j, "other", 0));
+	journal_release(&j);
+
+	/* A crash in the middle of a write leaves a torn last line: the
+	 * runs before it are all there. */
+	FILE *f = fopen(path, "a");
+	fputs("{\"version\":1,\"cell\":{\"id\":\"lvm", f);
+	fclose(f);
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(j.n_runs, 3);
+	journal_release(&j);
+
+	/* ...but garbage in the middle is an error. */
+	f = fopen(path, "a");
+	fputs("\n", f);
+	fclose(f);
+	assert_int_equal(journal_append(path, &runs[0]), 0);
+	assert_int_equal(journal_read(path, &j), -EBADMSG);
+	assert_int_equal(j.n_runs, 0);
+
+	for (unsigned i = 0; i < 3; i++)
+		journal_run_release(&runs[i]);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_append_read),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
