@@ -1,10 +1,11 @@
-# The appliance side: the runner (domain, vm, journal, summary, stats), the
-# host side of the guest protocol (the kernel command line for a run, the
-# parser of the guest's console output) and the host-side qemu-img bench.
+# Shared by builder and appliance: the typed profile and plan, statistics,
+# libvirt runs, the journal and summary, the guest protocol (command line,
+# console parser), host-side qemu-img bench, the sweep.
 APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/stats.c appliance/domain.c appliance/vm.c appliance/journal.c \
 	appliance/jsonget.c appliance/summary.c \
-	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c
+	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
+	appliance/sweep.c appliance/volumes.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
 APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \
 	-lpthread -lm

@@ -235,6 +235,10 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 	if (current_host)
 		return log_error_errno(-EBUSY, "a libvirt connection is already open");
 
+	/* The embedded driver logs its warnings (tainted domains, security
+	 * driver) on stderr, between our progress lines: keep only errors
+	 * unless the user asked for more. */
+	setenv("LIBVIRT_LOG_OUTPUTS", "4:stderr", 0);
 	if (virInitialize() < 0)
 		return log_error_errno(-EIO, "cannot initialize libvirt: %s",
 				       virGetLastErrorMessage());

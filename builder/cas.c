@@ -110,3 +110,14 @@ int cas_copy(const char *from, const char *to, int hardlink)
 	}
 	return 0;
 }
+
+void cas_default_dir(char *ret, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg)
+		snprintf(ret, len, "%s/buildapp", xdg);
+	else if (home && *home)
+		snprintf(ret, len, "%s/.cache/buildapp", home);
+	else
+		snprintf(ret, len, "/var/tmp/buildapp-cache");
+}

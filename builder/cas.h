@@ -25,5 +25,8 @@ int cas_path(struct cas *c, const char *cache, char *ret, size_t len);
  * hard link is tried first: exporting a cached build costs nothing on the
  * same filesystem.  Returns 0 or a negative errno. */
 int cas_copy(const char *from, const char *to, int link);
+/* The default cache directory: $XDG_CACHE_HOME/buildapp, else
+ * ~/.cache/buildapp, else /var/tmp/buildapp-cache. */
+void cas_default_dir(char *ret, size_t len);
 
 #endif

@@ -40,17 +40,6 @@ static void kit_usage(FILE *f)
 		"  --help            this text\n");
 }
 
-static void default_cache(char *ret, size_t len)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg)
-		snprintf(ret, len, "%s/buildapp", xdg);
-	else if (home && *home)
-		snprintf(ret, len, "%s/.cache/buildapp", home);
-	else
-		snprintf(ret, len, "/var/tmp/buildapp-cache");
-}
-
 static int export_file(const char *from, const char *dir, const char *name)
 {
 	char to[PATH_MAX];
@@ -100,7 +89,7 @@ int cmd_kit(int argc, char **argv)
 	char size[32];
 	int c;
 
-	default_cache(cache, sizeof(cache));
+	cas_default_dir(cache, sizeof(cache));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
 		switch (c) {

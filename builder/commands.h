@@ -8,6 +8,8 @@
 
 int cmd_plan(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+int cmd_provision(int argc, char **argv);
 int cmd_kit(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

@@ -15,7 +15,9 @@ struct command {
 static const struct command commands[] = {
 	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
 	{"keys", cmd_keys, "print the reference of every profile key"},
+	{"provision", cmd_provision, "create the storage backends on an image file or disk"},
 	{"kit", cmd_kit, "build the benchmark guest: kernel, initramfs, disk image"},
+	{"run", cmd_run, "run a profile's sweep on this host and print the table"},
 };
 
 static void usage(FILE *f)

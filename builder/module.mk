@@ -1,5 +1,6 @@
 BUILDER_SRCS := builder/loader.c builder/planner.c builder/cmd_plan.c builder/main.c \
-	builder/cmd_kit.c \
+	builder/cmd_provision.c \
+	builder/cmd_kit.c builder/cmd_run.c \
 	builder/cas.c builder/elfdeps.c builder/kmods.c builder/guestkit.c \
 	builder/guestimage.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)

@@ -7,7 +7,7 @@ set -eu
 PACKAGES="
 build-essential pkg-config clang
 libguestfs-dev libvirt-dev libiniparser-dev libarchive-dev libjson-c-dev
-libcmocka-dev libssl-dev libxml2-dev
+libcmocka-dev libssl-dev libxml2-dev libblkid-dev
 libguestfs-tools supermin
 libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients libvirt-daemon-system
 qemu-system-x86 qemu-utils ovmf
@@ -15,6 +15,7 @@ linux-image-amd64 busybox-static kmod cpio zstd
 fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux
 syslinux syslinux-common extlinux systemd-boot-efi
 hdparm sdparm nvme-cli
+python3
 "
 
 missing=""

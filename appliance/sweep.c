@@ -1,0 +1,278 @@
+#include "sweep.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "guestcmdline.h"
+#include "imgbench.h"
+#include "journal.h"
+#include "log.h"
+#include "results.h"
+#include "summary.h"
+
+/* Console logs larger than this are not the agent's: read only the start. */
+#define CONSOLE_READ_MAX (8 << 20)
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const struct storage_volume *find_volume(const struct sweep_env *env,
+						const struct plan_cell *cell)
+{
+	for (size_t i = 0; i < env->n_volumes; i++)
+		if (env->volumes[i].backend == cell->backend &&
+		    env->volumes[i].prealloc == cell->prealloc)
+			return &env->volumes[i];
+	return NULL;
+}
+
+/* sync + drop_caches, so no run reads what the previous one left in the
+ * host page cache.  Needs root; without it the runs are still made and
+ * the warning says so once. */
+static void drop_page_cache(void)
+{
+	static bool warned;
+	_cleanup_close_ int fd = -1;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "3", 1) != 1) {
+		if (!warned)
+			log_warning("cannot drop the host page cache (%s): runs "
+				    "may read cached data",
+				    strerror(errno));
+		warned = true;
+	}
+}
+
+static int read_console(const char *path, char **ret, size_t *ret_len)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	_cleanup_free_ char *buf = NULL;
+	size_t n;
+
+	if (!f)
+		return -errno;
+	buf = malloc(CONSOLE_READ_MAX + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = fread(buf, 1, CONSOLE_READ_MAX, f);
+	buf[n] = '\0';
+	*ret = TAKE_PTR(buf);
+	*ret_len = n;
+	return 0;
+}
+
+static void set_status(struct journal_run *jr, const char *status,
+		       const char *message)
+{
+	snprintf(jr->status, sizeof(jr->status), "%s", status);
+	/* Long messages (a guest's error line) are cut to the journal's size. */
+	snprintf(jr->message, sizeof(jr->message), "%.*s",
+		 (int)sizeof(jr->message) - 1, message);
+}
+
+/* The guest side of one run: boot it, time it, parse what it printed. */
+static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
+		     const struct storage_volume *vol, struct journal_run *jr,
+		     struct results *res)
+{
+	const struct profile *p = &env->plan->profile;
+	const struct plan_cell *cell = &env->plan->cells[pr->cell];
+	_cleanup_free_ char *cmdline = NULL, *text = NULL;
+	char name[64], log_path[PATH_MAX];
+	struct vm_result vr;
+	size_t len = 0;
+	int r;
+
+	r = guestcmdline_build(p, cell->workload, &cmdline);
+	if (r < 0)
+		return log_error_errno(r, "cannot build the guest command line");
+	snprintf(name, sizeof(name), "buildapp-r%u", pr->position);
+	snprintf(log_path, sizeof(log_path), "%s/console/run-%04u.log",
+		 env->results_dir, pr->position);
+	struct vm_spec spec = {
+		.name = name,
+		.kernel = env->kernel,
+		.initrd = env->initrd,
+		.cmdline = cmdline,
+		.memory = p->guest.memory,
+		.vcpus = p->guest.vcpus,
+		.disk = vol->path,
+		.format = vol->format,
+		.cache = cell->cache,
+		.aio = cell->aio,
+		.bus = (enum disk_bus)cell->bus,
+		.l2_cache = p->guest.l2_cache,
+		.console_log = log_path,
+		.timeout = p->guest.timeout,
+	};
+	r = vm_run(env->host, &spec, &vr);
+	if (r < 0)
+		return r;
+	jr->boot_seconds = vr.seconds;
+	jr->applied_known = vr.applied_known;
+	jr->applied = vr.applied;
+	jr->kvm = vr.kvm;
+	if (vr.status != VM_OK) {
+		set_status(jr, vm_status_name(vr.status), vr.message);
+		/* Whatever the guest printed before it died is still parsed. */
+	}
+	if (read_console(log_path, &text, &len) < 0) {
+		if (vr.status == VM_OK)
+			set_status(jr, "failed", "no console log");
+		return 0;
+	}
+	r = results_parse(text, len, cell->workload, res);
+	snprintf(jr->guest_kernel, sizeof(jr->guest_kernel), "%s", res->kernel);
+	if (r < 0 && vr.status == VM_OK)
+		set_status(jr, r == -EIO ? "guest-error" : "bad-output",
+			   res->error[0] ? res->error : "no results from the guest");
+	return 0;
+}
+
+static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr,
+			  const struct storage_volume *vol,
+			  struct journal_run *jr, struct results *res)
+{
+	const struct profile *p = &env->plan->profile;
+	const struct plan_cell *cell = &env->plan->cells[pr->cell];
+	struct imgbench_opts opts = {
+		.count = p->workload.bench_count,
+		.step = p->workload.bench_step,
+		.l2_cache = p->guest.l2_cache,
+		.format = image_format_name(vol->format),
+		.cache = cache_mode_name(cell->cache),
+	};
+
+	if (imgbench_run(vol->path, &opts, res) < 0)
+		set_status(jr, "failed", "qemu-img bench failed");
+	jr->boot_seconds = NAN; /* no guest */
+	return 0;
+}
+
+static int make_run(const struct sweep_env *env, const struct plan_run *pr,
+		    const char *journal_path, bool *ret_ok)
+{
+	const struct plan_cell *cell = &env->plan->cells[pr->cell];
+	const struct storage_volume *vol = find_volume(env, cell);
+	struct journal_run jr;
+	struct results res = {.status = -1};
+	double reset_seconds;
+	int r;
+
+	if (!vol)
+		return log_error_errno(ENOENT, "no volume provisioned for %s",
+				       cell->id);
+	r = storage_reset(vol, env->pristine, &reset_seconds);
+	if (r < 0)
+		return r;
+	if (env->plan->profile.host.page_cache == PAGE_CACHE_DROP)
+		drop_page_cache();
+
+	journal_run_init(&jr);
+	jr.cell = *cell;
+	jr.index = pr->index;
+	jr.position = pr->position;
+	set_status(&jr, "ok", "");
+	if (cell->workload == WORKLOAD_QEMU_IMG_BENCH)
+		r = run_host_bench(env, pr, vol, &jr, &res);
+	else
+		r = run_guest(env, pr, vol, &jr, &res);
+	for (size_t i = 0; r >= 0 && i < res.n_metrics; i++)
+		r = journal_run_add_metric(&jr, res.metrics[i].name,
+					   res.metrics[i].value, res.metrics[i].unit);
+	if (r >= 0)
+		r = journal_run_add_metric(&jr, "reset_seconds", reset_seconds, "s");
+	if (r >= 0)
+		r = journal_append(journal_path, &jr);
+	*ret_ok = strcmp(jr.status, "ok") == 0;
+	if (r >= 0 && isnan(jr.boot_seconds))
+		log_info("  %s%s%s", jr.status, jr.message[0] ? ": " : "",
+			 jr.message);
+	else if (r >= 0)
+		log_info("  %s%s%s (%.1f s boot to shutdown)", jr.status,
+			 jr.message[0] ? ": " : "", jr.message, jr.boot_seconds);
+	journal_run_release(&jr);
+	return r;
+}
+
+static void format_duration(double s, char *buf, size_t len)
+{
+	long t = lround(s);
+
+	snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
+{
+	const struct plan *plan = env->plan;
+	char journal_path[PATH_MAX], console_dir[PATH_MAX];
+	struct journal done = {.n_runs = 0};
+	struct sweep_outcome out = {0, 0, 0};
+	double start = now_seconds();
+	int r = 0;
+
+	snprintf(journal_path, sizeof(journal_path), "%s/runs.jsonl", env->results_dir);
+	snprintf(console_dir, sizeof(console_dir), "%s/console", env->results_dir);
+	if (mkdir(env->results_dir, 0755) < 0 && errno != EEXIST)
+		return log_error_errno(errno, "cannot create '%s': %s",
+				       env->results_dir, strerror(errno));
+	if (mkdir(console_dir, 0755) < 0 && errno != EEXIST)
+		return log_error_errno(errno, "cannot create '%s': %s", console_dir,
+				       strerror(errno));
+	r = journal_read(journal_path, &done);
+	if (r < 0)
+		return r;
+
+	for (size_t i = 0; i < plan->n_runs; i++) {
+		const struct plan_run *pr = &plan->runs[i];
+		const struct plan_cell *cell = &plan->cells[pr->cell];
+		char elapsed[32], eta[32];
+		bool ok = false;
+
+		if (journal_has_run(&done, cell->id, pr->index)) {
+			out.skipped++;
+			continue;
+		}
+		double spent = now_seconds() - start;
+		format_duration(spent, elapsed, sizeof(elapsed));
+		if (out.made)
+			format_duration(spent / (double)out.made *
+						(double)(plan->n_runs - i),
+					eta, sizeof(eta));
+		else
+			snprintf(eta, sizeof(eta), "?");
+		log_info("run %zu/%zu: cell %u/%zu %s, run %u/%u (elapsed %s, ETA %s)",
+			 i + 1, plan->n_runs, pr->cell + 1, plan->n_cells, cell->id,
+			 pr->index + 1, plan->profile.sweep.runs, elapsed, eta);
+		r = make_run(env, pr, journal_path, &ok);
+		if (r < 0)
+			break;
+		out.made++;
+		if (!ok)
+			out.failed++;
+	}
+	journal_release(&done);
+	if (r < 0)
+		return r;
+	r = summary_write_results(env->results_dir);
+	if (r < 0)
+		return r;
+	*ret = out;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* The sweep: every run of a plan, in plan order.  Each run resets its
+ * backend volume to the pristine image, drops the host page cache when the
+ * profile says so, runs the workload (a guest through libvirt, or
+ * qemu-img bench on the host), parses the results and appends one line
+ * to RESULTS/runs.jsonl, fsync'd before the next run starts.  Runs already
+ * in the journal are skipped, so an interrupted sweep resumes where it
+ * stopped and never loses a finished run. */
+#ifndef BUILDAPP_SWEEP_H
+#define BUILDAPP_SWEEP_H
+
+#include <stddef.h>
+
+#include "plan.h"
+#include "storage.h"
+#include "vm.h"
+
+struct sweep_env {
+	const struct plan *plan;
+	const char *kernel;   /* guest kernel */
+	const char *initrd;   /* guest initramfs (agent, tools) */
+	const char *pristine; /* pristine guest image, copied before each run */
+	const struct storage_volume *volumes; /* where each cell's disk lives */
+	size_t n_volumes;
+	const char *results_dir; /* runs.jsonl, console/, summary.* */
+	struct vm_host *host;
+};
+
+struct sweep_outcome {
+	size_t made;    /* runs made now */
+	size_t skipped; /* already in the journal */
+	size_t failed;  /* made, but not ok */
+};
+
+/* Runs ENV's plan.  A run that fails (timeout, crash, bad output) is
+ * journaled as such and the sweep goes on; what stops it is a problem
+ * with the host (no volume for a cell, a reset or journal write that
+ * fails).  Prints a progress line per run.  Writes the summary at the
+ * end.  Returns 0 (see *ret) or a negative errno, reported. */
+int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
+
+#endif

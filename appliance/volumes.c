@@ -1,0 +1,116 @@
+#include "volumes.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "log.h"
+#include "native.h"
+#include "safety.h"
+#include "tool.h"
+
+void volumes_spec_from_profile(const struct profile *profile,
+			       struct storage_spec *ret)
+{
+	const struct profile_storage *s = &profile->storage;
+
+	/* Both are (1 << enum value) sets over the same enums. */
+	_Static_assert(AXIS_BIT(BACKEND_RAW) == STORAGE_BIT(BACKEND_RAW),
+		       "axis and storage bit sets differ");
+	memset(ret, 0, sizeof(*ret));
+	ret->backends = s->backends;
+	ret->size = s->size;
+	ret->qcow2_prealloc = s->qcow2_prealloc;
+	ret->raw_prealloc = s->raw_prealloc;
+	ret->cluster_size = s->cluster_size;
+	ret->fill = s->fill;
+}
+
+static int disk_target(const struct profile *p, const char *device,
+		       const char *mountpoint, struct storage_target *ret)
+{
+	struct safety_policy policy = {p->host.wipe, p->host.disk};
+	struct safety_facts facts;
+	char reason[SAFETY_REASON_MAX], real[PATH_MAX];
+	int r;
+
+	r = safety_probe(device, &facts);
+	if (r < 0)
+		return r;
+	if (safety_decide(&facts, &policy, reason, sizeof(reason)) < 0) {
+		log_error("refusing to write '%s': %s", device, reason);
+		return -EPERM;
+	}
+	/* Partitions are named after the kernel's name (/dev/sda1), not a
+	 * by-id link's. */
+	if (!realpath(device, real))
+		return log_error_errno(errno, "'%s': %s", device, strerror(errno));
+	if (strlen(real) >= sizeof(ret->device) ||
+	    strlen(mountpoint) >= sizeof(ret->mountpoint)) {
+		log_error("'%s' or '%s': path too long", real, mountpoint);
+		return -ENAMETOOLONG;
+	}
+	ret->kind = STORAGE_TARGET_DISK;
+	snprintf(ret->device, sizeof(ret->device), "%s", real);
+	snprintf(ret->mountpoint, sizeof(ret->mountpoint), "%s", mountpoint);
+	return 0;
+}
+
+int volumes_provision(const struct profile *profile, const char *target,
+		      const char *mountpoint, struct recipe *ret)
+{
+	struct storage_spec spec;
+	struct storage_target t;
+	struct stat st;
+	const char *why;
+	int r;
+
+	memset(&t, 0, sizeof(t));
+	if (stat(target, &st) < 0)
+		return log_error_errno(errno, "target '%s': %s", target, strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		t.kind = STORAGE_TARGET_DIRECTORY;
+		snprintf(t.mountpoint, sizeof(t.mountpoint), "%s", target);
+	} else if (S_ISBLK(st.st_mode)) {
+		r = disk_target(profile, target, mountpoint, &t);
+		if (r < 0)
+			return r;
+	} else {
+		log_error("target '%s' is neither a directory nor a block device", target);
+		return -EINVAL;
+	}
+	volumes_spec_from_profile(profile, &spec);
+	why = storage_spec_check(&spec);
+	if (why) {
+		log_error("profile '%s': [storage] %s", profile->path, why);
+		return -EINVAL;
+	}
+	if (recipe_build(&spec, &t, ret) < 0) {
+		log_error("profile '%s': [storage] backends: %s", profile->path,
+			  t.kind == STORAGE_TARGET_DIRECTORY
+				  ? "a directory holds the file backends only "
+				    "(ext4-file, qcow2, raw); lvm needs a disk"
+				  : "the backends do not fit the target");
+		return -EINVAL;
+	}
+	log_info("provisioning %zu volumes on %s", ret->n_volumes, target);
+	r = native_execute(ret);
+	return r < 0 ? r : 0;
+}
+
+void volumes_release(const struct recipe *r)
+{
+	if (r->target.kind != STORAGE_TARGET_DISK)
+		return;
+	if (r->files_size && umount2(r->target.mountpoint, 0) < 0)
+		log_warning("cannot unmount %s: %s", r->target.mountpoint,
+			    strerror(errno));
+	if (r->lvm_size) {
+		char *argv[] = {"vgchange", "-q", "-an", RECIPE_VG, NULL};
+		tool_run(argv, NULL, NULL);
+	}
+}

@@ -1,0 +1,29 @@
+/* The guest disks of a sweep on this host: the profile's [storage]
+ * section as a storage spec, provisioned with the native tools on a
+ * directory or on the disk under test (after the safety checks), and
+ * released at the end.  Used by `buildapp run` and by the appliance. */
+#ifndef BUILDAPP_VOLUMES_H
+#define BUILDAPP_VOLUMES_H
+
+#include "profile.h"
+#include "recipe.h"
+#include "storage.h"
+
+/* Fills *ret from PROFILE's storage section (axis bits map one to one). */
+void volumes_spec_from_profile(const struct profile *profile,
+			       struct storage_spec *ret);
+
+/* Provisions PROFILE's backends on TARGET: a directory (file backends
+ * only) or a block device, which must pass the safety rules (profile's
+ * wipe and disk identity); its ext4 filesystem is mounted on MOUNTPOINT.
+ * Fills *ret with the recipe and its volumes.  Reports why it cannot;
+ * returns 0, -EINVAL (bad target or spec for it), -EPERM (refused by the
+ * safety rules) or another negative errno (a tool failed). */
+int volumes_provision(const struct profile *profile, const char *target,
+		      const char *mountpoint, struct recipe *ret);
+
+/* Unmounts the filesystem and deactivates the volume group a disk
+ * target's provisioning left active.  Nothing for a directory. */
+void volumes_release(const struct recipe *r);
+
+#endif

@@ -1,0 +1,341 @@
+/* buildapp run PROFILE.ini --target DIR [--results DIR] ...
+ *
+ * The appliance's side of the work on this host, without building an
+ * image: build (or find) the guest kit and image, provision the backends
+ * with the native tools, run the sweep through libvirt, print the table. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cas.h"
+#include "cleanup.h"
+#include "commands.h"
+#include "guestimage.h"
+#include "guestkit.h"
+#include "loader.h"
+#include "log.h"
+#include "parse.h"
+#include "planner.h"
+#include "recipe.h"
+#include "volumes.h"
+#include "sweep.h"
+#include "tool.h"
+#include "volumes.h"
+
+struct run_options {
+	const char *profile;
+	const char *target;
+	const char *results;
+	const char *uri;
+	enum vm_accel accel;
+	char cache[PATH_MAX];
+	char target_buf[PATH_MAX], results_buf[PATH_MAX];
+};
+
+/* Makes *PATH absolute (against the current directory) in BUF. */
+static int absolute(const char **path, char *buf)
+{
+	char cwd[PATH_MAX];
+
+	if ((*path)[0] == '/')
+		return 0;
+	if (!getcwd(cwd, sizeof(cwd)) ||
+	    (size_t)snprintf(buf, PATH_MAX, "%s/%s", cwd, *path) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	*path = buf;
+	return 0;
+}
+
+static int absolute_in_place(char *path)
+{
+	char buf[PATH_MAX];
+	const char *p = path;
+
+	if (absolute(&p, buf) < 0)
+		return -ENAMETOOLONG;
+	snprintf(path, PATH_MAX, "%s", p);
+	return 0;
+}
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: buildapp run PROFILE.ini --target DIR|FILE.img|/dev/DISK\n"
+		"                    [--results DIR]\n"
+		"                    [--cache DIR] [--connect URI] [--accel auto|kvm|tcg]\n\n"
+		"Runs the profile's sweep on this host: builds (or finds in the\n"
+		"cache) the benchmark guest, provisions the backends on the target\n"
+		"(a directory holds the file backends ext4-file, qcow2 and raw; an\n"
+		"image file, attached to a loop device, or a disk holds all four,\n"
+		"lvm included, and must pass the safety rules of 'buildapp\n"
+		"provision'), boots one guest per run through\n"
+		"libvirt, and writes RESULTS/runs.jsonl (one line per finished run),\n"
+		"RESULTS/summary.json and RESULTS/summary.txt.  Runs already in the\n"
+		"journal are skipped: run the same command again to resume.\n\n"
+		"  --target PATH    where the backends' volumes are created\n"
+		"  --results DIR    results directory (default: results)\n"
+		"  --cache DIR      build cache (default ~/.cache/buildapp)\n"
+		"  --connect URI    libvirt URI (default qemu:///embed, no daemon)\n"
+		"  --accel MODE     auto (KVM when it boots a guest), kvm or tcg\n"
+		"  --help           this text\n");
+}
+
+static int parse_run_args(int argc, char **argv, struct run_options *o)
+{
+	static const struct option options[] = {
+		{"target", required_argument, NULL, 't'},
+		{"results", required_argument, NULL, 'r'},
+		{"cache", required_argument, NULL, 'c'},
+		{"connect", required_argument, NULL, 'u'},
+		{"accel", required_argument, NULL, 'a'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c, idx;
+
+	memset(o, 0, sizeof(*o));
+	o->results = "results";
+	o->accel = VM_ACCEL_AUTO;
+	cas_default_dir(o->cache, sizeof(o->cache));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			o->target = optarg;
+			break;
+		case 'r':
+			o->results = optarg;
+			break;
+		case 'c':
+			snprintf(o->cache, sizeof(o->cache), "%s", optarg);
+			break;
+		case 'u':
+			o->uri = optarg;
+			break;
+		case 'a':
+			idx = name_table_lookup(&vm_accel_names, optarg);
+			if (idx < 0) {
+				log_error("run: --accel: '%s' is not auto, kvm or tcg", optarg);
+				return -EINVAL;
+			}
+			o->accel = idx;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return 1;
+		default:
+			run_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc - 1 || !o->target) {
+		run_usage(stderr);
+		return -EINVAL;
+	}
+	o->profile = argv[optind];
+	/* QEMU runs elsewhere: every path handed to it must be absolute. */
+	if (absolute(&o->target, o->target_buf) < 0 ||
+	    absolute(&o->results, o->results_buf) < 0 ||
+	    absolute_in_place(o->cache) < 0)
+		return log_error_errno(ENAMETOOLONG, "run: path too long");
+	return 0;
+}
+
+/* An image file as the disk under test: created with the size the
+ * backends need (or checked to be large enough) and attached to a loop
+ * device, whose name goes to RET_DEV. */
+static int attach_image(const struct profile *p, const char *path,
+			char *ret_dev, size_t len)
+{
+	struct storage_spec spec;
+	struct storage_target t = {.kind = STORAGE_TARGET_DISK,
+				   .device = "/dev/loop0",
+				   .mountpoint = "/mnt"};
+	_cleanup_free_ struct recipe *r = calloc(1, sizeof(*r));
+	_cleanup_free_ char *out = NULL;
+	char *argv[] = {"losetup", "--find", "--show", "--partscan", (char *)path, NULL};
+	struct stat st;
+	int k;
+
+	if (!r)
+		return -ENOMEM;
+	volumes_spec_from_profile(p, &spec);
+	if (storage_spec_check(&spec) || recipe_build(&spec, &t, r) < 0) {
+		log_error("profile '%s': [storage] cannot be laid out on a disk",
+			  p->path);
+		return -EINVAL;
+	}
+	if (stat(path, &st) < 0) {
+		_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 || ftruncate(fd, (off_t)r->disk_size) < 0)
+			return log_error_errno(errno, "creating '%s': %s", path,
+					       strerror(errno));
+	} else if ((uint64_t)st.st_size < r->disk_size) {
+		log_error("target '%s' is %llu bytes; the backends need %llu", path,
+			  (unsigned long long)st.st_size,
+			  (unsigned long long)r->disk_size);
+		return -EINVAL;
+	}
+	k = tool_run(argv, NULL, &out);
+	if (k < 0)
+		return k;
+	snprintf(ret_dev, len, "%s", parse_strip(out));
+	return 0;
+}
+
+static void detach_image(const char *dev)
+{
+	char *argv[] = {"losetup", "-d", (char *)dev, NULL};
+
+	if (*dev)
+		tool_run(argv, NULL, NULL);
+}
+
+/* The boot check's guest: the kit's kernel on the first volume. */
+static struct vm_spec check_spec(const struct profile *p,
+				 const struct guestkit *kit,
+				 const struct storage_volume *vol,
+				 const char *console)
+{
+	return (struct vm_spec){
+		.name = "buildapp-check",
+		.kernel = kit->kernel,
+		.initrd = kit->initrd,
+		.cmdline = "console=ttyS0",
+		.memory = p->guest.memory,
+		.vcpus = 1,
+		.disk = vol->path,
+		.format = vol->format,
+		.cache = CACHE_UNSAFE,
+		.aio = AIO_THREADS,
+		.bus = BUS_VIRTIO,
+		.console_log = console,
+	};
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 ? -1 : 0;
+}
+
+/* rm -rf PATH: the libvirt state of this run. */
+static void remove_tree(const char *path)
+{
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		log_warning("could not remove %s: %s", path, strerror(errno));
+}
+
+/* Builds what the sweep needs, runs it and undoes the setup. */
+static int run_sweep(const struct run_options *o, const struct plan *plan)
+{
+	const struct profile *p = &plan->profile;
+	_cleanup_free_ struct recipe *rec = calloc(1, sizeof(*rec));
+	char statedir[] = "/var/tmp/buildapp-run-XXXXXX";
+	char console[PATH_MAX], mountpoint[PATH_MAX], loopdev[64] = "";
+	const char *target = o->target;
+	struct guestkit kit;
+	struct guestimage img;
+	struct vm_host *host = NULL;
+	struct sweep_outcome out;
+	struct stat st;
+	bool provisioned = false;
+	int r;
+
+	if (!rec)
+		return -ENOMEM;
+	if (!mkdtemp(statedir))
+		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
+	snprintf(mountpoint, sizeof(mountpoint), "%s/volumes", statedir);
+	snprintf(console, sizeof(console), "%s/check.log", statedir);
+	r = mkdir(mountpoint, 0755) < 0 ? -errno : 0;
+	if (r >= 0)
+		r = guestkit_build(p, o->cache, NULL, &kit);
+	if (r >= 0)
+		r = guestimage_build(p, o->cache, &img);
+	if (r >= 0 && (stat(target, &st) < 0 || S_ISREG(st.st_mode))) {
+		r = attach_image(p, target, loopdev, sizeof(loopdev));
+		target = loopdev;
+	}
+	if (r >= 0) {
+		r = volumes_provision(p, target, mountpoint, rec);
+		provisioned = r >= 0;
+	}
+	if (r >= 0)
+		r = vm_host_open(o->uri, statedir, o->accel, &host);
+	if (r >= 0) {
+		struct vm_spec check = check_spec(p, &kit, &rec->volumes[0], console);
+		r = vm_host_check_boot(host, &check, 60);
+	}
+	if (r >= 0) {
+		log_info("sweep: %zu runs of %zu cells, %s guests", plan->n_runs,
+			 plan->n_cells, vm_host_kvm(host) ? "KVM" : "TCG");
+		struct sweep_env env = {
+			.plan = plan,
+			.kernel = kit.kernel,
+			.initrd = kit.initrd,
+			.pristine = img.path,
+			.volumes = rec->volumes,
+			.n_volumes = rec->n_volumes,
+			.results_dir = o->results,
+			.host = host,
+		};
+		r = sweep_run(&env, &out);
+	}
+	vm_host_close(host);
+	if (provisioned)
+		volumes_release(rec);
+	detach_image(loopdev);
+	remove_tree(statedir);
+	if (r < 0)
+		return r;
+	log_info("sweep done: %zu runs made, %zu already there, %zu failed",
+		 out.made, out.skipped, out.failed);
+	return out.failed ? 3 : 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_options o;
+	struct profile profile;
+	struct plan plan;
+	char path[PATH_MAX];
+	int r;
+
+	r = parse_run_args(argc, argv, &o);
+	if (r != 0)
+		return r > 0 ? 0 : EXIT_BAD_INPUT;
+	if (loader_load(o.profile, &profile) < 0)
+		return EXIT_BAD_INPUT;
+	r = planner_build(&profile, &plan);
+	if (r < 0) {
+		log_error_errno(r, "profile '%s': cannot make a plan: %s", o.profile,
+				strerror(-r));
+		return 1;
+	}
+	r = run_sweep(&o, &plan);
+	plan_release(&plan);
+	if (r == -EINVAL)
+		return EXIT_BAD_INPUT;
+	if (r < 0)
+		return 1;
+	snprintf(path, sizeof(path), "%s/summary.txt", o.results);
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	if (f) {
+		char buf[4096];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, stdout);
+	}
+	return r == 3 ? 1 : 0;
+}

@@ -1,0 +1,197 @@
+#include "native.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "log.h"
+#include "tool.h"
+
+/* Partition nodes appear after the kernel rereads the table (devtmpfs,
+ * no udev needed); give it a few seconds. */
+static int wait_for_device(const char *dev)
+{
+	struct timespec ts = {0, 100 * 1000 * 1000};
+	struct stat st;
+
+	for (int i = 0; i < 100; i++) {
+		if (stat(dev, &st) == 0 && S_ISBLK(st.st_mode))
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	log_error("'%s' did not appear within 10 s (a loop device needs "
+		  "partition scanning: losetup -P)", dev);
+	return -ENODEV;
+}
+
+/* sfdisk's own reread is not always enough: a kernel without the GPT
+ * parser (seen here) keeps no partitions.  Ask again, waiting out a busy
+ * device, then let partx add what the kernel did not parse itself. */
+static int reread_partitions(const char *disk)
+{
+	struct timespec ts = {0, 200 * 1000 * 1000};
+	_cleanup_close_ int fd = open(disk, O_RDONLY | O_CLOEXEC);
+	char *partx[] = {"partx", "-u", (char *)disk, NULL};
+
+	if (fd < 0)
+		return log_error_errno(errno, "'%s': %s", disk, strerror(errno));
+	for (int i = 0; i < 25; i++) {
+		if (ioctl(fd, BLKRRPART) == 0)
+			return tool_run(partx, NULL, NULL);
+		if (errno != EBUSY)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return log_error_errno(errno, "rereading the partition table of '%s': %s",
+			       disk, strerror(errno));
+}
+
+/* One sfdisk run for the table step and the partition steps after it. */
+static int partition(const struct recipe *r, size_t i, size_t *ret_next)
+{
+	char script[] = "/tmp/buildapp-sfdisk-XXXXXX";
+	_cleanup_fclose_ FILE *f = NULL;
+	const char *disk = r->steps[i].device;
+	char *argv[] = {"sfdisk", "-q", "--wipe", "always", "--wipe-partitions",
+			"always", (char *)disk, NULL};
+	int fd, k;
+
+	fd = mkstemp(script);
+	if (fd < 0)
+		return log_error_errno(errno, "mkstemp: %s", strerror(errno));
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(script);
+		return -ENOMEM;
+	}
+	fprintf(f, "label: %s\n", r->steps[i].name);
+	for (i++; i < r->n_steps && r->steps[i].kind == STEP_PARTITION; i++)
+		fprintf(f, "start=%" PRIu64 "KiB, size=%" PRIu64 "KiB, name=\"%s\"\n",
+			r->steps[i].start / 1024, r->steps[i].size / 1024,
+			r->steps[i].name);
+	k = fflush(f) == 0 ? 0 : -errno;
+	if (k == 0)
+		k = tool_run(argv, script, NULL);
+	unlink(script);
+	*ret_next = i;
+	return k < 0 ? k : reread_partitions(disk);
+}
+
+/* mkdir -p PATH. */
+static int mkdir_parents(const char *path)
+{
+	char buf[STORAGE_PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1;; p++) {
+		bool end = *p == '\0';
+
+		if (*p != '/' && !end)
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		if (end)
+			return 0;
+		*p = '/';
+	}
+}
+
+static int mount_fs(const struct recipe_step *s)
+{
+	int k = wait_for_device(s->device);
+
+	if (k < 0)
+		return k;
+	k = mkdir_parents(s->path);
+	if (k < 0)
+		return log_error_errno(k, "mkdir '%s': %s", s->path, strerror(-k));
+	if (mount(s->device, s->path, "ext4", 0, NULL) < 0)
+		return log_error_errno(errno, "mount '%s' on '%s': %s", s->device,
+				       s->path, strerror(errno));
+	return 0;
+}
+
+static int run_step(const struct recipe_step *s)
+{
+	char size[32], opts[] = "lazy_itable_init=0,lazy_journal_init=0";
+	int k;
+
+	switch (s->kind) {
+	case STEP_MKFS_EXT4: {
+		char *argv[] = {"mkfs.ext4", "-F", "-q", "-m", "0", "-L",
+				(char *)s->name, "-E", opts, (char *)s->device, NULL};
+		k = wait_for_device(s->device);
+		return k < 0 ? k : tool_run(argv, NULL, NULL);
+	}
+	case STEP_MOUNT:
+		return mount_fs(s);
+	case STEP_PVCREATE: {
+		char *argv[] = {"pvcreate", "-q", "-ff", "-y", (char *)s->device, NULL};
+		k = wait_for_device(s->device);
+		return k < 0 ? k : tool_run(argv, NULL, NULL);
+	}
+	case STEP_VGCREATE: {
+		char *argv[] = {"vgcreate", "-q", (char *)s->name, (char *)s->device, NULL};
+		return tool_run(argv, NULL, NULL);
+	}
+	case STEP_LVCREATE: {
+		char *argv[] = {"lvcreate", "-q", "-y", "-Wy", "-Zy", "-n",
+				(char *)s->name, "-L", size, (char *)s->path, NULL};
+		snprintf(size, sizeof(size), "%" PRIu64 "b", s->size);
+		return tool_run(argv, NULL, NULL);
+	}
+	case STEP_CREATE_FILE: {
+		struct storage_volume v = {
+			.backend = s->backend,
+			.format = s->format,
+			.prealloc = s->prealloc,
+			.size = s->size,
+			.cluster_size = s->cluster_size,
+		};
+		snprintf(v.path, sizeof(v.path), "%s", s->path);
+		return storage_create_file(&v);
+	}
+	case STEP_FILL:
+		return storage_fill(s->path, s->format, s->size);
+	default:
+		log_error("step '%s' out of place", recipe_step_kind_name(s->kind));
+		return -EINVAL;
+	}
+}
+
+int native_execute(const struct recipe *r)
+{
+	char line[2 * STORAGE_PATH_MAX + 128];
+
+	for (size_t i = 0; i < r->n_steps;) {
+		const struct recipe_step *s = &r->steps[i];
+		size_t next = i + 1;
+		int k;
+
+		log_info("step %zu/%zu: %s", i + 1, r->n_steps,
+			 recipe_step_describe(s, line, sizeof(line)));
+		if (s->kind == STEP_PARTITION_TABLE)
+			k = partition(r, i, &next);
+		else
+			k = run_step(s);
+		if (k < 0) {
+			log_error("provisioning stopped at step %zu (%s)", i + 1,
+				  recipe_step_kind_name(s->kind));
+			return k;
+		}
+		i = next;
+	}
+	return 0;
+}

@@ -1,0 +1,152 @@
+/* Safety decisions: which targets may be written. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "safety.h"
+
+static struct safety_facts disk_with(const char *sig)
+{
+	struct safety_facts f;
+
+	memset(&f, 0, sizeof(f));
+	f.exists = true;
+	f.block_device = true;
+	strcpy(f.disk, "sdb");
+	strcpy(f.identities[f.n_identities++], "ata-WDC_WD40_WX11");
+	strcpy(f.identities[f.n_identities++], "WX11");
+	strcpy(f.identities[f.n_identities++], "wwn-0x50014ee2b1");
+	if (sig)
+		strcpy(f.signatures[f.n_signatures++], sig);
+	return f;
+}
+
+static int decide(const struct safety_facts *f, bool wipe, const char *id,
+		  char *reason)
+{
+	struct safety_policy p = {wipe, id};
+
+	reason[0] = '\0';
+	return safety_decide(f, &p, reason, SAFETY_REASON_MAX);
+}
+
+static void test_blank_disk(void **state)
+{
+	struct safety_facts f = disk_with(NULL);
+	char r[SAFETY_REASON_MAX];
+
+	(void)state;
+	assert_int_equal(decide(&f, false, "auto", r), 0);
+	assert_int_equal(decide(&f, false, "WX11", r), 0);
+	assert_int_equal(decide(&f, false, NULL, r), 0);
+}
+
+static void test_signatures_need_wipe_and_identity(void **state)
+{
+	static const char *const sigs[] = {"gpt", "dos", "ext4", "LVM2_member",
+					   "linux_raid_member"};
+	char r[SAFETY_REASON_MAX];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct safety_facts f = disk_with(sigs[i]);
+
+		/* no wipe */
+		assert_int_equal(decide(&f, false, "WX11", r), -EPERM);
+		assert_non_null(strstr(r, sigs[i]));
+		assert_non_null(strstr(r, "wipe"));
+		/* wipe but no identity */
+		assert_int_equal(decide(&f, true, "auto", r), -EPERM);
+		assert_non_null(strstr(r, "stable identity"));
+		assert_non_null(strstr(r, sigs[i]));
+		assert_int_equal(decide(&f, true, "", r), -EPERM);
+		/* wipe and the wrong identity */
+		assert_int_equal(decide(&f, true, "ata-OTHER_DISK", r), -EPERM);
+		assert_non_null(strstr(r, "is not 'ata-OTHER_DISK'"));
+		assert_non_null(strstr(r, sigs[i]));
+		/* wipe and a matching by-id name, serial or WWN */
+		assert_int_equal(decide(&f, true, "/dev/disk/by-id/ata-WDC_WD40_WX11", r), 0);
+		assert_int_equal(decide(&f, true, "wx11", r), 0);
+		assert_int_equal(decide(&f, true, "wwn-0x50014ee2b1", r), 0);
+	}
+}
+
+static void test_wrong_identity_on_blank_disk(void **state)
+{
+	struct safety_facts f = disk_with(NULL);
+	char r[SAFETY_REASON_MAX];
+
+	(void)state;
+	assert_int_equal(decide(&f, false, "SERIAL9", r), -EPERM);
+	assert_non_null(strstr(r, "WX11"));
+	f.n_identities = 0;
+	assert_int_equal(decide(&f, true, "SERIAL9", r), -EPERM);
+	assert_non_null(strstr(r, "identities: none"));
+}
+
+static void test_boot_and_mounted(void **state)
+{
+	struct safety_facts f = disk_with("gpt");
+	char r[SAFETY_REASON_MAX];
+
+	(void)state;
+	f.boot = true;
+	f.mounted = true;
+	strcpy(f.mounted_on, "/");
+	/* Nothing overrides these. */
+	assert_int_equal(decide(&f, true, "WX11", r), -EPERM);
+	assert_non_null(strstr(r, "boot device"));
+	assert_non_null(strstr(r, "gpt"));
+	f.boot = false;
+	assert_int_equal(decide(&f, true, "WX11", r), -EPERM);
+	assert_non_null(strstr(r, "mounted on /"));
+	f.n_signatures = 0;
+	assert_int_equal(decide(&f, false, "auto", r), -EPERM);
+}
+
+static void test_partition(void **state)
+{
+	struct safety_facts f = disk_with(NULL);
+	char r[SAFETY_REASON_MAX];
+
+	(void)state;
+	f.partition = true;
+	assert_int_equal(decide(&f, true, "WX11", r), -EPERM);
+	assert_non_null(strstr(r, "whole disk"));
+}
+
+static void test_files(void **state)
+{
+	struct safety_facts f;
+	char r[SAFETY_REASON_MAX];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	/* A new file. */
+	assert_int_equal(decide(&f, false, "auto", r), 0);
+	f.exists = true;
+	assert_int_equal(decide(&f, false, "auto", r), 0);
+	strcpy(f.signatures[f.n_signatures++], "gpt");
+	assert_int_equal(decide(&f, false, "auto", r), -EPERM);
+	assert_non_null(strstr(r, "gpt"));
+	/* Files have no identity: wipe alone allows them. */
+	assert_int_equal(decide(&f, true, "auto", r), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_blank_disk),
+		cmocka_unit_test(test_signatures_need_wipe_and_identity),
+		cmocka_unit_test(test_wrong_identity_on_blank_disk),
+		cmocka_unit_test(test_boot_and_mounted),
+		cmocka_unit_test(test_partition),
+		cmocka_unit_test(test_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
