@@ -228,11 +228,21 @@ static int assemble(const char *path, uint64_t size, const char *tarball)
 						"handle");
 	/* Errors are reported once, below, with the image's name. */
 	guestfs_set_error_handler(g, NULL, NULL);
+	/* BUILDAPP_ACCEL=tcg, as for the runner (appliance/vm.h): some
+	 * nested KVMs pass every probe and hang the libguestfs appliance. */
+	const char *accel = getenv("BUILDAPP_ACCEL");
+	if (accel && strcmp(accel, "tcg") == 0 &&
+	    guestfs_set_backend_setting(g, "force_tcg", "1") < 0) {
+		log_error("libguestfs: %s", guestfs_last_error(g));
+		return -EIO;
+	}
 	if (guestfs_disk_create(g, path, "raw", size, -1) < 0 ||
 	    guestfs_add_drive_opts(g, path, GUESTFS_ADD_DRIVE_OPTS_FORMAT,
 				   "raw", -1) < 0 ||
 	    guestfs_launch(g) < 0 || fill(g, tarball) < 0) {
-		log_error("guest image '%s': %s", path, guestfs_last_error(g));
+		const char *e = guestfs_last_error(g);
+		log_error("guest image '%s': %s", path,
+			  e ? e : "libguestfs failed without a message");
 		return -EIO;
 	}
 	return 0;

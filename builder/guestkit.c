@@ -43,9 +43,13 @@ static const struct {
  * LSI SCSI, AHCI, PIIX IDE), ext4 and the crc32c ext4 asks for by
  * alias (a softdep), which nobody would modprobe here. */
 static const char *const modules[] = {
-	"virtio_pci", "virtio_blk",   "virtio_scsi", "sym53c8xx", "sd_mod",
-	"ahci",       "ata_piix",     "crc32c_generic", "crc32c_intel",
-	"ext4",       NULL,
+	"virtio_pci", "virtio_blk", "virtio_scsi", "sym53c8xx", "sd_mod",
+	"ahci",       "ata_piix",   "crc32c_generic", "ext4", NULL,
+};
+/* Where the kernel has them: the faster crc32c, and pvpanic, through
+ * which a guest panic reaches libvirt as a CRASHED event. */
+static const char *const optional_modules[] = {
+	"crc32c_intel", "pvpanic_mmio", "pvpanic_pci", NULL,
 };
 static const char *const applets[] = {
 	"sh",   "ash",  "tar",   "mount", "umount", "sync",  "cat",
@@ -279,7 +283,8 @@ static int collect(struct kit *k, const char *agent, const char *version,
 		goto out;
 
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", version);
-	if ((r = kmods_resolve(moddir, modules, &deps)) < 0)
+	if ((r = kmods_resolve(moddir, modules, false, &deps)) < 0 ||
+	    (r = kmods_resolve(moddir, optional_modules, true, &deps)) < 0)
 		goto out;
 	size_t used = 0;
 	for (size_t i = 0; i < deps.n && r == 0; i++) {

@@ -86,7 +86,7 @@ static int add_line(struct elfdeps *ret, char *line)
 }
 
 int kmods_resolve(const char *moddir, const char *const *names,
-		  struct elfdeps *ret)
+		  bool optional, struct elfdeps *ret)
 {
 	char path[4096], n[256];
 	snprintf(path, sizeof(path), "%s/modules.dep", moddir);
@@ -114,7 +114,7 @@ int kmods_resolve(const char *moddir, const char *const *names,
 							  "module '%s'",
 						       path, *name);
 		}
-		if (!found && !is_builtin(moddir, *name))
+		if (!found && !optional && !is_builtin(moddir, *name))
 			return log_error_errno(-ENOENT, "kernel module '%s' is "
 							"not in '%s'",
 					       *name, moddir);

@@ -93,7 +93,7 @@ static void module_order(void **state)
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", version);
 	const char *const names[] = {"virtio-blk", "ext4", "ahci", NULL};
 	struct elfdeps d = {0};
-	assert_int_equal(kmods_resolve(moddir, names, &d), 0);
+	assert_int_equal(kmods_resolve(moddir, names, false, &d), 0);
 	ssize_t ring = position(&d, "virtio_ring.ko"),
 		virtio = position(&d, "virtio.ko"),
 		blk = position(&d, "virtio_blk.ko"),
@@ -112,7 +112,9 @@ static void module_order(void **state)
 	elfdeps_release(&d);
 
 	const char *const bad[] = {"no_such_module_xyz", NULL};
-	assert_int_equal(kmods_resolve(moddir, bad, &d), -ENOENT);
+	assert_int_equal(kmods_resolve(moddir, bad, false, &d), -ENOENT);
+	assert_int_equal(kmods_resolve(moddir, bad, true, &d), 0);
+	assert_int_equal(d.n, 0);
 	elfdeps_release(&d);
 }
 
