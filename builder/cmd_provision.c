@@ -20,7 +20,6 @@
 #include "native.h"
 #include "parse.h"
 #include "recipe.h"
-#include "safety.h"
 #include "volumes.h"
 
 #define DEFAULT_MOUNT "/run/buildapp/volumes"
@@ -148,24 +147,6 @@ static void print_json(const struct recipe *r, const struct storage_alloc *a,
 	json_object_put(o);
 }
 
-/* Safety first: refusals are bad input (exit 2). */
-static int check_target(const struct profile *p, const char *target)
-{
-	struct safety_policy policy = {p->host.wipe, p->host.disk};
-	struct safety_facts facts;
-	char reason[SAFETY_REASON_MAX];
-	int k;
-
-	k = safety_probe(target, &facts);
-	if (k < 0)
-		return k;
-	if (safety_decide(&facts, &policy, reason, sizeof(reason)) < 0) {
-		log_error("refusing to write '%s': %s", target, reason);
-		return -EPERM;
-	}
-	return 0;
-}
-
 static int make_target(const struct options *o, const struct profile *p,
 		       struct storage_target *ret, bool *ret_file)
 {
@@ -184,7 +165,8 @@ static int make_target(const struct options *o, const struct profile *p,
 		snprintf(ret->mountpoint, sizeof(ret->mountpoint), "%s", o->target);
 		return 0;
 	}
-	if (check_target(p, o->target) < 0)
+	/* Safety first: refusals are bad input (exit 2). */
+	if (volumes_check_target(p, o->target) < 0)
 		return -EPERM;
 	*ret_file = !exists || S_ISREG(st.st_mode);
 	if (o->native && *ret_file) {
