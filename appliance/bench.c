@@ -1,12 +1,15 @@
 #include "bench.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cleanup.h"
 #include "log.h"
@@ -50,6 +53,79 @@ static void remove_tree(const char *path)
 		log_warning("could not remove %s: %s", path, strerror(errno));
 }
 
+DEFINE_TRIVIAL_CLEANUP_FUNC(DIR, closedir)
+
+/* Where the embedded driver keeps what it probed of QEMU, under its root. */
+#define CAPS_IN_ROOT "cache/qemu/capabilities"
+
+static int copy_file(const char *from, const char *to)
+{
+	_cleanup_close_ int in = open(from, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int out = -1;
+	char buf[65536];
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		return -errno;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			return -EIO;
+	return n < 0 ? -errno : 0;
+}
+
+/* Copies the *.xml files of directory FROM into TO (which must exist),
+ * each through a temporary name so a reader never sees half a file.
+ * Best effort: a file that cannot be copied is left out. */
+static void copy_xml_files(const char *from, const char *to)
+{
+	_cleanup_(closedirp) DIR *d = opendir(from);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char src[PATH_MAX], tmp[PATH_MAX], dst[PATH_MAX];
+
+		if (n < 5 || strcmp(e->d_name + n - 4, ".xml") != 0)
+			continue;
+		snprintf(src, sizeof(src), "%s/%s", from, e->d_name);
+		snprintf(dst, sizeof(dst), "%s/%s", to, e->d_name);
+		snprintf(tmp, sizeof(tmp), "%s/.%s.%ld", to, e->d_name,
+			 (long)getpid());
+		if (copy_file(src, tmp) < 0 || rename(tmp, dst) < 0)
+			unlink(tmp);
+	}
+}
+
+/* libvirt probes QEMU (4-5 s here) the first time a driver root starts a
+ * domain, and every sweep has a root of its own: without this, the first
+ * run of every sweep would wait for the probe.  Its result is kept in
+ * CAPS and put into each new root; libvirt checks it against the QEMU
+ * binary, its own version and the host, and probes again when it is
+ * stale.  SAVE copies the root's back to CAPS. */
+static void share_qemu_caps(const char *caps, const char *statedir, bool save)
+{
+	const char *parts[] = {"cache", "cache/qemu", CAPS_IN_ROOT};
+	char root[PATH_MAX];
+
+	if (save) {
+		snprintf(root, sizeof(root), "%s/" CAPS_IN_ROOT, statedir);
+		if (mkdir(caps, 0755) == 0 || errno == EEXIST)
+			copy_xml_files(root, caps);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		snprintf(root, sizeof(root), "%s/%s", statedir, parts[i]);
+		if (mkdir(root, 0700) < 0 && errno != EEXIST)
+			return;
+	}
+	copy_xml_files(caps, root);
+}
+
 int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 {
 	const struct plan *plan = in->plan;
@@ -73,6 +149,8 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		r = volumes_provision(p, in->target, mountpoint, rec);
 		provisioned = r >= 0;
 	}
+	if (r >= 0 && !in->uri && in->caps_dir)
+		share_qemu_caps(in->caps_dir, statedir, false);
 	if (r >= 0)
 		r = vm_host_open(in->uri, statedir, in->accel, &host);
 	if (r >= 0) {
@@ -95,6 +173,8 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		r = sweep_run(&env, &out);
 	}
 	vm_host_close(host);
+	if (host && !in->uri && in->caps_dir)
+		share_qemu_caps(in->caps_dir, statedir, true);
 	if (provisioned)
 		volumes_release(rec);
 	remove_tree(statedir);

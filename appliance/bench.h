@@ -18,6 +18,9 @@ struct bench_inputs {
 	const char *results_dir;
 	const char *uri;      /* libvirt URI; NULL: qemu:///embed */
 	enum vm_accel accel;
+	/* Where libvirt's QEMU capabilities are kept between sweeps (created
+	 * when missing); NULL: probed again by every sweep. */
+	const char *caps_dir;
 };
 
 /* Runs IN's sweep.  Returns 0 with *ret filled, -EINVAL or -EPERM for a

@@ -209,8 +209,11 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	struct guestimage img;
 	struct sweep_outcome out;
 	struct stat st;
+	char caps[PATH_MAX + 32];
 	int r;
 
+	/* libvirt's QEMU probe, kept with the builds (see bench_inputs). */
+	snprintf(caps, sizeof(caps), "%s/libvirt-qemu-capabilities", o->cache);
 	r = guestkit_build(p, o->cache, NULL, &kit);
 	if (r >= 0)
 		r = guestimage_build(p, o->cache, &img);
@@ -226,6 +229,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			.results_dir = o->results,
 			.uri = o->uri,
 			.accel = o->accel,
+			.caps_dir = caps,
 		};
 		r = bench_run(&in, &out);
 	}
