@@ -215,6 +215,13 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	/* libvirt's QEMU probe, kept with the builds (see bench_inputs). */
 	snprintf(caps, sizeof(caps), "%s/libvirt-qemu-capabilities", o->cache);
 	r = guestkit_build(p, o->cache, NULL, &kit);
+	if (r >= 0 && p->guest.memory < kit.min_memory) {
+		char have[32], need[32];
+		log_warning("[guest] memory = %s is less than the %s this guest kit "
+			    "needs: guests may not boot",
+			    format_size(p->guest.memory, have, sizeof(have)),
+			    format_size(kit.min_memory, need, sizeof(need)));
+	}
 	if (r >= 0)
 		r = guestimage_build(p, o->cache, &img);
 	if (r >= 0 && (stat(o->target, &st) < 0 || S_ISREG(st.st_mode)))
