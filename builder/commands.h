@@ -7,5 +7,6 @@
 #define EXIT_BAD_INPUT 2
 
 int cmd_plan(int argc, char **argv);
+int cmd_image(int argc, char **argv);
 
 #endif

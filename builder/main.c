@@ -14,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
+	{"image", cmd_image, "write a bootable disk image from a kernel and initramfs"},
 };
 
 static void usage(FILE *f)
