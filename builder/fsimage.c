@@ -30,7 +30,7 @@ static int run_tool(char *const argv[], uint64_t epoch)
 	return log_error_errno(EIO, "'%s' failed with exit status %d", desc, r);
 }
 
-static int make_sparse_file(const char *path, uint64_t size)
+int fsimage_make_sparse(const char *path, uint64_t size)
 {
 	_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 				      0644);
@@ -53,7 +53,7 @@ int fsimage_make_esp(const struct fsimage_esp *esp)
 		return log_error_errno(EINVAL, "ESP size %" PRIu64
 				       " is not a multiple of 1 MiB >= 64 MiB",
 				       esp->size);
-	r = make_sparse_file(esp->path, esp->size);
+	r = fsimage_make_sparse(esp->path, esp->size);
 	if (r < 0)
 		return r;
 	snprintf(sectors, sizeof(sectors), "%" PRIu64, esp->size / 512);
@@ -96,7 +96,7 @@ int fsimage_make_esp(const struct fsimage_esp *esp)
 int fsimage_make_ext4(const struct fsimage_ext4 *ext4)
 {
 	char opts[256];
-	int r = make_sparse_file(ext4->path, ext4->size);
+	int r = fsimage_make_sparse(ext4->path, ext4->size);
 
 	if (r < 0)
 		return r;

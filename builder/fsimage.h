@@ -45,4 +45,8 @@ struct fsimage_ext4 {
  * or a negative errno. */
 int fsimage_make_ext4(const struct fsimage_ext4 *ext4);
 
+/* Creates (or truncates) PATH as a sparse file of SIZE bytes.  Reports
+ * its errors; returns 0 or a negative errno. */
+int fsimage_make_sparse(const char *path, uint64_t size);
+
 #endif

@@ -218,19 +218,6 @@ static int read_mbr_code(char buf[MBR_BOOT_CODE_SIZE])
 	return 0;
 }
 
-static int create_sparse(const char *path, uint64_t size)
-{
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				      0644);
-
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
-		int r = -errno;
-		return log_error_errno(r, "cannot create '%s': %s", path,
-				       strerror(-r));
-	}
-	return 0;
-}
-
 struct layout {
 	uint64_t disk_size;
 	uint64_t esp_start, esp_end; /* sectors, inclusive */
@@ -392,7 +379,7 @@ int image_build(const struct image_spec *spec)
 	if (r < 0)
 		goto fail;
 	snprintf(raw, sizeof(raw), "%s", temp_path(&w, "disk.raw"));
-	r = create_sparse(raw, l.disk_size);
+	r = fsimage_make_sparse(raw, l.disk_size);
 	if (r < 0)
 		goto fail;
 	r = assemble(spec, &l, raw, esp, results);

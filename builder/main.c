@@ -14,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
+	{"results", cmd_results, "copy the RESULTS partition of a used image or disk out"},
 	{"image", cmd_image, "write a bootable disk image from a kernel and initramfs"},
 };
 

@@ -1,4 +1,4 @@
-BUILDER_SRCS := builder/cmd_image.c builder/cmd_plan.c builder/fsimage.c \
+BUILDER_SRCS := builder/cmd_image.c builder/cmd_plan.c builder/cmd_results.c builder/fsimage.c \
 	builder/gfs.c builder/image.c builder/main.c builder/repro.c \
 	builder/tempfiles.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)

@@ -2,9 +2,11 @@
 # Makes a tiny initramfs for image tests: busybox, the disk and ext4
 # modules of the build host's kernel, and an /init that mounts RESULTS,
 # writes /boot-test.txt there (firmware type, kernel, disks) and powers off.
-# Usage: busybox-initrd.sh KVER OUT.cpio.gz
+# With INIT, that program is /init instead (the appliance's init), with
+# hdparm, sdparm and their libraries, and modprobe from busybox.
+# Usage: busybox-initrd.sh KVER OUT.cpio.gz [INIT]
 set -eu
-kver=$1 out=$2
+kver=$1 out=$2 init=${3:-}
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/mnt" \
@@ -18,6 +20,28 @@ while read -r ko; do
 	echo "/lib/modules/$kver/$(basename "$ko")" >>"$root/modules"
 done <"$root/order"
 rm "$root/order"
+if [ -n "$init" ]; then
+	rm "$root/modules"
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		cp "/lib/modules/$kver/$f" "$root/lib/modules/$kver/"
+	done
+	depmod -b "$root" "$kver"
+	mkdir -p "$root/sbin" "$root/usr/lib" "$root/dev" "$root/run" "$root/tmp"
+	cp "$init" "$root/init"
+	for l in sh modprobe; do ln -s busybox "$root/bin/$l"; done
+	ln -s ../bin/busybox "$root/sbin/modprobe"
+	for t in hdparm sdparm; do
+		p=$(command -v "$t")
+		cp "$p" "$root/bin/"
+		for lib in $(ldd "$p" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+	done
+	mknod "$root/dev/console" c 5 1
+	(cd "$root" && find . | sort | cpio -o -H newc --quiet --reproducible) | gzip -n -9 >"$out"
+	exit 0
+fi
 cat >"$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
