@@ -9,5 +9,6 @@
 int cmd_plan(int argc, char **argv);
 int cmd_image(int argc, char **argv);
 int cmd_results(int argc, char **argv);
+int cmd_hostroot(int argc, char **argv);
 
 #endif

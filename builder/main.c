@@ -15,6 +15,7 @@ struct command {
 static const struct command commands[] = {
 	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
 	{"results", cmd_results, "copy the RESULTS partition of a used image or disk out"},
+	{"hostroot", cmd_hostroot, "write the appliance root as an initramfs"},
 	{"image", cmd_image, "write a bootable disk image from a kernel and initramfs"},
 };
 

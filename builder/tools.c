@@ -1,0 +1,59 @@
+#include "tools.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+int tools_find_init(char *buf, size_t len)
+{
+	const char *env = getenv("BUILDAPP_INIT");
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		if (access(buf, X_OK) == 0)
+			return 0;
+		return log_error_errno(ENOENT, "BUILDAPP_INIT '%s': not an "
+				       "executable", env);
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		if ((size_t)snprintf(buf, len, "%s/buildapp-init", dirname(self)) < len &&
+		    access(buf, X_OK) == 0)
+			return 0;
+	}
+	snprintf(buf, len, "%s/buildapp-init", BUILDAPP_LIBEXECDIR);
+	if (access(buf, X_OK) == 0)
+		return 0;
+	return log_error_errno(ENOENT, "buildapp-init not found (next to "
+			       "buildapp or in %s)", BUILDAPP_LIBEXECDIR);
+}
+
+int tools_cache_dir(char *buf, size_t len)
+{
+	const char *dir = getenv("BUILDAPP_CACHE_DIR");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (dir && *dir)
+		n = snprintf(buf, len, "%s", dir);
+	else if (xdg && *xdg)
+		n = snprintf(buf, len, "%s/buildapp", xdg);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.cache/buildapp", home);
+	else
+		return log_error_errno(ENOENT, "no cache directory: set "
+				       "BUILDAPP_CACHE_DIR or HOME");
+	if (n < 0 || (size_t)n >= len)
+		return log_error_errno(ENAMETOOLONG, "cache directory path too long");
+	return 0;
+}
