@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "commands.h"
 #include "hostroot.h"
@@ -32,15 +31,11 @@ int cmd_hostroot(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	char cache[4096], init[4096], tmp[4200];
-	struct utsname u;
+	char cache[4096], init[4096], tmp[4200], kpath[4096], kver[256];
 	struct hostroot_spec spec = {0};
 	int c, r, cached = 0;
 
 	optind = 1;
-	uname(&u);
-	spec.kernel_version = u.release;
-	spec.cache_dir = NULL;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': spec.output = optarg; break;
@@ -53,6 +48,11 @@ int cmd_hostroot(int argc, char **argv)
 	if (!spec.output || optind != argc) {
 		usage(stderr);
 		return EXIT_BAD_INPUT;
+	}
+	if (!spec.kernel_version) {
+		if (tools_default_kernel(kpath, sizeof(kpath), kver, sizeof(kver)) < 0)
+			return 1;
+		spec.kernel_version = kver;
 	}
 	if (!spec.cache_dir) {
 		if (tools_cache_dir(cache, sizeof(cache)) < 0)

@@ -10,5 +10,7 @@ int cmd_plan(int argc, char **argv);
 int cmd_image(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_hostroot(int argc, char **argv);
+/* Also the default: `buildapp PROFILE.ini` runs cmd_build. */
+int cmd_build(int argc, char **argv);
 
 #endif

@@ -296,8 +296,9 @@ int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
 		snprintf(work, sizeof(work), "%s/hostroot-work.XXXXXX", spec->cache_dir);
 		if (!mkdtemp(work))
 			return log_error_errno(errno, "'%s': %s", work, strerror(errno));
+		tempfiles_add(work, TEMPFILE_TREE);
 		r = build_base(spec, work, base);
-		/* The chroot holds thousands of files: rm -rf, not the registry. */
+		tempfiles_forget(work);
 		command_run((char *[]){"rm", "-rf", work, NULL}, NULL, 1);
 		if (r < 0)
 			return r;

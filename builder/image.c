@@ -363,6 +363,8 @@ int image_build(const struct image_spec *spec)
 	char esp[PATH_MAX], results[PATH_MAX], raw[PATH_MAX], final[PATH_MAX];
 	int r;
 
+	unsigned long mark = tempfiles_mark();
+
 	r = check_cmdline(spec->cmdline);
 	if (r == 0)
 		r = compute_layout(spec, &l);
@@ -403,11 +405,11 @@ int image_build(const struct image_spec *spec)
 		goto fail;
 	}
 	tempfiles_forget(final);
-	tempfiles_remove_all();
+	tempfiles_remove_since(mark);
 	return 0;
 
 fail:
 	tempfiles_set_child(0);
-	tempfiles_remove_all();
+	tempfiles_remove_since(mark);
 	return r;
 }

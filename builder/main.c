@@ -13,6 +13,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{"build", cmd_build, "build the kit of a profile (the default)"},
 	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
 	{"results", cmd_results, "copy the RESULTS partition of a used image or disk out"},
 	{"hostroot", cmd_hostroot, "write the appliance root as an initramfs"},
@@ -49,6 +50,9 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
 
-	log_error("unknown command '%s' (see 'buildapp --help')", argv[1]);
+	/* Not a command: a profile, `buildapp PROFILE.ini [options]`. */
+	if (argv[1][0] != '-')
+		return cmd_build(argc, argv);
+	log_error("unknown option '%s' (see 'buildapp --help')", argv[1]);
 	return EXIT_BAD_INPUT;
 }

@@ -4,26 +4,48 @@
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct tempfile {
 	char path[PATH_MAX];
 	volatile sig_atomic_t used;
 	int is_dir;
+	unsigned long seq; /* registration order, for tempfiles_remove_since */
 };
 
 static struct tempfile entries[TEMPFILES_MAX];
 static volatile pid_t child_pid;
+static unsigned long next_seq = 1;
 
-/* Only async-signal-safe calls: it runs from the signal handler too. */
-static void remove_entries(void)
+/* rm -rf PATH with fork and execve, which are async-signal-safe. */
+static void remove_tree(const char *path)
 {
-	for (int pass = 0; pass < 2; pass++)
+	char *const argv[] = {"rm", "-rf", "--", (char *)path, NULL};
+	char *const envp[] = {NULL};
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve("/bin/rm", argv, envp);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+}
+
+/* Only async-signal-safe calls: it runs from the signal handler too.
+ * Files first, then directories, then trees. */
+static void remove_entries(unsigned long since)
+{
+	for (int pass = 0; pass < 3; pass++)
 		for (int i = TEMPFILES_MAX - 1; i >= 0; i--) {
 			struct tempfile *t = &entries[i];
-			if (!t->used || t->is_dir != pass)
+			if (!t->used || t->is_dir != pass || t->seq < since)
 				continue;
-			if (t->is_dir)
+			if (t->is_dir == TEMPFILE_TREE)
+				remove_tree(t->path);
+			else if (t->is_dir)
 				rmdir(t->path);
 			else
 				unlink(t->path);
@@ -37,7 +59,7 @@ static void on_signal(int sig)
 
 	if (child_pid > 0)
 		kill(child_pid, SIGKILL);
-	remove_entries();
+	remove_entries(0);
 	signal(sig, SIG_DFL);
 	errno = saved;
 	raise(sig);
@@ -84,6 +106,7 @@ int tempfiles_add(const char *path, int is_dir)
 		if (!entries[i].used) {
 			strcpy(entries[i].path, path);
 			entries[i].is_dir = is_dir;
+			entries[i].seq = next_seq++;
 			entries[i].used = 1;
 			r = 0;
 			break;
@@ -105,10 +128,20 @@ void tempfiles_forget(const char *path)
 
 void tempfiles_remove_all(void)
 {
+	tempfiles_remove_since(0);
+}
+
+unsigned long tempfiles_mark(void)
+{
+	return next_seq;
+}
+
+void tempfiles_remove_since(unsigned long mark)
+{
 	sigset_t old;
 
 	block(&old);
-	remove_entries();
+	remove_entries(mark);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 

@@ -15,14 +15,23 @@
  * of the signal.  Idempotent. */
 void tempfiles_install_handlers(void);
 
+/* Values of tempfiles_add's IS_DIR beyond 0 (file) and 1 (directory). */
+#define TEMPFILE_TREE 2
+
 /* Registers PATH (copied) as a temporary file, or a directory when IS_DIR
- * (removed with rmdir, so its files must be registered too).  Returns 0,
- * or -ENOSPC when the registry is full, -ENAMETOOLONG. */
+ * is 1 (removed with rmdir, so its files must be registered too), or a
+ * whole tree removed with rm -rf when TEMPFILE_TREE.  Returns 0, or
+ * -ENOSPC when the registry is full, -ENAMETOOLONG. */
 int tempfiles_add(const char *path, int is_dir);
 /* Forgets PATH without removing it (after it was renamed into place). */
 void tempfiles_forget(const char *path);
 /* Removes every registered path now and forgets them. */
 void tempfiles_remove_all(void);
+/* A mark for tempfiles_remove_since: nested steps (the image inside a kit
+ * build) remove only what they registered. */
+unsigned long tempfiles_mark(void);
+/* Removes and forgets the paths registered since MARK. */
+void tempfiles_remove_since(unsigned long mark);
 
 /* A child process (e.g. qemu) to kill with SIGKILL when a signal arrives;
  * 0 clears it. */
