@@ -32,3 +32,9 @@ fuzz: deps
 build-fuzz/fuzz-profile: $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS)
 	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(TEST_LINK_OBJS) \
 		$(filter-out -lcmocka,$(TEST_LIBS))
+
+# Test drivers of the end-to-end tests.
+$(B)/tests/tools/kit-build: $(B)/tests/tools/kit_build.o $(TEST_LINK_OBJS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) \
+		$(filter-out -lcmocka,$(TEST_LIBS))
+CHECK_PROGRAMS += $(B)/tests/tools/kit-build

@@ -1,0 +1,37 @@
+#!/bin/sh
+# The whole kit: host root (supermin, cached between runs in the test
+# cache), image, netboot directory and manifest, from a profile made in C
+# (tests/tools/kit_build.c: disk under test by serial, write_cache = off).
+# Boots it under SeaBIOS on the blank AHCI disk, and checks the report the
+# appliance init left on RESULTS: the disk was found by serial and its
+# write cache was turned off, read back off, and restored.
+. "$TOP/tests/lib/common.sh"
+command -v supermin >/dev/null || skip "supermin is not installed"
+[ -x "$B/tests/tools/kit-build" ] || fail "$B/tests/tools/kit-build not built"
+work=$(mktemp -d "$CACHE/kit.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export BUILDAPP_INIT="$TOP/$B/buildapp-init"
+
+"$B/tests/tools/kit-build" "$work/out" "$CACHE/hostroot"
+for f in kit-test.img kit-test.manifest.json kit-test.netboot/vmlinuz \
+	kit-test.netboot/initrd kit-test.netboot/boot.ipxe; do
+	[ -s "$work/out/$f" ] || fail "kit lacks $f"
+done
+[ -z "$(ls -A "$work/out" | grep '^\.')" ] || fail "temporaries left in the output directory"
+python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); \
+assert m["image"]["sha256"] and len(m["files"]) >= 5 and m["packages"]["qemu-utils"]' \
+	"$work/out/kit-test.manifest.json" || fail "manifest"
+sha=$(sha256sum "$work/out/kit-test.img" | cut -d' ' -f1)
+grep -q "\"$sha\"" "$work/out/kit-test.manifest.json" || fail "manifest image sha256"
+grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=KIT-TEST-DUT' \
+	"$work/out/kit-test.netboot/boot.ipxe" || fail "iPXE script"
+
+sh "$TOP/scripts/boot-appliance.sh" "$work/out/kit-test.img" --serial KIT-TEST-DUT \
+	--disk-size 2G --memory 2048 --timeout 900 >"$work/report"
+grep -E '^[a-z_]+: ' "$work/report"
+expect() { grep -qx "$1" "$work/report" || fail "report lacks '$1'"; }
+expect 'profile: kit-test'
+expect 'disk_serial: KIT-TEST-DUT'
+expect 'write_cache_effective: off'
+expect 'write_cache_after_restore: on'
+expect 'status: ok'
