@@ -121,17 +121,15 @@ static void coldplug(void)
 		nftw("/sys/devices", collect_alias, 32, FTW_PHYS);
 		if (n_new == 0)
 			break;
-		for (size_t i = first; i < n_aliases; i += 64) {
-			char *argv[64 + 5] = {"modprobe", "-a", "-q", "-b"};
-			size_t k = 4;
-			for (size_t j = i; j < n_aliases && j < i + 64; j++)
-				argv[k++] = aliases[j];
-			argv[k] = NULL;
-			command_run(argv, NULL, 1);
-		}
+		log_debug("coldplug: %zu new device aliases", n_new);
+		/* One modprobe per alias: kmod's `modprobe -a` stops at the
+		 * first alias without a module, and most have none. */
+		for (size_t i = first; i < n_aliases; i++)
+			command_run((char *[]){"modprobe", "-q", "-b", aliases[i],
+					       NULL},
+				    NULL, 1);
 		usleep(300 * 1000);
 	}
-	log_info("coldplug: %zu device aliases", n_aliases);
 }
 
 /* --- settings from the kernel command line ---------------------------- */
@@ -219,12 +217,15 @@ static int mount_results(struct init_env *env)
 	char dev[DISK_NAME_MAX + 8];
 	int r = -ENOENT;
 
-	/* Disk drivers probe asynchronously: give them up to 15 s. */
-	for (int i = 0; i < 75 && r < 0; i++) {
+	/* Controllers probe asynchronously and reveal more devices (a
+	 * SCSI disk needs sd_mod after ahci): coldplug again while waiting,
+	 * up to 20 s. */
+	for (int i = 0; i < 80 && r < 0; i++) {
+		coldplug();
 		r = disks_find_label(RESULTS_LABEL, env->results_part,
 				     env->boot_disk);
 		if (r < 0)
-			usleep(200 * 1000);
+			usleep(250 * 1000);
 	}
 	if (r < 0)
 		return log_error_errno(r, "no partition labelled %s found",
@@ -301,7 +302,15 @@ static int run(struct init_env *env)
 	r = mount_results(env);
 	if (r < 0)
 		return r;
-	r = disks_find_target(env->profile.host.disk, env->boot_disk, &env->target);
+	for (int i = 0; i < 80; i++) {
+		coldplug();
+		r = disks_find_target(env->profile.host.disk, env->boot_disk,
+				      &env->target);
+		if (r == 0)
+			break;
+		usleep(250 * 1000);
+	}
+	log_info("coldplug: %zu device aliases", n_aliases);
 	if (r < 0)
 		return log_error_errno(r, "disk under test '%s': no such disk "
 				       "(the boot disk %s is never used)",
@@ -353,7 +362,6 @@ int main(void)
 	}
 	profile_defaults(&env.profile);
 	read_cmdline(&env.profile);
-	coldplug();
 	r = run(&env);
 	if (env.results_part[0])
 		write_report(&env, r);

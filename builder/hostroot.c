@@ -19,7 +19,8 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 1
+#define HOSTROOT_LAYOUT 2
+#define HOSTROOT_BASE_MTIME 0
 
 const char *const hostroot_packages[] = {
 	"qemu-system-x86", "qemu-utils", "libvirt-daemon",
@@ -193,7 +194,9 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 	struct initramfs *a = NULL;
 	if (fd < 0)
 		return log_error_errno(errno, "'%s': %s", tmp, strerror(errno));
-	r = initramfs_open(fd, HOSTROOT_ZSTD_LEVEL, spec->epoch, &a);
+	/* The cached part is shared by builds of every SOURCE_DATE_EPOCH:
+	 * its mtimes are fixed, its content is named by the cache key. */
+	r = initramfs_open(fd, HOSTROOT_ZSTD_LEVEL, HOSTROOT_BASE_MTIME, &a);
 	if (r == 0)
 		r = initramfs_add_tree(a, root);
 	int k2 = initramfs_close(a);

@@ -24,7 +24,7 @@ build() { # OUTDIR
 secs() { # command...: prints the seconds it took
 	start=$(date +%s.%N)
 	"$@" >"$out/log" 2>&1 || { cat "$out/log" >&2; exit 1; }
-	echo "$(date +%s.%N) - $start" | bc
+	awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'
 }
 
 bare=$(secs guestfish -a /dev/null run)
@@ -35,7 +35,8 @@ size=$(stat -c %s "$img")
 used=$(du -k "$img" | cut -f1)
 echo "accelerator:                 $accel"
 printf 'bare guestfish launch:       %.1f s\n' "$bare"
-printf 'cold build:                  %.1f s (%.2fx the bare launch)\n' "$cold" "$(echo "$cold / $bare" | bc -l)"
-printf 'warm rebuild:                %.1f s (%.2fx the bare launch)\n' "$warm" "$(echo "$warm / $bare" | bc -l)"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+printf 'cold build:                  %.1f s (%sx the bare launch)\n' "$cold" "$(ratio "$cold" "$bare")"
+printf 'warm rebuild:                %.1f s (%sx the bare launch)\n' "$warm" "$(ratio "$warm" "$bare")"
 echo "image size:                  $((size / 1048576)) MiB apparent, $((used / 1024)) MiB allocated"
 echo "host root cache:             $(du -sh "$out/cache" | cut -f1)"

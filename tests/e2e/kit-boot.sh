@@ -18,9 +18,9 @@ for f in kit-test.img kit-test.manifest.json kit-test.netboot/vmlinuz \
 	[ -s "$work/out/$f" ] || fail "kit lacks $f"
 done
 [ -z "$(ls -A "$work/out" | grep '^\.')" ] || fail "temporaries left in the output directory"
-python3 -c 'import json, sys; m = json.load(open(sys.argv[1])); \
-assert m["image"]["sha256"] and len(m["files"]) >= 5 and m["packages"]["qemu-utils"]' \
-	"$work/out/kit-test.manifest.json" || fail "manifest"
+for key in '"builder"' '"packages"' '"qemu-utils"' '"ESP:/initrd"' '"initrd:/init"'; do
+	grep -q "$key" "$work/out/kit-test.manifest.json" || fail "manifest lacks $key"
+done
 sha=$(sha256sum "$work/out/kit-test.img" | cut -d' ' -f1)
 grep -q "\"$sha\"" "$work/out/kit-test.manifest.json" || fail "manifest image sha256"
 grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=KIT-TEST-DUT' \
