@@ -7,6 +7,7 @@
  * buildapp.after=, buildapp.write_cache=, buildapp.strict=, ...), on top
  * of the profile defaults. */
 #define _GNU_SOURCE /* nftw */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -311,10 +312,23 @@ static int run(struct init_env *env)
 		usleep(250 * 1000);
 	}
 	log_info("coldplug: %zu device aliases", n_aliases);
-	if (r < 0)
+	if (r < 0) {
+		char seen[512] = "";
+		struct dirent **names = NULL;
+		int n = scandir("/sys/block", &names, NULL, alphasort);
+		for (int i = 0; i < n; i++) {
+			if (names[i]->d_name[0] != '.' &&
+			    strlen(seen) + strlen(names[i]->d_name) + 2 < sizeof(seen)) {
+				strcat(seen, " ");
+				strcat(seen, names[i]->d_name);
+			}
+			free(names[i]);
+		}
+		free(names);
 		return log_error_errno(r, "disk under test '%s': no such disk "
-				       "(the boot disk %s is never used)",
-				       env->profile.host.disk, env->boot_disk);
+				       "(the boot disk %s is never used; disks:%s)",
+				       env->profile.host.disk, env->boot_disk, seen);
+	}
 	env->have_target = 1;
 	log_info("disk under test: /dev/%s (%s, serial %s)", env->target.name,
 		 env->target.model, env->target.serial);

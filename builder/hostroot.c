@@ -19,7 +19,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 2
+#define HOSTROOT_LAYOUT 3
 #define HOSTROOT_BASE_MTIME 0
 
 const char *const hostroot_packages[] = {
@@ -30,12 +30,14 @@ const char *const hostroot_packages[] = {
 
 /* Module folders of the kernel the appliance needs: disk controllers
  * (SATA, SAS/SCSI HBAs, NVMe, virtio, USB sticks), device mapper for LVM,
- * the filesystems, crypto/lib helpers, KVM (arch/x86/kvm), keyboards. */
+ * the filesystems, crypto/lib helpers, KVM (arch/x86/kvm, virt/lib, the
+ * AMD ccp), keyboards.  block/ holds t10-pi, which sd_mod needs. */
 static const char *const module_dirs[] = {
 	"kernel/drivers/ata", "kernel/drivers/scsi", "kernel/drivers/nvme",
 	"kernel/drivers/block", "kernel/drivers/virtio", "kernel/drivers/md",
 	"kernel/drivers/usb", "kernel/drivers/hid", "kernel/drivers/message",
-	"kernel/drivers/pci", "kernel/fs/ext4", "kernel/fs/jbd2",
+	"kernel/drivers/pci", "kernel/drivers/crypto", "kernel/block",
+	"kernel/virt", "kernel/fs/ext4", "kernel/fs/jbd2",
 	"kernel/fs/mbcache.ko", "kernel/fs/fat", "kernel/fs/nls", "kernel/lib",
 	"kernel/crypto", "kernel/arch", NULL,
 };

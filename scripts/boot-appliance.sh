@@ -116,7 +116,8 @@ fi
 [ -n "$log" ] || log=$work/console.log
 echo "$prog: booting $image ($format, $([ "$uefi" = 1 ] && echo UEFI || echo BIOS), $accel, boot disk on $boot_bus, disk under test $disk_size on AHCI serial $serial)" >&2
 start=$(date +%s)
-qemu-system-x86_64 "$@" </dev/null >"$log" 2>&1 &
+: >"$log" # exists before tail starts
+qemu-system-x86_64 "$@" </dev/null >>"$log" 2>&1 &
 qpid=$!
 # Show the console while waiting; stop at power-off or the timeout.
 tail -n +1 -f "$log" --pid="$qpid" &
