@@ -268,7 +268,7 @@ static void write_report(const struct init_env *env, int status)
 	fprintf(f, "profile: %s\n", env->profile.appliance.name);
 	fprintf(f, "firmware: %s\n", access("/sys/firmware/efi", F_OK) == 0 ? "uefi" : "bios");
 	fprintf(f, "kernel: %s %s\n", u.release, u.machine);
-	fprintf(f, "kvm: %s\n", access("/dev/kvm", R_OK | W_OK) == 0 ? "available" : "absent (TCG)");
+	fprintf(f, "kvm: %s\n", access("/dev/kvm", R_OK | W_OK) == 0 ? "/dev/kvm present" : "absent (TCG)");
 	fprintf(f, "results: /dev/%s\n", env->results_part);
 	fprintf(f, "boot_disk: %s\n", env->boot_disk);
 	fprintf(f, "disk_identity: %s\n", env->profile.host.disk);

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "command.h"
+
 struct tempfile {
 	char path[PATH_MAX];
 	volatile sig_atomic_t used;
@@ -57,8 +59,15 @@ static void on_signal(int sig)
 {
 	int saved = errno;
 
+	pid_t tool = command_current_child();
+
 	if (child_pid > 0)
 		kill(child_pid, SIGKILL);
+	/* A tool writing into a temporary directory would refill it. */
+	if (tool > 0) {
+		kill(-tool, SIGKILL);
+		waitpid(tool, NULL, 0);
+	}
 	remove_entries(0);
 	signal(sig, SIG_DFL);
 	errno = saved;

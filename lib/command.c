@@ -15,6 +15,13 @@
 
 extern char **environ;
 
+static volatile pid_t current_child;
+
+pid_t command_current_child(void)
+{
+	return current_child;
+}
+
 /* environ followed by EXTRA; an EXTRA entry replaces a variable of the
  * same name.  The strings are borrowed, only the array is allocated. */
 static char **env_merge(char *const extra[])
@@ -48,9 +55,13 @@ static int wait_child(pid_t pid)
 {
 	int status;
 
+	current_child = pid;
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			current_child = 0;
 			return -errno;
+		}
+	current_child = 0;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return -EINTR;
@@ -74,8 +85,19 @@ static int start(char *const argv[], char *const env_extra[], int out_fd,
 		r = posix_spawn_file_actions_adddup2(&fa, 2, 1);
 	else if (!r && out_fd >= 0)
 		r = posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	/* Its own process group, so the whole tree of a tool (supermin
+	 * runs tar, cpio...) can be killed at once on a signal. */
+	posix_spawnattr_t attr;
 	if (!r)
-		r = posix_spawnp(ret_pid, argv[0], &fa, NULL, argv, env);
+		r = posix_spawnattr_init(&attr);
+	if (!r) {
+		r = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+		if (!r)
+			r = posix_spawnattr_setpgroup(&attr, 0);
+		if (!r)
+			r = posix_spawnp(ret_pid, argv[0], &fa, &attr, argv, env);
+		posix_spawnattr_destroy(&attr);
+	}
 	posix_spawn_file_actions_destroy(&fa);
 	return -r;
 }
