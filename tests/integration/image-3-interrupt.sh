@@ -12,10 +12,7 @@ for sig in TERM INT; do
 		>"$work/log" 2>&1 &
 	pid=$!
 	# Wait until the libguestfs appliance is starting: mid-build.
-	for i in $(seq 1 120); do
-		grep -q 'starting the libguestfs' "$work/log" && break
-		sleep 0.5
-	done
+	wait_for_log "$work/log" 'starting the libguestfs' 60
 	sleep 3
 	kill -"$sig" "$pid"
 	rc=0

@@ -9,10 +9,7 @@ trap 'rm -rf "$work"' EXIT
 BUILDAPP_INIT="$TOP/$B/buildapp-init" "$BUILDAPP" hostroot -o "$work/initrd" \
 	--cache "$work/cache" >"$work/log" 2>&1 &
 pid=$!
-for i in $(seq 1 300); do
-	grep -q 'supermin --build' "$work/log" && break
-	sleep 0.5
-done
+wait_for_log "$work/log" 'supermin --build'
 sleep 3
 kill -TERM "$pid"
 rc=0

@@ -43,3 +43,13 @@ build_image() {
 	"$BUILDAPP" image --kernel "$KERNEL" --initrd "$(busybox_initrd)" \
 		--name image-test -o "$out" "$@"
 }
+
+# wait_for_log FILE PATTERN [SECONDS]: until FILE has a line matching
+# PATTERN (grep -E), at most SECONDS (default 150).
+wait_for_log() {
+	n=$((${3:-150} * 2))
+	while [ "$n" -gt 0 ] && ! grep -qE "$2" "$1"; do
+		sleep 0.5
+		n=$((n - 1))
+	done
+}
