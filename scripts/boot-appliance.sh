@@ -15,8 +15,12 @@
 set -eu
 
 prog=boot-appliance
-usage() {
-	sed -n '8,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+usage() { # [STATUS]: 0 prints to stdout
+	if [ "${1:-2}" = 0 ]; then
+		sed -n '8,14p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+	fi
+	sed -n '8,14p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
@@ -38,7 +42,7 @@ while [ $# -gt 0 ]; do
 	--report) report=$2; shift ;;
 	--log) log=$2; shift ;;
 	--probe-accel) probe_only=1 ;;
-	-h|--help) usage ;;
+	-h|--help) usage 0 ;;
 	-*) echo "$prog: unknown option '$1'" >&2; usage ;;
 	*) [ -z "$image" ] || usage; image=$1 ;;
 	esac

@@ -2,9 +2,9 @@
 # The whole kit: host root (supermin, cached between runs in the test
 # cache), image, netboot directory and manifest, from a profile made in C
 # (tests/tools/kit_build.c: disk under test by serial, write_cache = off).
-# Boots it under SeaBIOS on the blank AHCI disk, and checks the report the
-# appliance init left on RESULTS: the disk was found by serial and its
-# write cache was turned off, read back off, and restored.
+# Boots it under SeaBIOS and under OVMF on a blank AHCI disk, and checks
+# the report the appliance init left on RESULTS: the disk was found by
+# serial and its write cache was turned off, read back off, and restored.
 . "$TOP/tests/lib/common.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
 [ -x "$B/tests/tools/kit-build" ] || fail "$B/tests/tools/kit-build not built"
@@ -26,12 +26,18 @@ grep -q "\"$sha\"" "$work/out/kit-test.manifest.json" || fail "manifest image sh
 grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=KIT-TEST-DUT' \
 	"$work/out/kit-test.netboot/boot.ipxe" || fail "iPXE script"
 
-sh "$TOP/scripts/boot-appliance.sh" "$work/out/kit-test.img" --serial KIT-TEST-DUT \
-	--disk-size 2G --memory 2048 --timeout 900 >"$work/report"
-grep -E '^[a-z_]+: ' "$work/report"
-expect() { grep -qx "$1" "$work/report" || fail "report lacks '$1'"; }
-expect 'profile: kit-test'
-expect 'disk_serial: KIT-TEST-DUT'
-expect 'write_cache_effective: off'
-expect 'write_cache_after_restore: on'
-expect 'status: ok'
+expect() { grep -qx "$2" "$1" || fail "report lacks '$2'"; }
+cp --sparse=always "$work/out/kit-test.img" "$work/uefi.img"
+for firmware in bios uefi; do
+	img=$work/out/kit-test.img opt=
+	[ "$firmware" = bios ] || img=$work/uefi.img opt=--uefi
+	sh "$TOP/scripts/boot-appliance.sh" "$img" $opt --serial KIT-TEST-DUT \
+		--disk-size 2G --memory 2048 --timeout 900 >"$work/report"
+	grep -E '^[a-z_]+: ' "$work/report"
+	expect "$work/report" 'profile: kit-test'
+	expect "$work/report" "firmware: $firmware"
+	expect "$work/report" 'disk_serial: KIT-TEST-DUT'
+	expect "$work/report" 'write_cache_effective: off'
+	expect "$work/report" 'write_cache_after_restore: on'
+	expect "$work/report" 'status: ok'
+done
