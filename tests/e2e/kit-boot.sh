@@ -1,7 +1,8 @@
 #!/bin/sh
 # The whole kit: host root (supermin, cached between runs in the test
 # cache), image, netboot directory and manifest, from a profile made in C
-# (tests/tools/kit_build.c: disk under test by serial, write_cache = off).
+# (tests/tools/kit_build.c: disk under test by serial, write_cache = off),
+# built twice and compared byte for byte.
 # Boots it under SeaBIOS and under OVMF on a blank AHCI disk, and checks
 # the report the appliance init left on RESULTS: the disk was found by
 # serial and its write cache was turned off, read back off, and restored.
@@ -10,9 +11,16 @@ command -v supermin >/dev/null || skip "supermin is not installed"
 [ -x "$B/tests/tools/kit-build" ] || fail "$B/tests/tools/kit-build not built"
 work=$(mktemp -d "$CACHE/kit.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-export BUILDAPP_INIT="$TOP/$B/buildapp-init"
+export BUILDAPP_INIT="$TOP/$B/buildapp-init" SOURCE_DATE_EPOCH=1700000000
 
 "$B/tests/tools/kit-build" "$work/out" "$CACHE/hostroot"
+# A second build (warm host root cache) gives the same bytes.
+"$B/tests/tools/kit-build" "$work/again" "$CACHE/hostroot"
+for f in kit-test.img kit-test.manifest.json kit-test.netboot/initrd; do
+	cmp "$work/out/$f" "$work/again/$f" || fail "$f differs between two builds"
+done
+rm -rf "$work/again"
+echo "two kit builds are byte-identical"
 for f in kit-test.img kit-test.manifest.json kit-test.netboot/vmlinuz \
 	kit-test.netboot/initrd kit-test.netboot/boot.ipxe; do
 	[ -s "$work/out/$f" ] || fail "kit lacks $f"
