@@ -27,13 +27,21 @@ enum disk_protocol hosttune_protocol(const char *disk)
 }
 
 /* Runs a tool, captures its output; reports a failure naming it. */
-static int tool(char *const argv[], char **ret_out)
+/* Runs a tool, captures its output; reports a failure naming it.  With
+ * LENIENT a non-zero exit status is not an error when the tool ran: sdparm
+ * exits 5 when a drive (QEMU's among them) has no saved mode pages, after
+ * printing the current value; what counts is the value read back. */
+static int tool_run(char *const argv[], char **ret_out, int lenient)
 {
 	char desc[256];
 	_cleanup_free_ char *out = NULL;
 	int r = command_capture(argv, NULL, 64 * 1024, &out);
 
-	if (r == 0) {
+	if (r == 0 || (lenient && r > 0)) {
+		if (r > 0) {
+			command_describe(argv, desc, sizeof(desc));
+			log_debug("'%s' exited with status %d", desc, r);
+		}
 		if (ret_out)
 			*ret_out = TAKE_PTR(out);
 		return 0;
@@ -42,6 +50,11 @@ static int tool(char *const argv[], char **ret_out)
 	if (r < 0)
 		return log_error_errno(r, "'%s': %s", desc, strerror(-r));
 	return log_error_errno(EIO, "'%s' failed with exit status %d", desc, r);
+}
+
+static int tool(char *const argv[], char **ret_out)
+{
+	return tool_run(argv, ret_out, 0);
 }
 
 /* The number after KEY in OUT ("write-caching =  1 (on)", "WCE  1 [cha:",
@@ -59,6 +72,29 @@ static long number_after(const char *out, const char *key)
 	return end == p ? -1 : v;
 }
 
+/* The device node the tool talks to: the disk itself, or for NVMe its
+ * controller (/dev/nvme0 for nvme0n1): the volatile write cache is a
+ * controller feature, and QEMU refuses it addressed to a namespace. */
+static void tool_device(const char *disk, enum disk_protocol protocol,
+			char *buf, size_t len)
+{
+	char path[128], target[256];
+	ssize_t n;
+
+	snprintf(buf, len, "/dev/%s", disk);
+	if (protocol != DISK_NVME)
+		return;
+	snprintf(path, sizeof(path), "/sys/block/%s/device", disk);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strncmp(base, "nvme", 4) == 0 && strlen(base) + 6 <= len)
+		snprintf(buf, len, "/dev/%.*s", (int)(len - 6), base);
+}
+
 int hosttune_read_write_cache(const char *disk, enum disk_protocol protocol,
 			      int *ret_on)
 {
@@ -67,18 +103,20 @@ int hosttune_read_write_cache(const char *disk, enum disk_protocol protocol,
 	long v;
 	int r;
 
-	snprintf(dev, sizeof(dev), "/dev/%s", disk);
+	tool_device(disk, protocol, dev, sizeof(dev));
 	switch (protocol) {
 	case DISK_ATA:
 		r = tool((char *[]){"hdparm", "-W", dev, NULL}, &out);
 		v = r < 0 ? -1 : number_after(out, "write-caching");
 		break;
 	case DISK_SCSI:
-		r = tool((char *[]){"sdparm", "--get", "WCE", dev, NULL}, &out);
+		r = tool_run((char *[]){"sdparm", "--get", "WCE", dev, NULL}, &out,
+			     1);
 		v = r < 0 ? -1 : number_after(out, "WCE");
 		break;
 	default:
-		r = tool((char *[]){"nvme", "get-feature", dev, "-f", "6", NULL},
+		r = tool((char *[]){"nvme", "get-feature", dev, "-f", "6", "-n", "0",
+				    NULL},
 			 &out);
 		v = r < 0 ? -1 : number_after(out, "Current value");
 		if (v > 0)
@@ -100,18 +138,18 @@ static int set_write_cache(const char *disk, enum disk_protocol protocol,
 {
 	char dev[HOSTTUNE_NAME_MAX + 8];
 
-	snprintf(dev, sizeof(dev), "/dev/%s", disk);
+	tool_device(disk, protocol, dev, sizeof(dev));
 	switch (protocol) {
 	case DISK_ATA:
 		return tool((char *[]){"hdparm", on ? "-W1" : "-W0", dev, NULL},
 			    NULL);
 	case DISK_SCSI:
 		/* Not --save: the drive's saved page stays as it was. */
-		return tool((char *[]){"sdparm", "--set", on ? "WCE=1" : "WCE=0",
-				       dev, NULL},
-			    NULL);
+		return tool_run((char *[]){"sdparm", "--set",
+					   on ? "WCE=1" : "WCE=0", dev, NULL},
+				NULL, 1);
 	default:
-		return tool((char *[]){"nvme", "set-feature", dev, "-f", "6",
+		return tool((char *[]){"nvme", "set-feature", dev, "-f", "6", "-n", "0",
 				       "-v", on ? "1" : "0", NULL},
 			    NULL);
 	}

@@ -8,7 +8,8 @@
 # Usage: boot-appliance.sh IMAGE [--uefi] [--disk-size SIZE] [--disk FILE]
 #            [--timeout SECONDS] [--memory MB] [--smp N]
 #            [--boot-bus virtio|sata|nvme|usb] [--accel auto|kvm|tcg]
-#            [--serial SERIAL] [--report FILE] [--log FILE]
+#            [--serial SERIAL] [--dut-bus ahci|scsi|nvme]
+#            [--report FILE] [--log FILE]
 #        boot-appliance.sh --probe-accel
 # Exit status: 0 powered off and the report was read, 1 failure or timeout,
 # 2 bad usage.
@@ -17,17 +18,17 @@ set -eu
 prog=boot-appliance
 usage() { # [STATUS]: 0 prints to stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '8,14p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '8,15p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 	fi
-	sed -n '8,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,15p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
 image= uefi=0 disk_size=8G disk= timeout=900 memory=3072 smp=2
 boot_bus=virtio accel=${BUILDAPP_ACCEL:-auto} serial=BUILDAPP-DUT-0001
-report=report.txt log= probe_only=0
+report=report.txt log= probe_only=0 dut_bus=ahci
 while [ $# -gt 0 ]; do
 	case $1 in
 	--uefi) uefi=1 ;;
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--boot-bus) boot_bus=$2; shift ;;
 	--accel) accel=$2; shift ;;
 	--serial) serial=$2; shift ;;
+	--dut-bus) dut_bus=$2; shift ;;
 	--report) report=$2; shift ;;
 	--log) log=$2; shift ;;
 	--probe-accel) probe_only=1 ;;
@@ -79,6 +81,7 @@ kvm|tcg) ;;
 *) usage ;;
 esac
 case $boot_bus in virtio|sata|nvme|usb) ;; *) usage ;; esac
+case $dut_bus in ahci|scsi|nvme) ;; *) usage ;; esac
 
 format=$(qemu-img info --output=json "$image" | sed -n 's/.*"format": "\([a-z0-9]*\)".*/\1/p' | head -n 1)
 [ -n "$format" ] || die "image '$image': cannot tell its format"
@@ -100,8 +103,15 @@ fi
 set -- -accel "$accel" -M q35 -m "$memory" -smp "$smp" -cpu max \
 	-nodefaults -display none -no-reboot -serial stdio \
 	-drive "file=$disk,format=raw,if=none,id=dut,cache=none,aio=threads" \
-	-device "ide-hd,drive=dut,bus=ide.0,serial=$serial" \
 	-drive "file=$image,format=$format,if=none,id=boot,cache=unsafe"
+# The disk under test: an emulated ATA disk on q35's AHCI by default, so
+# hdparm talks to a drive; SCSI (sdparm) and NVMe (nvme-cli) likewise.
+case $dut_bus in
+ahci) set -- "$@" -device "ide-hd,drive=dut,bus=ide.0,serial=$serial" ;;
+scsi) set -- "$@" -device virtio-scsi-pci,id=dutscsi \
+	-device "scsi-hd,drive=dut,bus=dutscsi.0,serial=$serial" ;;
+nvme) set -- "$@" -device "nvme,drive=dut,serial=$serial" ;;
+esac
 case $boot_bus in
 virtio) set -- "$@" -device virtio-blk-pci,drive=boot,bootindex=0 ;;
 sata) set -- "$@" -device ide-hd,drive=boot,bus=ide.1,bootindex=0 ;;
@@ -118,7 +128,7 @@ if [ "$uefi" = 1 ]; then
 fi
 
 [ -n "$log" ] || log=$work/console.log
-echo "$prog: booting $image ($format, $([ "$uefi" = 1 ] && echo UEFI || echo BIOS), $accel, boot disk on $boot_bus, disk under test $disk_size on AHCI serial $serial)" >&2
+echo "$prog: booting $image ($format, $([ "$uefi" = 1 ] && echo UEFI || echo BIOS), $accel, boot disk on $boot_bus, disk under test $disk_size on $dut_bus serial $serial)" >&2
 start=$(date +%s)
 : >"$log" # exists before tail starts
 qemu-system-x86_64 "$@" </dev/null >>"$log" 2>&1 &

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The appliance init as PID 1: a kit whose initramfs is buildapp-init (with
-# busybox modprobe, hdparm, sdparm and the disk modules) boots, coldplugs,
-# finds RESULTS and the disk under test by its serial, turns the ATA write
-# cache off with hdparm, reads it back, restores it, writes report.txt.
+# busybox modprobe, hdparm, sdparm, nvme-cli and the disk modules) boots,
+# coldplugs, finds RESULTS and the disk under test by its serial, turns its
+# write cache off, reads it back, restores it, writes report.txt: on an ATA
+# disk (hdparm), then a SCSI disk (sdparm) and an NVMe namespace (nvme-cli).
 . "$TOP/tests/lib/common.sh"
 work=$(mktemp -d "$CACHE/init.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -14,7 +15,7 @@ sh "$TOP/tests/lib/busybox-initrd.sh" "$KVER" "$work/initrd.gz" "$B/buildapp-ini
 	-o "$work/kit.img"
 sh "$TOP/scripts/boot-appliance.sh" "$work/kit.img" --serial INIT-TEST-DUT \
 	--disk-size 1G --memory 512 --timeout 300 >"$work/out"
-cat "$work/out" | grep -E '^buildapp-init|^[a-z_]+: '
+grep -E '^buildapp-init|^[a-z_]+: ' "$work/out"
 expect() { grep -qx "$1" "$work/out" || fail "report lacks '$1'"; }
 expect 'firmware: bios'
 expect 'boot_disk: vda'
@@ -26,3 +27,14 @@ expect 'write_cache_effective: off'
 expect 'write_cache_after_restore: on'
 expect 'read_ahead_kb_effective: 512'
 expect 'status: ok'
+
+for bus in scsi nvme; do
+	cp --sparse=always "$work/kit.img" "$work/$bus.img"
+	sh "$TOP/scripts/boot-appliance.sh" "$work/$bus.img" --serial INIT-TEST-DUT \
+		--dut-bus "$bus" --disk-size 1G --memory 512 --timeout 300 >"$work/out"
+	grep -E '^buildapp-init|^[a-z_]+: ' "$work/out"
+	expect 'disk_serial: INIT-TEST-DUT'
+	expect "disk_protocol: $bus"
+	expect 'write_cache_effective: off'
+	expect 'status: ok'
+done

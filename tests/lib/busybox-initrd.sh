@@ -3,7 +3,7 @@
 # modules of the build host's kernel, and an /init that mounts RESULTS,
 # writes /boot-test.txt there (firmware type, kernel, disks) and powers off.
 # With INIT, that program is /init instead (the appliance's init), with
-# hdparm, sdparm and their libraries, and modprobe from busybox.
+# hdparm, sdparm, nvme-cli and their libraries, and modprobe from busybox.
 # Usage: busybox-initrd.sh KVER OUT.cpio.gz [INIT]
 set -eu
 kver=$1 out=$2 init=${3:-}
@@ -12,7 +12,7 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/mnt" \
 	"$root/lib/modules/$kver"
 cp /bin/busybox "$root/bin/busybox"
-for m in ahci sd_mod virtio_blk virtio_pci ext4 crc32c_generic; do
+for m in ahci sd_mod virtio_blk virtio_pci virtio_scsi nvme ext4 crc32c_generic; do
 	modprobe -S "$kver" --show-depends "$m"
 done | awk '$1 == "insmod" { print $2 }' | awk '!seen[$0]++' >"$root/order"
 while read -r ko; do
@@ -30,7 +30,7 @@ if [ -n "$init" ]; then
 	cp "$init" "$root/init"
 	for l in sh modprobe; do ln -s busybox "$root/bin/$l"; done
 	ln -s ../bin/busybox "$root/sbin/modprobe"
-	for t in hdparm sdparm; do
+	for t in hdparm sdparm nvme; do
 		p=$(command -v "$t")
 		cp "$p" "$root/bin/"
 		for lib in $(ldd "$p" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
