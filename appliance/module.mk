@@ -1,11 +1,13 @@
 # Shared by builder and appliance: the typed profile and plan, statistics,
 # libvirt runs, the journal and summary, the guest protocol (command line,
-# console parser), host-side qemu-img bench, the sweep.
+# console parser), host-side qemu-img bench, the sweep, the appliance's
+# disk discovery and host tuning.
 APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/stats.c appliance/domain.c appliance/vm.c appliance/journal.c \
 	appliance/jsonget.c appliance/summary.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
-	appliance/sweep.c appliance/volumes.c appliance/bench.c
+	appliance/sweep.c appliance/volumes.c appliance/bench.c \
+	appliance/disks.c appliance/hosttune.c appliance/sysfs.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
 APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \
 	-lpthread -lm
@@ -35,3 +37,9 @@ PROGRAMS += $(B)/buildapp-agent
 # guestkit_build() finds it in LIBEXECDIR once installed.
 INSTALL_EXTRA += install -m 755 $(B)/buildapp-agent \
 	$(DESTDIR)$(LIBEXECDIR)/buildapp-agent;
+
+# PID 1 of the appliance: static, so it runs from any root.
+$(B)/buildapp-init: $(B)/appliance/init.o $(B)/libappliance.a $(STORAGE_ARCHIVES) \
+		$(B)/libcommon.a
+	$(CC) $(SAN) $(LDFLAGS) -static -o $@ $^
+PROGRAMS += $(B)/buildapp-init

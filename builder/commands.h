@@ -11,5 +11,10 @@ int cmd_keys(int argc, char **argv);
 int cmd_provision(int argc, char **argv);
 int cmd_kit(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_image(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+int cmd_hostroot(int argc, char **argv);
+/* Also the default: `buildapp PROFILE.ini` runs cmd_build. */
+int cmd_build(int argc, char **argv);
 
 #endif

@@ -13,11 +13,15 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{"build", cmd_build, "build the kit of a profile (the default)"},
 	{"plan", cmd_plan, "print the resolved profile and the sweep matrix"},
 	{"keys", cmd_keys, "print the reference of every profile key"},
 	{"provision", cmd_provision, "create the storage backends on an image file or disk"},
 	{"kit", cmd_kit, "build the benchmark guest: kernel, initramfs, disk image"},
 	{"run", cmd_run, "run a profile's sweep on this host and print the table"},
+	{"results", cmd_results, "copy the RESULTS partition of a used image or disk out"},
+	{"hostroot", cmd_hostroot, "write the appliance root as an initramfs"},
+	{"image", cmd_image, "write a bootable disk image from a kernel and initramfs"},
 };
 
 static void usage(FILE *f)
@@ -50,6 +54,9 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
 
-	log_error("unknown command '%s' (see 'buildapp --help')", argv[1]);
+	/* Not a command: a profile, `buildapp PROFILE.ini [options]`. */
+	if (argv[1][0] != '-')
+		return cmd_build(argc, argv);
+	log_error("unknown option '%s' (see 'buildapp --help')", argv[1]);
 	return EXIT_BAD_INPUT;
 }

@@ -1,2 +1,2 @@
-LIB_SRCS := lib/log.c lib/names.c lib/parse.c
+LIB_SRCS := lib/log.c lib/names.c lib/parse.c lib/command.c
 $(B)/libcommon.a: $(LIB_SRCS:%.c=$(B)/%.o)

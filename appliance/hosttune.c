@@ -1,0 +1,381 @@
+#include "hosttune.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "command.h"
+#include "log.h"
+#include "names.h"
+#include "sysfs.h"
+
+NAME_TABLE(disk_protocol, "ata", "scsi", "nvme")
+
+enum disk_protocol hosttune_protocol(const char *disk)
+{
+	char vendor[64];
+
+	if (strncmp(disk, "nvme", 4) == 0)
+		return DISK_NVME;
+	/* libata disks show up as SCSI disks whose vendor is "ATA". */
+	if (sysfs_read_block(disk, "device/vendor", vendor, sizeof(vendor)) == 0 &&
+	    strcmp(vendor, "ATA") == 0)
+		return DISK_ATA;
+	return DISK_SCSI;
+}
+
+/* Runs a tool, captures its output; reports a failure naming it. */
+/* Runs a tool, captures its output; reports a failure naming it.  With
+ * LENIENT a non-zero exit status is not an error when the tool ran: sdparm
+ * exits 5 when a drive (QEMU's among them) has no saved mode pages, after
+ * printing the current value; what counts is the value read back. */
+static int tool_run(char *const argv[], char **ret_out, int lenient)
+{
+	char desc[256];
+	_cleanup_free_ char *out = NULL;
+	int r = command_capture(argv, NULL, 64 * 1024, &out);
+
+	if (r == 0 || (lenient && r > 0)) {
+		if (r > 0) {
+			command_describe(argv, desc, sizeof(desc));
+			log_debug("'%s' exited with status %d", desc, r);
+		}
+		if (ret_out)
+			*ret_out = TAKE_PTR(out);
+		return 0;
+	}
+	command_describe(argv, desc, sizeof(desc));
+	if (r < 0)
+		return log_error_errno(r, "'%s': %s", desc, strerror(-r));
+	return log_error_errno(EIO, "'%s' failed with exit status %d", desc, r);
+}
+
+static int tool(char *const argv[], char **ret_out)
+{
+	return tool_run(argv, ret_out, 0);
+}
+
+/* The number after KEY in OUT ("write-caching =  1 (on)", "WCE  1 [cha:",
+ * "Current value:0x00000001"), or -1. */
+static long number_after(const char *out, const char *key)
+{
+	const char *p = strstr(out, key);
+	char *end;
+
+	if (!p)
+		return -1;
+	p += strlen(key);
+	p += strspn(p, " \t=:");
+	long v = strtol(p, &end, 0);
+	return end == p ? -1 : v;
+}
+
+/* The device node the tool talks to: the disk itself, or for NVMe its
+ * controller (/dev/nvme0 for nvme0n1): the volatile write cache is a
+ * controller feature, and QEMU refuses it addressed to a namespace. */
+static void tool_device(const char *disk, enum disk_protocol protocol,
+			char *buf, size_t len)
+{
+	char path[128], target[256];
+	ssize_t n;
+
+	snprintf(buf, len, "/dev/%s", disk);
+	if (protocol != DISK_NVME)
+		return;
+	snprintf(path, sizeof(path), "/sys/block/%s/device", disk);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strncmp(base, "nvme", 4) == 0 && strlen(base) + 6 <= len)
+		snprintf(buf, len, "/dev/%.*s", (int)(len - 6), base);
+}
+
+int hosttune_read_write_cache(const char *disk, enum disk_protocol protocol,
+			      int *ret_on)
+{
+	char dev[HOSTTUNE_NAME_MAX + 8];
+	_cleanup_free_ char *out = NULL;
+	long v;
+	int r;
+
+	tool_device(disk, protocol, dev, sizeof(dev));
+	switch (protocol) {
+	case DISK_ATA:
+		r = tool((char *[]){"hdparm", "-W", dev, NULL}, &out);
+		v = r < 0 ? -1 : number_after(out, "write-caching");
+		break;
+	case DISK_SCSI:
+		r = tool_run((char *[]){"sdparm", "--get", "WCE", dev, NULL}, &out,
+			     1);
+		v = r < 0 ? -1 : number_after(out, "WCE");
+		break;
+	default:
+		r = tool((char *[]){"nvme", "get-feature", dev, "-f", "6", "-n", "0",
+				    NULL},
+			 &out);
+		v = r < 0 ? -1 : number_after(out, "Current value");
+		if (v > 0)
+			v &= 1;
+		break;
+	}
+	if (r < 0)
+		return r;
+	if (v != 0 && v != 1)
+		return log_error_errno(EIO, "%s: cannot read the write cache "
+				       "state from the %s tool's output",
+				       dev, disk_protocol_name(protocol));
+	*ret_on = (int)v;
+	return 0;
+}
+
+static int set_write_cache(const char *disk, enum disk_protocol protocol,
+			   int on)
+{
+	char dev[HOSTTUNE_NAME_MAX + 8];
+
+	tool_device(disk, protocol, dev, sizeof(dev));
+	switch (protocol) {
+	case DISK_ATA:
+		return tool((char *[]){"hdparm", on ? "-W1" : "-W0", dev, NULL},
+			    NULL);
+	case DISK_SCSI:
+		/* Not --save: the drive's saved page stays as it was. */
+		return tool_run((char *[]){"sdparm", "--set",
+					   on ? "WCE=1" : "WCE=0", dev, NULL},
+				NULL, 1);
+	default:
+		return tool((char *[]){"nvme", "set-feature", dev, "-f", "6", "-n", "0",
+				       "-v", on ? "1" : "0", NULL},
+			    NULL);
+	}
+}
+
+/* A refused setting: an error when strict, else a recorded warning. */
+static int refused(const struct profile_host *host, struct hosttune *t, int r,
+		   const char *what)
+{
+	if (host->strict)
+		return log_error_errno(r, "%s: refused (strict = yes)", what);
+	log_warning("%s: refused, continuing (strict = no)", what);
+	if (t->n_warnings < HOSTTUNE_WARNINGS_MAX)
+		snprintf(t->warnings[t->n_warnings++], HOSTTUNE_WARNING_LEN,
+			 "%s: refused", what);
+	return 0;
+}
+
+static int apply_write_cache(const struct profile_host *host, struct hosttune *t)
+{
+	int want = host->write_cache == WRITE_CACHE_ON, r;
+
+	r = hosttune_read_write_cache(t->disk, t->protocol,
+				      &t->write_cache_original);
+	if (r < 0)
+		return refused(host, t, r, "reading the disk write cache");
+	t->write_cache_effective = t->write_cache_original;
+	if (host->write_cache == WRITE_CACHE_KEEP)
+		return 0;
+	r = set_write_cache(t->disk, t->protocol, want);
+	if (r == 0)
+		r = hosttune_read_write_cache(t->disk, t->protocol,
+					      &t->write_cache_effective);
+	if (r == 0 && t->write_cache_effective != want)
+		r = log_error_errno(EIO, "/dev/%s: write cache reads back %s "
+				    "after setting it %s",
+				    t->disk, t->write_cache_effective ? "on" : "off",
+				    want ? "on" : "off");
+	return r < 0 ? refused(host, t, r, "setting the disk write cache") : 0;
+}
+
+static int set_vm_ratio(const struct profile_host *host, struct hosttune *t,
+			const char *name, int value, int *ret_original)
+{
+	char path[128], buf[32];
+	int r;
+
+	*ret_original = -1;
+	if (value < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/sys/vm/%s", name);
+	r = sysfs_read(path, buf, sizeof(buf));
+	if (r == 0) {
+		*ret_original = atoi(buf);
+		snprintf(buf, sizeof(buf), "%d", value);
+		r = sysfs_write(path, buf);
+	}
+	if (r < 0) {
+		char what[160];
+		snprintf(what, sizeof(what), "vm.%s = %d: %s", name, value,
+			 strerror(-r));
+		return refused(host, t, r, what);
+	}
+	return 0;
+}
+
+/* The active scheduler: the bracketed word of queue/scheduler. */
+static void current_scheduler(const char *disk, char *buf, size_t len)
+{
+	char line[256];
+	const char *open, *close;
+
+	buf[0] = '\0';
+	if (sysfs_read_block(disk, "queue/scheduler", line, sizeof(line)) < 0)
+		return;
+	open = strchr(line, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close && (size_t)(close - open - 1) < len)
+		snprintf(buf, len, "%.*s", (int)(close - open - 1), open + 1);
+}
+
+static int apply_queue(const struct profile_host *host, struct hosttune *t)
+{
+	char path[256], buf[64];
+	int r;
+
+	current_scheduler(t->disk, t->scheduler_effective,
+			  sizeof(t->scheduler_effective));
+	if (host->scheduler != SCHEDULER_KEEP) {
+		snprintf(t->scheduler_original, sizeof(t->scheduler_original),
+			 "%s", t->scheduler_effective);
+		snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler",
+			 t->disk);
+		r = sysfs_write(path, io_scheduler_name(host->scheduler));
+		current_scheduler(t->disk, t->scheduler_effective,
+				  sizeof(t->scheduler_effective));
+		if (r == 0 && strcmp(t->scheduler_effective,
+				     io_scheduler_name(host->scheduler)) != 0)
+			r = -EINVAL;
+		if (r < 0) {
+			snprintf(buf, sizeof(buf), "scheduler %s",
+				 io_scheduler_name(host->scheduler));
+			r = refused(host, t, r, buf);
+			if (r < 0)
+				return r;
+		}
+	}
+	t->read_ahead_kb_original = -1;
+	if (sysfs_read_block(t->disk, "queue/read_ahead_kb", buf, sizeof(buf)) == 0)
+		t->read_ahead_kb_effective = atol(buf);
+	if (host->read_ahead_kb >= 0) {
+		t->read_ahead_kb_original = t->read_ahead_kb_effective;
+		snprintf(path, sizeof(path), "/sys/block/%s/queue/read_ahead_kb",
+			 t->disk);
+		snprintf(buf, sizeof(buf), "%lld", (long long)host->read_ahead_kb);
+		r = sysfs_write(path, buf);
+		if (r == 0)
+			t->read_ahead_kb_effective = (long)host->read_ahead_kb;
+		else
+			return refused(host, t, r, "read_ahead_kb");
+	}
+	return 0;
+}
+
+int hosttune_apply(const struct profile_host *host, const char *disk,
+		   struct hosttune *ret)
+{
+	struct hosttune t = {
+		.write_cache_original = -1,
+		.write_cache_effective = -1,
+		.read_ahead_kb_effective = -1,
+	};
+	int r;
+
+	if (strlen(disk) >= sizeof(t.disk) || strchr(disk, '/'))
+		return log_error_errno(EINVAL, "'%s': not a block device name",
+				       disk);
+	snprintf(t.disk, sizeof(t.disk), "%s", disk);
+	t.protocol = hosttune_protocol(disk);
+
+	r = apply_write_cache(host, &t);
+	if (r == 0)
+		r = set_vm_ratio(host, &t, "dirty_ratio", host->dirty_ratio,
+				 &t.dirty_ratio_original);
+	if (r == 0)
+		r = set_vm_ratio(host, &t, "dirty_background_ratio",
+				 host->dirty_background_ratio,
+				 &t.dirty_background_ratio_original);
+	if (r == 0)
+		r = apply_queue(host, &t);
+	if (r < 0) {
+		hosttune_restore(&t);
+		return r;
+	}
+	*ret = t;
+	return 0;
+}
+
+int hosttune_restore(const struct hosttune *t)
+{
+	char path[256], buf[32];
+	int r = 0, k;
+
+	if (t->write_cache_original >= 0 &&
+	    t->write_cache_effective != t->write_cache_original) {
+		k = set_write_cache(t->disk, t->protocol, t->write_cache_original);
+		r = r ? r : k;
+	}
+	if (t->dirty_ratio_original >= 0) {
+		snprintf(buf, sizeof(buf), "%d", t->dirty_ratio_original);
+		k = sysfs_write("/proc/sys/vm/dirty_ratio", buf);
+		r = r ? r : k;
+	}
+	if (t->dirty_background_ratio_original >= 0) {
+		snprintf(buf, sizeof(buf), "%d", t->dirty_background_ratio_original);
+		k = sysfs_write("/proc/sys/vm/dirty_background_ratio", buf);
+		r = r ? r : k;
+	}
+	if (t->scheduler_original[0]) {
+		snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", t->disk);
+		k = sysfs_write(path, t->scheduler_original);
+		r = r ? r : k;
+	}
+	if (t->read_ahead_kb_original >= 0) {
+		snprintf(path, sizeof(path), "/sys/block/%s/queue/read_ahead_kb",
+			 t->disk);
+		snprintf(buf, sizeof(buf), "%ld", t->read_ahead_kb_original);
+		k = sysfs_write(path, buf);
+		r = r ? r : k;
+	}
+	if (r < 0)
+		log_error("restoring the host settings of /dev/%s: %s", t->disk,
+			  strerror(-r));
+	return r;
+}
+
+int hosttune_drop_caches(void)
+{
+	int r;
+
+	sync();
+	r = sysfs_write("/proc/sys/vm/drop_caches", "3");
+	if (r < 0)
+		return log_error_errno(r, "dropping the page cache: %s",
+				       strerror(-r));
+	return 0;
+}
+
+static const char *on_off(int v)
+{
+	return v < 0 ? "unknown" : v ? "on" : "off";
+}
+
+void hosttune_write_report(const struct hosttune *t, FILE *f)
+{
+	fprintf(f, "disk_protocol: %s\n", disk_protocol_name(t->protocol));
+	fprintf(f, "write_cache_original: %s\n", on_off(t->write_cache_original));
+	fprintf(f, "write_cache_effective: %s\n", on_off(t->write_cache_effective));
+	if (t->dirty_ratio_original >= 0)
+		fprintf(f, "dirty_ratio_original: %d\n", t->dirty_ratio_original);
+	if (t->dirty_background_ratio_original >= 0)
+		fprintf(f, "dirty_background_ratio_original: %d\n",
+			t->dirty_background_ratio_original);
+	fprintf(f, "scheduler_effective: %s\n",
+		t->scheduler_effective[0] ? t->scheduler_effective : "unknown");
+	fprintf(f, "read_ahead_kb_effective: %ld\n", t->read_ahead_kb_effective);
+	for (unsigned i = 0; i < t->n_warnings; i++)
+		fprintf(f, "warning: %s\n", t->warnings[i]);
+}

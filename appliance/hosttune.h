@@ -1,0 +1,63 @@
+/* Host settings of the lab server for a sweep ([host] of the profile):
+ * the physical write cache of the disk under test, the page cache, the
+ * vm.dirty_* ratios, the I/O scheduler and read-ahead.  Each is applied,
+ * read back from the device or the kernel, recorded, and restored at the
+ * end.  Tools run through posix_spawn (lib/command.h), no shell. */
+#ifndef BUILDAPP_HOSTTUNE_H
+#define BUILDAPP_HOSTTUNE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "profile.h"
+
+#define HOSTTUNE_NAME_MAX 64
+#define HOSTTUNE_WARNINGS_MAX 8
+#define HOSTTUNE_WARNING_LEN 200
+
+/* How the disk's write cache is reached: ATA (hdparm), SCSI (sdparm),
+ * NVMe (volatile write cache feature 0x06). */
+enum disk_protocol { DISK_ATA, DISK_SCSI, DISK_NVME, _DISK_PROTOCOL_MAX };
+const char *disk_protocol_name(enum disk_protocol v);
+
+struct hosttune {
+	char disk[HOSTTUNE_NAME_MAX]; /* kernel name, "sda" */
+	enum disk_protocol protocol;
+	/* Write cache as read from the device: 1 on, 0 off, -1 unknown. */
+	int write_cache_original;
+	int write_cache_effective;
+	int dirty_ratio_original, dirty_background_ratio_original; /* -1: kept */
+	char scheduler_original[32];  /* "" when kept */
+	char scheduler_effective[32];
+	long read_ahead_kb_original;  /* -1: kept */
+	long read_ahead_kb_effective;
+	unsigned n_warnings; /* settings refused with strict = no */
+	char warnings[HOSTTUNE_WARNINGS_MAX][HOSTTUNE_WARNING_LEN];
+};
+
+/* The protocol of block device DISK ("sda", "nvme0n1") from sysfs. */
+enum disk_protocol hosttune_protocol(const char *disk);
+
+/* Reads DISK's write cache from the device into *ret_on (1/0).  Returns 0
+ * or a negative errno (reported). */
+int hosttune_read_write_cache(const char *disk, enum disk_protocol protocol,
+			      int *ret_on);
+
+/* Applies HOST to DISK and fills *ret with the originals and the effective
+ * state read back.  A refused setting is an error (negative errno, after
+ * the settings already changed are restored) unless host->strict is false,
+ * then a warning recorded in ret->warnings. */
+int hosttune_apply(const struct profile_host *host, const char *disk,
+		   struct hosttune *ret);
+
+/* Puts back what hosttune_apply changed.  Returns 0 or the first error;
+ * tries every setting. */
+int hosttune_restore(const struct hosttune *t);
+
+/* sync, then drop the page cache, dentries and inodes. */
+int hosttune_drop_caches(void);
+
+/* "key: value" lines describing T, for the report. */
+void hosttune_write_report(const struct hosttune *t, FILE *f);
+
+#endif

@@ -1,0 +1,385 @@
+/* buildapp-init: PID 1 of the appliance.  Mounts the API filesystems,
+ * loads the drivers the hardware asks for, mounts RESULTS, picks the disk
+ * under test, applies the host settings, runs the sweep, writes a report
+ * to RESULTS, then powers off, reboots or leaves a shell (`after`).
+ *
+ * Settings come from the kernel command line (buildapp.disk=,
+ * buildapp.after=, buildapp.write_cache=, buildapp.strict=, ...), on top
+ * of the profile defaults. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "command.h"
+#include "disks.h"
+#include "hosttune.h"
+#include "log.h"
+#include "names.h"
+#include "parse.h"
+#include "profile.h"
+#include "sysfs.h"
+
+#define RESULTS_LABEL "RESULTS"
+#define RESULTS_DIR "/results"
+#define REPORT_PATH RESULTS_DIR "/report.txt"
+
+struct init_env {
+	struct profile profile;
+	char results_part[DISK_NAME_MAX];
+	char boot_disk[DISK_NAME_MAX];
+	struct disk_info target;
+	int have_target;
+	struct hosttune tune;
+	int tuned;
+	int write_cache_restored; /* read back after the restore, -1 unknown */
+	char sweep_status[256];
+};
+
+static void mount_api_filesystems(void)
+{
+	static const struct {
+		const char *type, *dir, *opts;
+	} fs[] = {
+		{"proc", "/proc", NULL},
+		{"sysfs", "/sys", NULL},
+		{"devtmpfs", "/dev", "mode=0755"},
+		{"tmpfs", "/run", "mode=0755"},
+		{"tmpfs", "/tmp", "mode=1777"},
+	};
+
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+		mkdir(fs[i].dir, 0755);
+		if (mount(fs[i].type, fs[i].dir, fs[i].type, MS_NOSUID,
+			  fs[i].opts) < 0 &&
+		    errno != EBUSY)
+			log_warning("mounting %s on %s: %s", fs[i].type, fs[i].dir,
+				    strerror(errno));
+	}
+}
+
+/* The console, when the initramfs had no /dev/console for the kernel. */
+static void open_console(void)
+{
+	if (fcntl(1, F_GETFD) >= 0)
+		return;
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		return;
+	dup2(fd, 0), dup2(fd, 1), dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+}
+
+/* --- coldplug: modprobe for every modalias in sysfs ----------------- */
+
+#define ALIASES_MAX 2048
+static char *aliases[ALIASES_MAX];
+static size_t n_aliases, n_new;
+
+static int collect_alias(const char *path, const struct stat *st, int type,
+			 struct FTW *ftw)
+{
+	char buf[512];
+
+	(void)st;
+	if (type != FTW_F || strcmp(path + ftw->base, "modalias") != 0)
+		return 0;
+	if (sysfs_read(path, buf, sizeof(buf)) < 0 || !buf[0])
+		return 0;
+	for (size_t i = 0; i < n_aliases; i++)
+		if (strcmp(aliases[i], buf) == 0)
+			return 0;
+	if (n_aliases < ALIASES_MAX) {
+		aliases[n_aliases] = strdup(buf);
+		if (aliases[n_aliases]) {
+			n_aliases++;
+			n_new++;
+		}
+	}
+	return 0;
+}
+
+/* Loads the modules for the devices present, again for the devices those
+ * modules reveal (virtio_pci shows virtio devices), until nothing new. */
+static void coldplug(void)
+{
+	for (int round = 0; round < 4; round++) {
+		size_t first = n_aliases;
+
+		n_new = 0;
+		nftw("/sys/devices", collect_alias, 32, FTW_PHYS);
+		if (n_new == 0)
+			break;
+		log_debug("coldplug: %zu new device aliases", n_new);
+		/* One modprobe per alias: kmod's `modprobe -a` stops at the
+		 * first alias without a module, and most have none. */
+		for (size_t i = first; i < n_aliases; i++)
+			command_run((char *[]){"modprobe", "-q", "-b", aliases[i],
+					       NULL},
+				    NULL, 1);
+		usleep(300 * 1000);
+	}
+}
+
+/* --- settings from the kernel command line ---------------------------- */
+
+static void profile_defaults(struct profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->appliance.name, sizeof(p->appliance.name), "buildapp");
+	p->appliance.after = AFTER_POWEROFF;
+	snprintf(p->host.disk, sizeof(p->host.disk), "auto");
+	p->host.write_cache = WRITE_CACHE_KEEP;
+	p->host.page_cache = PAGE_CACHE_DROP;
+	p->host.dirty_ratio = -1;
+	p->host.dirty_background_ratio = -1;
+	p->host.scheduler = SCHEDULER_KEEP;
+	p->host.read_ahead_kb = -1;
+	p->host.strict = true;
+}
+
+static void set_enum(const struct name_table *t, const char *key,
+		     const char *value, int *field)
+{
+	int v = name_table_lookup(t, value);
+
+	if (v < 0)
+		log_warning("buildapp.%s=%s: unknown value, ignored", key, value);
+	else
+		*field = v;
+}
+
+static void apply_cmdline_option(struct profile *p, const char *key,
+				 const char *value)
+{
+	int v;
+
+	if (strcmp(key, "disk") == 0) {
+		snprintf(p->host.disk, sizeof(p->host.disk), "%s", value);
+	} else if (strcmp(key, "name") == 0) {
+		snprintf(p->appliance.name, sizeof(p->appliance.name), "%s", value);
+	} else if (strcmp(key, "after") == 0) {
+		v = (int)p->appliance.after;
+		set_enum(&after_action_names, key, value, &v);
+		p->appliance.after = (enum after_action)v;
+	} else if (strcmp(key, "write_cache") == 0) {
+		v = (int)p->host.write_cache;
+		set_enum(&write_cache_setting_names, key, value, &v);
+		p->host.write_cache = (enum write_cache_setting)v;
+	} else if (strcmp(key, "scheduler") == 0) {
+		v = (int)p->host.scheduler;
+		set_enum(&io_scheduler_names, key, value, &v);
+		p->host.scheduler = (enum io_scheduler)v;
+	} else if (strcmp(key, "strict") == 0) {
+		p->host.strict = strcmp(value, "no") != 0;
+	} else if (strcmp(key, "dirty_ratio") == 0) {
+		p->host.dirty_ratio = atoi(value);
+	} else if (strcmp(key, "dirty_background_ratio") == 0) {
+		p->host.dirty_background_ratio = atoi(value);
+	} else if (strcmp(key, "read_ahead_kb") == 0) {
+		p->host.read_ahead_kb = atoll(value);
+	} else {
+		log_warning("buildapp.%s: unknown setting, ignored", key);
+	}
+}
+
+static void read_cmdline(struct profile *p)
+{
+	char line[4096];
+	char *save = NULL;
+
+	if (sysfs_read("/proc/cmdline", line, sizeof(line)) < 0)
+		return;
+	for (char *w = strtok_r(line, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+		if (strncmp(w, "buildapp.", 9) != 0 || !eq)
+			continue;
+		*eq = '\0';
+		apply_cmdline_option(p, w + 9, eq + 1);
+	}
+}
+
+/* --- RESULTS and the disk under test ---------------------------------- */
+
+static int mount_results(struct init_env *env)
+{
+	char dev[DISK_NAME_MAX + 8];
+	int r = -ENOENT;
+
+	/* Controllers probe asynchronously and reveal more devices (a
+	 * SCSI disk needs sd_mod after ahci): coldplug again while waiting,
+	 * up to 20 s. */
+	for (int i = 0; i < 80 && r < 0; i++) {
+		coldplug();
+		r = disks_find_label(RESULTS_LABEL, env->results_part,
+				     env->boot_disk);
+		if (r < 0)
+			usleep(250 * 1000);
+	}
+	if (r < 0)
+		return log_error_errno(r, "no partition labelled %s found",
+				       RESULTS_LABEL);
+	snprintf(dev, sizeof(dev), "/dev/%s", env->results_part);
+	mkdir(RESULTS_DIR, 0755);
+	if (mount(dev, RESULTS_DIR, "ext4", MS_NOATIME, NULL) < 0) {
+		r = -errno;
+		return log_error_errno(r, "mounting %s on %s: %s", dev, RESULTS_DIR,
+				       strerror(-r));
+	}
+	log_info("RESULTS: %s (boot disk %s)", dev, env->boot_disk);
+	return 0;
+}
+
+/* The sweep runs here, between applying the host settings and restoring
+ * them: it provisions the storage backends on env->target, runs the plan
+ * and writes its results under RESULTS_DIR.  This binary has no runner
+ * linked in, so it records that no sweep ran. */
+static int run_sweep(struct init_env *env)
+{
+	snprintf(env->sweep_status, sizeof(env->sweep_status),
+		 "not run: no sweep runner in this init");
+	return 0;
+}
+
+static void write_report(const struct init_env *env, int status)
+{
+	_cleanup_fclose_ FILE *f = fopen(REPORT_PATH ".tmp", "we");
+	struct utsname u;
+	char size[32];
+
+	if (!f) {
+		log_error("cannot write %s: %s", REPORT_PATH, strerror(errno));
+		return;
+	}
+	uname(&u);
+	fprintf(f, "buildapp appliance report\n");
+	fprintf(f, "profile: %s\n", env->profile.appliance.name);
+	fprintf(f, "firmware: %s\n", access("/sys/firmware/efi", F_OK) == 0 ? "uefi" : "bios");
+	fprintf(f, "kernel: %s %s\n", u.release, u.machine);
+	fprintf(f, "kvm: %s\n", access("/dev/kvm", R_OK | W_OK) == 0 ? "/dev/kvm present" : "absent (TCG)");
+	fprintf(f, "results: /dev/%s\n", env->results_part);
+	fprintf(f, "boot_disk: %s\n", env->boot_disk);
+	fprintf(f, "disk_identity: %s\n", env->profile.host.disk);
+	if (env->have_target) {
+		fprintf(f, "disk_under_test: %s\n", env->target.name);
+		fprintf(f, "disk_model: %s\n", env->target.model);
+		fprintf(f, "disk_serial: %s\n", env->target.serial);
+		fprintf(f, "disk_wwid: %s\n", env->target.wwid);
+		fprintf(f, "disk_size: %s\n", format_size(env->target.size, size, sizeof(size)));
+	} else {
+		fprintf(f, "disk_under_test: none found\n");
+	}
+	fprintf(f, "write_cache_requested: %s\n",
+		write_cache_setting_name(env->profile.host.write_cache));
+	if (env->tuned) {
+		hosttune_write_report(&env->tune, f);
+		fprintf(f, "write_cache_after_restore: %s\n",
+			env->write_cache_restored < 0 ? "unknown"
+			: env->write_cache_restored ? "on" : "off");
+	}
+	fprintf(f, "sweep: %s\n", env->sweep_status[0] ? env->sweep_status : "not run");
+	fprintf(f, "status: %s\n", status == 0 ? "ok" : "failed");
+	if (fflush(f) != 0 || fsync(fileno(f)) < 0 ||
+	    rename(REPORT_PATH ".tmp", REPORT_PATH) < 0)
+		log_error("writing %s: %s", REPORT_PATH, strerror(errno));
+}
+
+static int run(struct init_env *env)
+{
+	int r;
+
+	r = mount_results(env);
+	if (r < 0)
+		return r;
+	for (int i = 0; i < 80; i++) {
+		coldplug();
+		r = disks_find_target(env->profile.host.disk, env->boot_disk,
+				      &env->target);
+		if (r == 0)
+			break;
+		usleep(250 * 1000);
+	}
+	log_info("coldplug: %zu device aliases", n_aliases);
+	if (r < 0) {
+		char seen[512] = "";
+		struct dirent **names = NULL;
+		int n = scandir("/sys/block", &names, NULL, alphasort);
+		for (int i = 0; i < n; i++) {
+			if (names[i]->d_name[0] != '.' &&
+			    strlen(seen) + strlen(names[i]->d_name) + 2 < sizeof(seen)) {
+				strcat(seen, " ");
+				strcat(seen, names[i]->d_name);
+			}
+			free(names[i]);
+		}
+		free(names);
+		return log_error_errno(r, "disk under test '%s': no such disk "
+				       "(the boot disk %s is never used; disks:%s)",
+				       env->profile.host.disk, env->boot_disk, seen);
+	}
+	env->have_target = 1;
+	log_info("disk under test: /dev/%s (%s, serial %s)", env->target.name,
+		 env->target.model, env->target.serial);
+
+	r = hosttune_apply(&env->profile.host, env->target.name, &env->tune);
+	if (r < 0)
+		return r;
+	env->tuned = 1;
+	r = run_sweep(env);
+	int k = hosttune_restore(&env->tune);
+	if (hosttune_read_write_cache(env->tune.disk, env->tune.protocol,
+				      &env->write_cache_restored) < 0)
+		env->write_cache_restored = -1;
+	return r < 0 ? r : k;
+}
+
+static void finish(enum after_action after)
+{
+	sync();
+	umount(RESULTS_DIR);
+	sync();
+	if (after == AFTER_SHELL) {
+		log_info("starting a shell; leaving it powers off");
+		command_run((char *[]){"sh", NULL}, NULL, 0);
+	}
+	if (getpid() != 1)
+		exit(0);
+	reboot(after == AFTER_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
+	for (;;)
+		pause();
+}
+
+int main(void)
+{
+	struct init_env env;
+	int r;
+
+	log_set_program("buildapp-init");
+	memset(&env, 0, sizeof(env));
+	env.write_cache_restored = -1;
+	if (getpid() == 1) {
+		mount_api_filesystems();
+		open_console();
+		setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	}
+	profile_defaults(&env.profile);
+	read_cmdline(&env.profile);
+	r = run(&env);
+	if (env.results_part[0])
+		write_report(&env, r);
+	log_info("%s; %s", r == 0 ? "done" : "failed",
+		 after_action_name(env.profile.appliance.after));
+	finish(env.profile.appliance.after);
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* Filesystem images built on the build host, before the disk is
+ * assembled: the ESP (FAT32, mtools + syslinux) and the RESULTS
+ * partition (ext4, mke2fs).  Made here rather than inside the libguestfs
+ * appliance because the appliance's clock stamps every FAT directory entry
+ * with a creation time no call can change; the host tools take
+ * SOURCE_DATE_EPOCH / E2FSPROGS_FAKE_TIME, so the images are
+ * reproducible. */
+#ifndef BUILDAPP_FSIMAGE_H
+#define BUILDAPP_FSIMAGE_H
+
+#include <stdint.h>
+
+struct fsimage_file {
+	const char *source; /* file on the host */
+	const char *dest;   /* path in the image, e.g. "/EFI/BOOT/BOOTX64.EFI" */
+};
+
+struct fsimage_esp {
+	const char *path;        /* image file to create */
+	uint64_t size;           /* bytes, a multiple of 1 MiB, >= 64 MiB */
+	uint64_t start_sector;   /* of the partition: FAT "hidden sectors" */
+	uint32_t serial;         /* volume serial */
+	const char *label;       /* volume label, at most 11 characters */
+	const char *const *dirs; /* created in order, NULL-terminated */
+	const struct fsimage_file *files;
+	unsigned n_files;
+	int syslinux;            /* install SYSLINUX's boot sector + ldlinux */
+	uint64_t epoch;          /* every timestamp */
+};
+
+/* Creates the FAT32 image ESP->path and fills it.  Reports its errors;
+ * returns 0 or a negative errno.  The caller owns (removes) the file. */
+int fsimage_make_esp(const struct fsimage_esp *esp);
+
+struct fsimage_ext4 {
+	const char *path;
+	uint64_t size;
+	const char *label;
+	const char *uuid;      /* filesystem UUID */
+	const char *hash_seed; /* directory hash seed, a UUID */
+	uint64_t epoch;
+};
+
+/* Creates the empty ext4 image EXT4->path.  Reports its errors; returns 0
+ * or a negative errno. */
+int fsimage_make_ext4(const struct fsimage_ext4 *ext4);
+
+/* Creates (or truncates) PATH as a sparse file of SIZE bytes.  Reports
+ * its errors; returns 0 or a negative errno. */
+int fsimage_make_sparse(const char *path, uint64_t size);
+
+#endif

@@ -1,0 +1,76 @@
+#include "gfs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "tempfiles.h"
+
+static const char *step = "";
+static int last_percent = -1;
+
+static void on_progress(guestfs_h *g, void *opaque, uint64_t event,
+			int event_handle, int flags, const char *buf,
+			size_t buf_len, const uint64_t *array, size_t array_len)
+{
+	(void)g, (void)opaque, (void)event, (void)event_handle, (void)flags;
+	(void)buf, (void)buf_len;
+	if (array_len < 4 || array[3] == 0)
+		return;
+	int percent = (int)(array[2] * 100 / array[3]);
+	if (percent == last_percent || log_get_level() < LOG_LEVEL_INFO)
+		return;
+	/* On a terminal one line redrawn; in a log one line per 25%. */
+	if (isatty(2)) {
+		fprintf(stderr, "\r  %-40s %3d%%%s", step, percent,
+			percent == 100 ? "\n" : "");
+	} else if (percent / 25 != last_percent / 25 || last_percent < 0) {
+		fprintf(stderr, "  %s: %d%%\n", step, percent);
+	}
+	last_percent = percent;
+}
+
+void gfs_step(const char *what)
+{
+	step = what;
+	last_percent = -1;
+	log_info("%s", what);
+}
+
+int gfs_error(guestfs_h *g, const char *what)
+{
+	const char *msg = guestfs_last_error(g);
+
+	return log_error_errno(EIO, "%s: %s", what, msg ? msg : "unknown error");
+}
+
+guestfs_h *gfs_open(void)
+{
+	guestfs_h *g = guestfs_create();
+
+	if (!g) {
+		log_error("cannot create a libguestfs handle");
+		return NULL;
+	}
+	guestfs_set_error_handler(g, NULL, NULL);
+	if (!getenv("LIBGUESTFS_BACKEND") && guestfs_set_backend(g, "direct") < 0)
+		log_warning("libguestfs: cannot select the direct backend");
+	if (guestfs_set_event_callback(g, on_progress, GUESTFS_EVENT_PROGRESS, 0,
+				       NULL) < 0)
+		log_warning("libguestfs: no progress events");
+	return g;
+}
+
+int gfs_launch(guestfs_h *g)
+{
+	gfs_step("starting the libguestfs appliance");
+	if (guestfs_launch(g) < 0)
+		return gfs_error(g, "libguestfs launch");
+	int pid = guestfs_get_pid(g);
+	if (pid > 0)
+		tempfiles_set_child(pid);
+	return 0;
+}

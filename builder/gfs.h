@@ -1,0 +1,30 @@
+/* The libguestfs handle as every builder command opens it: errors are not
+ * printed by the library but reported once by gfs_error(), progress
+ * events draw a progress line on stderr. */
+#ifndef BUILDAPP_GFS_H
+#define BUILDAPP_GFS_H
+
+#include <guestfs.h>
+
+#include "cleanup.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(guestfs_h, guestfs_close)
+#define _cleanup_guestfs_ _cleanup_(guestfs_closep)
+
+/* A new handle (LIBGUESTFS_BACKEND, else "direct"), with progress shown
+ * under the name of the current step (see gfs_step).  Returns NULL after
+ * reporting an error.  The caller closes it. */
+guestfs_h *gfs_open(void);
+
+/* Reports "WHAT: <libguestfs's last error>" and returns -EIO. */
+int gfs_error(guestfs_h *g, const char *what);
+
+/* Names the step that following progress events belong to (a static
+ * string), and prints it. */
+void gfs_step(const char *what);
+
+/* Launches G, registering its qemu so a signal kills it.  Reports its
+ * errors; returns 0 or -EIO. */
+int gfs_launch(guestfs_h *g);
+
+#endif

@@ -1,0 +1,323 @@
+#include "hostroot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "command.h"
+#include "gfs.h"
+#include "initramfs.h"
+#include "log.h"
+#include "tempfiles.h"
+
+/* Bumped when what goes into the cached root changes. */
+#define HOSTROOT_LAYOUT 3
+#define HOSTROOT_BASE_MTIME 0
+
+const char *const hostroot_packages[] = {
+	"qemu-system-x86", "qemu-utils", "libvirt-daemon",
+	"libvirt-daemon-driver-qemu", "lvm2", "e2fsprogs", "hdparm", "sdparm",
+	"nvme-cli", "kmod", "busybox-static", "util-linux", "fio", NULL,
+};
+
+/* Module folders of the kernel the appliance needs: disk controllers
+ * (SATA, SAS/SCSI HBAs, NVMe, virtio, USB sticks), device mapper for LVM,
+ * the filesystems, crypto/lib helpers, KVM (arch/x86/kvm, virt/lib, the
+ * AMD ccp), keyboards.  block/ holds t10-pi, which sd_mod needs. */
+static const char *const module_dirs[] = {
+	"kernel/drivers/ata", "kernel/drivers/scsi", "kernel/drivers/nvme",
+	"kernel/drivers/block", "kernel/drivers/virtio", "kernel/drivers/md",
+	"kernel/drivers/usb", "kernel/drivers/hid", "kernel/drivers/message",
+	"kernel/drivers/pci", "kernel/drivers/crypto", "kernel/block",
+	"kernel/virt", "kernel/fs/ext4", "kernel/fs/jbd2",
+	"kernel/fs/mbcache.ko", "kernel/fs/fat", "kernel/fs/nls", "kernel/lib",
+	"kernel/crypto", "kernel/arch", NULL,
+};
+
+/* Trimmed from the root: nothing in the appliance reads them. */
+static const char *const trim_paths[] = {
+	"usr/share/doc", "usr/share/man", "usr/share/info", "usr/share/locale",
+	"usr/share/lintian", "usr/share/bash-completion", "usr/share/zsh",
+	"usr/lib/locale", "usr/share/i18n", NULL,
+};
+
+/* snprintf for paths: a path that does not fit is an error, not a
+ * silently shortened name. */
+__attribute__((format(printf, 3, 4))) static int pathf(char *buf, size_t len,
+							const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return log_error_errno(ENAMETOOLONG, "path too long: %s", buf);
+	return 0;
+}
+
+static int run(char *const argv[], const char *what)
+{
+	int r = command_run(argv, NULL, 1);
+
+	if (r == 0)
+		return 0;
+	return log_error_errno(r < 0 ? r : EIO, "%s failed (%s)", what,
+			       r < 0 ? strerror(-r) : "non-zero exit status");
+}
+
+int hostroot_cache_key(const char *const *packages, const char *kernel_version,
+		       char key[65])
+{
+	char *argv[64] = {"dpkg-query", "-W", "-f", "${Package}=${Version}\\n"};
+	_cleanup_free_ char *versions = NULL;
+	unsigned char md[32];
+	unsigned int len = sizeof(md);
+	size_t k = 4;
+	int r;
+
+	for (const char *const *p = packages; *p && k < 63; p++)
+		argv[k++] = (char *)*p;
+	argv[k] = NULL;
+	r = command_capture(argv, NULL, 1 << 20, &versions);
+	if (r != 0)
+		return log_error_errno(r < 0 ? r : ENOENT,
+				       "host root: a package of the list is not "
+				       "installed (dpkg-query)");
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	char head[128];
+	snprintf(head, sizeof(head), "layout %d\nkernel %s\n", HOSTROOT_LAYOUT,
+		 kernel_version);
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) ||
+	    !EVP_DigestUpdate(ctx, head, strlen(head)) ||
+	    !EVP_DigestUpdate(ctx, versions, strlen(versions)) ||
+	    !EVP_DigestFinal_ex(ctx, md, &len)) {
+		EVP_MD_CTX_free(ctx);
+		return log_error_errno(ENOMEM, "sha256 failed");
+	}
+	EVP_MD_CTX_free(ctx);
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(key + 2 * i, 3, "%02x", md[i]);
+	return 0;
+}
+
+static int copy_modules(const char *root, const char *kver)
+{
+	char dest[4096], src[4096];
+	int r;
+
+	r = pathf(dest, sizeof(dest), "%s/lib/modules/%s", root, kver);
+	if (r < 0)
+		return r;
+	for (const char *const *d = module_dirs; *d; d++) {
+		snprintf(src, sizeof(src), "/lib/modules/%s/%s", kver, *d);
+		if (access(src, F_OK) < 0)
+			continue;
+		char parent[4096];
+		if (pathf(parent, sizeof(parent), "%s/%s", dest, *d) < 0)
+			return -ENAMETOOLONG;
+		*strrchr(parent, '/') = '\0';
+		r = run((char *[]){"mkdir", "-p", parent, NULL}, "mkdir");
+		if (r == 0)
+			r = run((char *[]){"cp", "-a", src, parent, NULL},
+				"copying kernel modules");
+		if (r < 0)
+			return r;
+	}
+	static const char *const meta[] = {"modules.order", "modules.builtin",
+					   "modules.builtin.modinfo", NULL};
+	for (const char *const *m = meta; *m; m++) {
+		snprintf(src, sizeof(src), "/lib/modules/%s/%s", kver, *m);
+		if (access(src, F_OK) == 0) {
+			r = run((char *[]){"cp", src, dest, NULL}, "copying modules.*");
+			if (r < 0)
+				return r;
+		}
+	}
+	return run((char *[]){"depmod", "-b", (char *)root, (char *)kver, NULL},
+		   "depmod");
+}
+
+/* supermin + trim + modules into WORK/root, then the cpio into BASE. */
+static int build_base(const struct hostroot_spec *spec, const char *work,
+		      const char *base)
+{
+	char sd[4096], root[4096], tmp[4096];
+	char *argv[64] = {"supermin", "--prepare", "--use-installed", "-o", sd};
+	size_t k = 5;
+	int r;
+
+	if (pathf(sd, sizeof(sd), "%s/supermin.d", work) < 0 ||
+	    pathf(root, sizeof(root), "%s/root", work) < 0)
+		return -ENAMETOOLONG;
+	for (const char *const *p = spec->packages ? spec->packages : hostroot_packages;
+	     *p && k < 63; p++)
+		argv[k++] = (char *)*p;
+	argv[k] = NULL;
+	gfs_step("host root: supermin --prepare (installed packages)");
+	r = run(argv, "supermin --prepare");
+	if (r < 0)
+		return r;
+	gfs_step("host root: supermin --build -f chroot");
+	r = run((char *[]){"supermin", "--build", "-f", "chroot", "-o", root, sd,
+			   NULL},
+		"supermin --build");
+	if (r < 0)
+		return r;
+	for (const char *const *t = trim_paths; *t; t++) {
+		r = pathf(tmp, sizeof(tmp), "%s/%s", root, *t);
+		if (r < 0)
+			return r;
+		r = run((char *[]){"rm", "-rf", tmp, NULL}, "trimming the root");
+		if (r < 0)
+			return r;
+	}
+	gfs_step("host root: kernel modules");
+	r = copy_modules(root, spec->kernel_version);
+	if (r < 0)
+		return r;
+
+	gfs_step("host root: writing the compressed cpio (zstd)");
+	r = pathf(tmp, sizeof(tmp), "%s.tmp", base);
+	if (r < 0)
+		return r;
+	tempfiles_add(tmp, 0);
+	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				      0644);
+	struct initramfs *a = NULL;
+	if (fd < 0)
+		return log_error_errno(errno, "'%s': %s", tmp, strerror(errno));
+	/* The cached part is shared by builds of every SOURCE_DATE_EPOCH:
+	 * its mtimes are fixed, its content is named by the cache key. */
+	r = initramfs_open(fd, HOSTROOT_ZSTD_LEVEL, HOSTROOT_BASE_MTIME, &a);
+	if (r == 0)
+		r = initramfs_add_tree(a, root);
+	int k2 = initramfs_close(a);
+	r = r < 0 ? r : k2;
+	if (r == 0 && (fsync(fd) < 0 || rename(tmp, base) < 0))
+		r = log_error_errno(errno, "'%s': %s", base, strerror(errno));
+	if (r == 0)
+		tempfiles_forget(tmp);
+	return r;
+}
+
+static const char passwd[] =
+	"root:x:0:0:root:/root:/bin/sh\n"
+	"libvirt-qemu:x:64055:107:Libvirt Qemu:/var/lib/libvirt:/usr/sbin/nologin\n";
+static const char group[] = "root:x:0:\nkvm:x:107:libvirt-qemu\n"
+			    "libvirt-qemu:x:64055:libvirt-qemu\n";
+/* No virtlogd in the appliance: qemu's output goes to plain files. */
+static const char qemu_conf[] = "stdio_handler = \"file\"\n";
+
+/* Parents of DEST ("/a/b/c" adds a, a/b), each once per archive. */
+static int add_parents(struct initramfs *a, const char *dest)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s", dest + (dest[0] == '/'));
+	for (char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		int r = initramfs_add_dir(a, path, 0755);
+		*s = '/';
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The per-build archive: /init, users, libvirt config, SPEC->files. */
+static int write_overlay(const struct hostroot_spec *spec, int fd)
+{
+	struct initramfs *a = NULL;
+	struct stat st;
+	int r = initramfs_open(fd, HOSTROOT_ZSTD_LEVEL, spec->epoch, &a);
+
+	if (r == 0)
+		r = initramfs_add_file(a, spec->init, "init", 0755);
+	if (r == 0)
+		r = initramfs_add_data(a, "etc/passwd", passwd, strlen(passwd), 0644);
+	if (r == 0)
+		r = initramfs_add_data(a, "etc/group", group, strlen(group), 0644);
+	if (r == 0)
+		r = add_parents(a, HOSTROOT_STATEDIR "/etc/qemu.conf");
+	if (r == 0)
+		r = initramfs_add_data(a, (HOSTROOT_STATEDIR "/etc/qemu.conf") + 1,
+				       qemu_conf, strlen(qemu_conf), 0644);
+	for (unsigned i = 0; r == 0 && i < spec->n_files; i++) {
+		const struct fsimage_file *f = &spec->files[i];
+		r = add_parents(a, f->dest);
+		if (r == 0)
+			r = initramfs_add_file(a, f->source, f->dest + (f->dest[0] == '/'),
+					       stat(f->source, &st) == 0 &&
+							       (st.st_mode & 0111)
+						       ? 0755
+						       : 0644);
+	}
+	int k = initramfs_close(a);
+	return r < 0 ? r : k;
+}
+
+static int append_file(int out, const char *path)
+{
+	_cleanup_close_ int in = open(path, O_RDONLY | O_CLOEXEC);
+	char buf[1 << 16];
+	ssize_t n;
+
+	if (in < 0)
+		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			return log_error_errno(errno, "writing the initramfs: %s",
+					       strerror(errno));
+	return n < 0 ? log_error_errno(errno, "'%s': %s", path, strerror(errno)) : 0;
+}
+
+int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
+{
+	const char *const *pkgs = spec->packages ? spec->packages : hostroot_packages;
+	char key[65], base[4096], work[4096];
+	int r, cached;
+
+	r = hostroot_cache_key(pkgs, spec->kernel_version, key);
+	if (r < 0)
+		return r;
+	if (mkdir(spec->cache_dir, 0755) < 0 && errno != EEXIST)
+		return log_error_errno(errno, "cache '%s': %s", spec->cache_dir,
+				       strerror(errno));
+	snprintf(base, sizeof(base), "%s/hostroot-%s.cpio.zst", spec->cache_dir, key);
+	cached = access(base, R_OK) == 0;
+	if (cached) {
+		log_info("host root: cached (%.12s)", key);
+	} else {
+		snprintf(work, sizeof(work), "%s/hostroot-work.XXXXXX", spec->cache_dir);
+		if (!mkdtemp(work))
+			return log_error_errno(errno, "'%s': %s", work, strerror(errno));
+		tempfiles_add(work, TEMPFILE_TREE);
+		r = build_base(spec, work, base);
+		tempfiles_forget(work);
+		command_run((char *[]){"rm", "-rf", work, NULL}, NULL, 1);
+		if (r < 0)
+			return r;
+	}
+
+	_cleanup_close_ int fd = open(spec->output,
+				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return log_error_errno(errno, "'%s': %s", spec->output, strerror(errno));
+	gfs_step("host root: appliance files");
+	r = append_file(fd, base);
+	if (r == 0)
+		r = write_overlay(spec, fd);
+	if (r == 0 && ret_cached)
+		*ret_cached = cached;
+	return r;
+}

@@ -1,0 +1,230 @@
+#include "initramfs.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "log.h"
+
+struct initramfs {
+	struct archive *ar;
+	uint64_t epoch;
+	int64_t ino;
+	char root[PATH_MAX]; /* of the tree being added */
+};
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
+
+static int ar_error(struct initramfs *a, const char *what)
+{
+	return log_error_errno(EIO, "initramfs: %s: %s", what,
+			       archive_error_string(a->ar));
+}
+
+int initramfs_open(int fd, int level, uint64_t epoch, struct initramfs **ret)
+{
+	struct initramfs *a = calloc(1, sizeof(*a));
+	char opt[32];
+
+	if (!a)
+		return -ENOMEM;
+	a->ar = archive_write_new();
+	a->epoch = epoch;
+	if (!a->ar) {
+		free(a);
+		return -ENOMEM;
+	}
+	snprintf(opt, sizeof(opt), "zstd:compression-level=%d", level);
+	if (archive_write_set_format_cpio_newc(a->ar) != ARCHIVE_OK ||
+	    (level > 0 && (archive_write_add_filter_zstd(a->ar) != ARCHIVE_OK ||
+			   archive_write_set_options(a->ar, opt) != ARCHIVE_OK)) ||
+	    /* No padding to 10 KiB blocks: archives are concatenated. */
+	    archive_write_set_bytes_per_block(a->ar, 0) != ARCHIVE_OK ||
+	    archive_write_open_fd(a->ar, fd) != ARCHIVE_OK) {
+		int r = ar_error(a, "cannot start the archive");
+		archive_write_free(a->ar);
+		free(a);
+		return r;
+	}
+	*ret = a;
+	return 0;
+}
+
+static struct archive_entry *new_entry(struct initramfs *a, const char *dest,
+				       mode_t mode, int64_t size)
+{
+	struct archive_entry *e = archive_entry_new();
+
+	if (!e)
+		return NULL;
+	archive_entry_set_pathname(e, dest);
+	archive_entry_set_mode(e, mode);
+	archive_entry_set_size(e, size);
+	archive_entry_set_mtime(e, (time_t)a->epoch, 0);
+	archive_entry_set_ino64(e, ++a->ino);
+	archive_entry_set_nlink(e, S_ISDIR(mode) ? 2 : 1);
+	return e;
+}
+
+static int write_fd_data(struct initramfs *a, int fd, const char *name)
+{
+	char buf[1 << 16];
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (archive_write_data(a->ar, buf, (size_t)n) != n)
+			return ar_error(a, name);
+	if (n < 0) {
+		int r = -errno;
+		return log_error_errno(r, "reading '%s': %s", name, strerror(-r));
+	}
+	return 0;
+}
+
+/* One tree entry; PATH on the host, DEST in the archive. */
+static int add_path(struct initramfs *a, const char *path, const char *dest)
+{
+	_cleanup_(archive_entry_freep) struct archive_entry *e = NULL;
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	char target[PATH_MAX];
+
+	if (lstat(path, &st) < 0) {
+		int r = -errno;
+		return log_error_errno(r, "'%s': %s", path, strerror(-r));
+	}
+	e = new_entry(a, dest, st.st_mode, S_ISREG(st.st_mode) ? st.st_size : 0);
+	if (!e)
+		return -ENOMEM;
+	archive_entry_set_uid(e, st.st_uid);
+	archive_entry_set_gid(e, st.st_gid);
+	if (S_ISLNK(st.st_mode)) {
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0)
+			return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+		target[n] = '\0';
+		archive_entry_set_symlink(e, target);
+	} else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		archive_entry_set_rdev(e, st.st_rdev);
+	} else if (S_ISREG(st.st_mode)) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+	} else if (!S_ISDIR(st.st_mode)) {
+		return 0; /* sockets and fifos have no place in a root */
+	}
+	if (archive_write_header(a->ar, e) != ARCHIVE_OK)
+		return ar_error(a, dest);
+	return fd >= 0 ? write_fd_data(a, fd, path) : 0;
+}
+
+static int add_dir_contents(struct initramfs *a, const char *rel)
+{
+	char path[PATH_MAX];
+	struct dirent **names = NULL;
+	int n, r = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", a->root, rel) >=
+	    sizeof(path))
+		return log_error_errno(ENAMETOOLONG, "path too long: %s", rel);
+	n = scandir(path, &names, NULL, alphasort);
+	if (n < 0)
+		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		char child[PATH_MAX], host[PATH_MAX];
+		struct stat st;
+
+		if (r < 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+			goto next;
+		if ((size_t)snprintf(child, sizeof(child), "%s%s%s", rel,
+				     *rel ? "/" : "", name) >= sizeof(child) ||
+		    (size_t)snprintf(host, sizeof(host), "%s/%s", a->root, child) >=
+			    sizeof(host)) {
+			r = log_error_errno(ENAMETOOLONG, "path too long: %s", name);
+			goto next;
+		}
+		r = add_path(a, host, child);
+		if (r == 0 && lstat(host, &st) == 0 && S_ISDIR(st.st_mode))
+			r = add_dir_contents(a, child);
+next:
+		free(names[i]);
+	}
+	free(names);
+	return r;
+}
+
+int initramfs_add_tree(struct initramfs *a, const char *dir)
+{
+	if (strlen(dir) >= sizeof(a->root))
+		return -ENAMETOOLONG;
+	snprintf(a->root, sizeof(a->root), "%s", dir);
+	return add_dir_contents(a, "");
+}
+
+int initramfs_add_dir(struct initramfs *a, const char *dest, mode_t mode)
+{
+	_cleanup_(archive_entry_freep) struct archive_entry *e =
+		new_entry(a, dest, S_IFDIR | mode, 0);
+
+	if (!e)
+		return -ENOMEM;
+	if (archive_write_header(a->ar, e) != ARCHIVE_OK)
+		return ar_error(a, dest);
+	return 0;
+}
+
+int initramfs_add_file(struct initramfs *a, const char *source,
+		       const char *dest, mode_t mode)
+{
+	_cleanup_(archive_entry_freep) struct archive_entry *e = NULL;
+	_cleanup_close_ int fd = open(source, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int r = -errno;
+		return log_error_errno(r, "'%s': %s", source, strerror(-r));
+	}
+	e = new_entry(a, dest, S_IFREG | mode, st.st_size);
+	if (!e)
+		return -ENOMEM;
+	if (archive_write_header(a->ar, e) != ARCHIVE_OK)
+		return ar_error(a, dest);
+	return write_fd_data(a, fd, source);
+}
+
+int initramfs_add_data(struct initramfs *a, const char *dest, const void *data,
+		       size_t len, mode_t mode)
+{
+	_cleanup_(archive_entry_freep) struct archive_entry *e =
+		new_entry(a, dest, S_IFREG | mode, (int64_t)len);
+
+	if (!e)
+		return -ENOMEM;
+	if (archive_write_header(a->ar, e) != ARCHIVE_OK ||
+	    (len && archive_write_data(a->ar, data, len) != (ssize_t)len))
+		return ar_error(a, dest);
+	return 0;
+}
+
+int initramfs_close(struct initramfs *a)
+{
+	int r = 0;
+
+	if (!a)
+		return 0;
+	if (archive_write_close(a->ar) != ARCHIVE_OK)
+		r = ar_error(a, "finishing the archive");
+	archive_write_free(a->ar);
+	free(a);
+	return r;
+}

@@ -1,0 +1,38 @@
+/* Writing initramfs archives (cpio "newc", zstd-compressed: the Debian
+ * kernel has CONFIG_RD_ZSTD) with libarchive.  Entries are written in a
+ * fixed order with fixed inode numbers and mtimes, so the same tree gives
+ * the same bytes.  The kernel unpacks archives laid end to end, later
+ * entries replacing earlier ones: that is how the cached host root and the
+ * per-build files are combined. */
+#ifndef BUILDAPP_INITRAMFS_H
+#define BUILDAPP_INITRAMFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct initramfs;
+
+/* Starts an archive written to FD (left open), zstd level LEVEL (0: not
+ * compressed), every mtime EPOCH.  Reports its errors; returns 0 or a
+ * negative errno.  Finish with initramfs_close. */
+int initramfs_open(int fd, int level, uint64_t epoch, struct initramfs **ret);
+
+/* Adds the tree DIR (not DIR itself) in sorted order: directories,
+ * regular files, symlinks, device nodes; hard links become copies. */
+int initramfs_add_tree(struct initramfs *a, const char *dir);
+
+/* A directory DEST ("etc/buildapp", no leading slash) with MODE. */
+int initramfs_add_dir(struct initramfs *a, const char *dest, mode_t mode);
+/* The host file SOURCE as DEST with MODE. */
+int initramfs_add_file(struct initramfs *a, const char *source,
+		       const char *dest, mode_t mode);
+/* LEN bytes of DATA as the regular file DEST with MODE. */
+int initramfs_add_data(struct initramfs *a, const char *dest, const void *data,
+		       size_t len, mode_t mode);
+
+/* Writes the trailer, frees A (NULL is fine).  Returns 0 or a negative
+ * errno (reported). */
+int initramfs_close(struct initramfs *a);
+
+#endif

@@ -1,0 +1,336 @@
+#include "kit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "command.h"
+#include "gfs.h"
+#include "hostroot.h"
+#include "image.h"
+#include "log.h"
+#include "repro.h"
+#include "tempfiles.h"
+#include "tools.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+
+/* Paths of one kit build; everything is made in WORK and renamed into
+ * OUT at the end. */
+struct kit_paths {
+	char work[PATH_MAX - 128];
+	char initrd[PATH_MAX], image[PATH_MAX], netboot[PATH_MAX],
+		manifest[PATH_MAX];
+	char kernel[PATH_MAX], kver[256], init[PATH_MAX], cache[PATH_MAX];
+};
+
+int kit_cmdline(const struct profile *p, char *buf, size_t len)
+{
+	const struct profile_host *h = &p->host;
+	int n = snprintf(buf, len,
+			 "console=tty0 console=%s quiet buildapp.name=%s "
+			 "buildapp.after=%s buildapp.disk=%s "
+			 "buildapp.write_cache=%s buildapp.scheduler=%s "
+			 "buildapp.strict=%s buildapp.dirty_ratio=%d "
+			 "buildapp.dirty_background_ratio=%d "
+			 "buildapp.read_ahead_kb=%lld",
+			 p->appliance.console[0] ? p->appliance.console : "ttyS0,115200",
+			 p->appliance.name, after_action_name(p->appliance.after),
+			 h->disk[0] ? h->disk : "auto",
+			 write_cache_setting_name(h->write_cache),
+			 io_scheduler_name(h->scheduler), h->strict ? "yes" : "no",
+			 h->dirty_ratio, h->dirty_background_ratio,
+			 (long long)h->read_ahead_kb);
+
+	/* The command line is space-separated: a value with a space would
+	 * split into two settings. */
+	if (strchr(h->disk, ' ') || strchr(p->appliance.name, ' '))
+		return log_error_errno(EINVAL, "[host] disk and [appliance] name "
+				       "must not contain spaces");
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int sha256_file(const char *path, char hex[65])
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned char md[32], buf[1 << 16];
+	unsigned int len = sizeof(md);
+	EVP_MD_CTX *ctx;
+	ssize_t n;
+
+	if (fd < 0)
+		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(ctx);
+		return -ENOMEM;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		EVP_DigestUpdate(ctx, buf, (size_t)n);
+	EVP_DigestFinal_ex(ctx, md, &len);
+	EVP_MD_CTX_free(ctx);
+	if (n < 0)
+		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	return 0;
+}
+
+static int add_file_hash(json_object *files, const char *name, const char *path)
+{
+	char hex[65];
+	struct stat st;
+	int r = sha256_file(path, hex);
+
+	if (r < 0 || stat(path, &st) < 0)
+		return r < 0 ? r : -errno;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "path", json_object_new_string(name));
+	json_object_object_add(o, "size", json_object_new_int64(st.st_size));
+	json_object_object_add(o, "sha256", json_object_new_string(hex));
+	json_object_array_add(files, o);
+	return 0;
+}
+
+static json_object *packages_json(void)
+{
+	char *argv[64] = {"dpkg-query", "-W", "-f", "${Package}\\t${Version}\\n"};
+	_cleanup_free_ char *out = NULL;
+	json_object *o = json_object_new_object();
+	size_t k = 4;
+
+	for (const char *const *p = hostroot_packages; *p && k < 63; p++)
+		argv[k++] = (char *)*p;
+	argv[k] = NULL;
+	if (command_capture(argv, NULL, 1 << 20, &out) != 0 || !out)
+		return o;
+	for (char *save = NULL, *line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		*tab = '\0';
+		json_object_object_add(o, line, json_object_new_string(tab + 1));
+	}
+	return o;
+}
+
+static json_object *profile_json(const struct profile *p)
+{
+	json_object *o = json_object_new_object(), *h = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(p->appliance.name));
+	json_object_object_add(o, "after",
+			       json_object_new_string(after_action_name(p->appliance.after)));
+	json_object_object_add(h, "disk", json_object_new_string(p->host.disk));
+	json_object_object_add(h, "wipe", json_object_new_boolean(p->host.wipe));
+	json_object_object_add(h, "write_cache", json_object_new_string(
+				       write_cache_setting_name(p->host.write_cache)));
+	json_object_object_add(h, "page_cache", json_object_new_string(
+				       page_cache_setting_name(p->host.page_cache)));
+	json_object_object_add(h, "dirty_ratio", json_object_new_int(p->host.dirty_ratio));
+	json_object_object_add(h, "dirty_background_ratio",
+			       json_object_new_int(p->host.dirty_background_ratio));
+	json_object_object_add(h, "scheduler", json_object_new_string(
+				       io_scheduler_name(p->host.scheduler)));
+	json_object_object_add(h, "read_ahead_kb",
+			       json_object_new_int64(p->host.read_ahead_kb));
+	json_object_object_add(h, "strict", json_object_new_boolean(p->host.strict));
+	json_object_object_add(o, "host", h);
+	return o;
+}
+
+static int write_manifest(const struct profile *p, const struct kit_paths *k,
+			  enum image_format format, const char *cmdline,
+			  uint64_t epoch)
+{
+	_cleanup_(json_object_putp) json_object *m = json_object_new_object();
+	json_object *files = json_object_new_array();
+	json_object *builder = json_object_new_object();
+	json_object *image = json_object_new_object();
+	char hex[65], leaf[PROFILE_NAME_MAX + 8];
+	int r;
+
+	json_object_object_add(builder, "name", json_object_new_string("buildapp"));
+	json_object_object_add(builder, "version", json_object_new_string(BUILDAPP_VERSION));
+	json_object_object_add(m, "builder", builder);
+	json_object_object_add(m, "source_date_epoch", json_object_new_int64((int64_t)epoch));
+	json_object_object_add(m, "profile", profile_json(p));
+	json_object_object_add(m, "kernel_version", json_object_new_string(k->kver));
+	json_object_object_add(m, "cmdline", json_object_new_string(cmdline));
+	json_object_object_add(m, "files", files);
+	r = add_file_hash(files, "ESP:/vmlinuz", k->kernel);
+	if (r == 0)
+		r = add_file_hash(files, "ESP:/initrd", k->initrd);
+	if (r == 0)
+		r = add_file_hash(files, "ESP:/EFI/BOOT/BOOTX64.EFI", IMAGE_SYSTEMD_BOOT);
+	if (r == 0)
+		r = add_file_hash(files, "MBR:gptmbr.bin", IMAGE_GPTMBR);
+	if (r == 0)
+		r = add_file_hash(files, "initrd:/init", k->init);
+	if (r == 0)
+		r = sha256_file(k->image, hex);
+	if (r < 0)
+		return r;
+	json_object_object_add(m, "packages", packages_json());
+	snprintf(leaf, sizeof(leaf), "%s.img", p->appliance.name);
+	json_object_object_add(image, "file", json_object_new_string(leaf));
+	json_object_object_add(image, "format", json_object_new_string(image_format_name(format)));
+	json_object_object_add(image, "sha256", json_object_new_string(hex));
+	json_object_object_add(m, "image", image);
+
+	if (json_object_to_file_ext(k->manifest, m,
+				    JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE) < 0)
+		return log_error_errno(EIO, "writing '%s': %s", k->manifest,
+				       json_util_get_last_err());
+	return 0;
+}
+
+static int write_netboot(const struct kit_paths *k, const char *cmdline)
+{
+	char path[PATH_MAX + 32], script[8192];
+	int r;
+
+	if (mkdir(k->netboot, 0755) < 0)
+		return log_error_errno(errno, "'%s': %s", k->netboot, strerror(errno));
+	snprintf(path, sizeof(path), "%s/vmlinuz", k->netboot);
+	r = command_run((char *[]){"cp", (char *)k->kernel, path, NULL}, NULL, 1);
+	snprintf(path, sizeof(path), "%s/initrd", k->netboot);
+	if (r == 0)
+		r = command_run((char *[]){"cp", (char *)k->initrd, path, NULL}, NULL, 1);
+	if (r != 0)
+		return log_error_errno(EIO, "copying the netboot files failed");
+	snprintf(script, sizeof(script),
+		 "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",
+		 cmdline);
+	snprintf(path, sizeof(path), "%s/boot.ipxe", k->netboot);
+	_cleanup_fclose_ FILE *f = fopen(path, "we");
+	if (!f || fputs(script, f) < 0 || fflush(f) != 0)
+		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static int resolve_inputs(const struct profile *p, const struct kit_options *o,
+			  struct kit_paths *k)
+{
+	const char *kernel = p->appliance.kernel;
+
+	if (!kernel[0] || strcmp(kernel, "auto") == 0) {
+		if (tools_default_kernel(k->kernel, sizeof(k->kernel), k->kver,
+					 sizeof(k->kver)) < 0)
+			return -ENOENT;
+	} else {
+		const char *base = strrchr(kernel, '/');
+		base = base ? base + 1 : kernel;
+		if (strncmp(base, "vmlinuz-", 8) != 0)
+			return log_error_errno(EINVAL, "[appliance] kernel '%s': "
+					       "name it vmlinuz-VERSION, with "
+					       "/lib/modules/VERSION installed",
+					       kernel);
+		snprintf(k->kernel, sizeof(k->kernel), "%s", kernel);
+		snprintf(k->kver, sizeof(k->kver), "%s", base + 8);
+	}
+	if (tools_find_init(k->init, sizeof(k->init)) < 0)
+		return -ENOENT;
+	if (o->cache_dir)
+		snprintf(k->cache, sizeof(k->cache), "%s", o->cache_dir);
+	else if (tools_cache_dir(k->cache, sizeof(k->cache)) < 0)
+		return -ENOENT;
+	return 0;
+}
+
+/* Renames FROM to TO; an existing TO directory is moved aside into the
+ * work directory first (rename cannot replace a non-empty directory). */
+static int put_in_place(const struct kit_paths *k, const char *from, const char *to,
+			int is_dir)
+{
+	char aside[PATH_MAX + 16];
+
+	if (is_dir && access(to, F_OK) == 0) {
+		snprintf(aside, sizeof(aside), "%s/old", k->work);
+		if (rename(to, aside) < 0)
+			return log_error_errno(errno, "'%s': %s", to, strerror(errno));
+	}
+	if (rename(from, to) < 0)
+		return log_error_errno(errno, "rename to '%s': %s", to, strerror(errno));
+	return 0;
+}
+
+int kit_build(const struct profile *p, const struct kit_options *o)
+{
+	struct kit_paths k = {0};
+	char cmdline[2048], final[PATH_MAX + 64];
+	enum image_format format = o->format >= 0 ? (enum image_format)o->format
+						  : p->appliance.format;
+	const char *name = p->appliance.name;
+	uint64_t epoch;
+	int r;
+
+	r = repro_epoch(&epoch);
+	if (r == 0)
+		r = resolve_inputs(p, o, &k);
+	if (r == 0)
+		r = kit_cmdline(p, cmdline, sizeof(cmdline));
+	if (r < 0)
+		return r;
+	if (mkdir(o->outdir, 0755) < 0 && errno != EEXIST)
+		return log_error_errno(errno, "'%s': %s", o->outdir, strerror(errno));
+	tempfiles_install_handlers();
+	snprintf(k.work, sizeof(k.work), "%s/.%s.kit-XXXXXX", o->outdir, name);
+	if (!mkdtemp(k.work))
+		return log_error_errno(errno, "'%s': %s", k.work, strerror(errno));
+	tempfiles_add(k.work, TEMPFILE_TREE);
+	snprintf(k.initrd, sizeof(k.initrd), "%s/initrd", k.work);
+	snprintf(k.image, sizeof(k.image), "%s/%s.img", k.work, name);
+	snprintf(k.netboot, sizeof(k.netboot), "%s/%s.netboot", k.work, name);
+	snprintf(k.manifest, sizeof(k.manifest), "%s/%s.manifest.json", k.work, name);
+
+	r = hostroot_build(&(struct hostroot_spec){
+				   .cache_dir = k.cache,
+				   .kernel_version = k.kver,
+				   .init = k.init,
+				   .epoch = epoch,
+				   .output = k.initrd,
+			   },
+			   NULL);
+	if (r == 0)
+		r = image_build(&(struct image_spec){
+			.name = name,
+			.output = k.image,
+			.format = format,
+			.kernel = k.kernel,
+			.initrd = k.initrd,
+			.cmdline = cmdline,
+			.size = p->appliance.size,
+			.epoch = epoch,
+		});
+	if (r == 0)
+		r = write_netboot(&k, cmdline);
+	if (r == 0) {
+		gfs_step("writing the manifest (sha256 of the kit)");
+		r = write_manifest(p, &k, format, cmdline, epoch);
+	}
+	snprintf(final, sizeof(final), "%s/%s.netboot", o->outdir, name);
+	if (r == 0)
+		r = put_in_place(&k, k.netboot, final, 1);
+	snprintf(final, sizeof(final), "%s/%s.manifest.json", o->outdir, name);
+	if (r == 0)
+		r = put_in_place(&k, k.manifest, final, 0);
+	snprintf(final, sizeof(final), "%s/%s.img", o->outdir, name);
+	if (r == 0)
+		r = put_in_place(&k, k.image, final, 0);
+	tempfiles_remove_all();
+	if (r == 0)
+		log_info("wrote %s, %s.netboot/, %s.manifest.json", final, name, name);
+	return r;
+}

@@ -1,0 +1,30 @@
+/* The kit: everything `buildapp PROFILE.ini` writes for one profile.
+ *   OUT/NAME.img            the bootable disk image (builder/image.h)
+ *   OUT/NAME.netboot/       vmlinuz, initrd, boot.ipxe (same kit over PXE)
+ *   OUT/NAME.manifest.json  sha256 of every embedded file, Debian package
+ *                           versions, the resolved settings, builder
+ *                           version, image sha256 */
+#ifndef BUILDAPP_KIT_H
+#define BUILDAPP_KIT_H
+
+#include <stddef.h>
+
+#include "profile.h"
+
+struct kit_options {
+	const char *outdir;     /* created if missing */
+	int format;             /* enum image_format, or -1: the profile's */
+	const char *cache_dir;  /* NULL: tools_cache_dir() */
+};
+
+/* Builds the kit of PROFILE.  Outputs appear only when complete; on
+ * failure or a signal the temporaries are removed.  Reports its errors;
+ * returns 0 or a negative errno. */
+int kit_build(const struct profile *profile, const struct kit_options *opts);
+
+/* The kernel command line that carries PROFILE's host settings to the
+ * appliance init (buildapp.disk=..., see appliance/init.c) into BUF.
+ * Returns 0 or -ENAMETOOLONG. */
+int kit_cmdline(const struct profile *profile, char *buf, size_t len);
+
+#endif

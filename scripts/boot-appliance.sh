@@ -1,0 +1,160 @@
+#!/bin/sh
+# Boots a buildapp image in qemu as a virtual lab server: q35, the image on
+# its own disk, a blank disk under test on AHCI (an emulated ATA disk, so
+# hdparm -W really talks to a drive), serial console on stdout.  Waits for
+# the appliance to power off, then prints the report it left on RESULTS
+# (read back read-only with guestfish).
+#
+# Usage: boot-appliance.sh IMAGE [--uefi] [--disk-size SIZE] [--disk FILE]
+#            [--timeout SECONDS] [--memory MB] [--smp N]
+#            [--boot-bus virtio|sata|nvme|usb] [--accel auto|kvm|tcg]
+#            [--serial SERIAL] [--dut-bus ahci|scsi|nvme]
+#            [--report FILE] [--log FILE]
+#        boot-appliance.sh --probe-accel
+# Exit status: 0 powered off and the report was read, 1 failure or timeout,
+# 2 bad usage.
+set -eu
+
+prog=boot-appliance
+usage() { # [STATUS]: 0 prints to stdout
+	if [ "${1:-2}" = 0 ]; then
+		sed -n '8,15p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+	fi
+	sed -n '8,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+die() { echo "$prog: error: $*" >&2; exit 1; }
+
+image= uefi=0 disk_size=8G disk= timeout=900 memory=3072 smp=2
+boot_bus=virtio accel=${BUILDAPP_ACCEL:-auto} serial=BUILDAPP-DUT-0001
+report=report.txt log= probe_only=0 dut_bus=ahci
+while [ $# -gt 0 ]; do
+	case $1 in
+	--uefi) uefi=1 ;;
+	--disk-size) disk_size=$2; shift ;;
+	--disk) disk=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--memory) memory=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--boot-bus) boot_bus=$2; shift ;;
+	--accel) accel=$2; shift ;;
+	--serial) serial=$2; shift ;;
+	--dut-bus) dut_bus=$2; shift ;;
+	--report) report=$2; shift ;;
+	--log) log=$2; shift ;;
+	--probe-accel) probe_only=1 ;;
+	-h|--help) usage 0 ;;
+	-*) echo "$prog: unknown option '$1'" >&2; usage ;;
+	*) [ -z "$image" ] || usage; image=$1 ;;
+	esac
+	shift
+done
+
+# KVM is usable when a kernel really boots under it: /dev/kvm can accept
+# KVM_CREATE_VM on hosts where a guest then crawls (nested without the
+# needed features).  The kernel is booted without a root and panics at
+# once; under a working KVM that takes a second or two.
+probe_accel() {
+	[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] || { echo tcg; return; }
+	kernel=$(ls /boot/vmlinuz-* 2>/dev/null | tail -n 1)
+	[ -n "$kernel" ] || { echo tcg; return; }
+	out=$(timeout 20 qemu-system-x86_64 -accel kvm -M q35 -m 256 \
+		-nodefaults -display none -no-reboot -serial stdio \
+		-kernel "$kernel" -append "console=ttyS0 panic=-1 root=/dev/nonexistent" \
+		2>/dev/null || true)
+	case $out in
+	*"Kernel panic"*) echo kvm ;;
+	*) echo tcg ;;
+	esac
+}
+
+if [ "$probe_only" = 1 ]; then
+	probe_accel
+	exit 0
+fi
+[ -n "$image" ] || usage
+[ -f "$image" ] || die "image '$image': no such file"
+case $accel in
+auto) accel=$(probe_accel) ;;
+kvm|tcg) ;;
+*) usage ;;
+esac
+case $boot_bus in virtio|sata|nvme|usb) ;; *) usage ;; esac
+case $dut_bus in ahci|scsi|nvme) ;; *) usage ;; esac
+
+format=$(qemu-img info --output=json "$image" | sed -n 's/.*"format": "\([a-z0-9]*\)".*/\1/p' | head -n 1)
+[ -n "$format" ] || die "image '$image': cannot tell its format"
+
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/boot-appliance.XXXXXX")
+qpid=
+cleanup() {
+	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+if [ -z "$disk" ]; then
+	disk=$work/disk-under-test.raw
+	qemu-img create -q -f raw "$disk" "$disk_size"
+fi
+
+set -- -accel "$accel" -M q35 -m "$memory" -smp "$smp" -cpu max \
+	-nodefaults -display none -no-reboot -serial stdio \
+	-drive "file=$disk,format=raw,if=none,id=dut,cache=none,aio=threads" \
+	-drive "file=$image,format=$format,if=none,id=boot,cache=unsafe"
+# The disk under test: an emulated ATA disk on q35's AHCI by default, so
+# hdparm talks to a drive; SCSI (sdparm) and NVMe (nvme-cli) likewise.
+case $dut_bus in
+ahci) set -- "$@" -device "ide-hd,drive=dut,bus=ide.0,serial=$serial" ;;
+scsi) set -- "$@" -device virtio-scsi-pci,id=dutscsi \
+	-device "scsi-hd,drive=dut,bus=dutscsi.0,serial=$serial" ;;
+nvme) set -- "$@" -device "nvme,drive=dut,serial=$serial" ;;
+esac
+case $boot_bus in
+virtio) set -- "$@" -device virtio-blk-pci,drive=boot,bootindex=0 ;;
+sata) set -- "$@" -device ide-hd,drive=boot,bus=ide.1,bootindex=0 ;;
+nvme) set -- "$@" -device nvme,drive=boot,serial=BUILDAPP-BOOT,bootindex=0 ;;
+usb) set -- "$@" -device qemu-xhci -device usb-storage,drive=boot,bootindex=0 ;;
+esac
+if [ "$uefi" = 1 ]; then
+	code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+	[ -f "$code" ] || code=/usr/share/OVMF/OVMF_CODE.fd vars=/usr/share/OVMF/OVMF_VARS.fd
+	[ -f "$code" ] || die "OVMF not found in /usr/share/OVMF (package ovmf)"
+	cp "$vars" "$work/vars.fd"
+	set -- "$@" -drive "if=pflash,format=raw,unit=0,readonly=on,file=$code" \
+		-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd"
+fi
+
+[ -n "$log" ] || log=$work/console.log
+echo "$prog: booting $image ($format, $([ "$uefi" = 1 ] && echo UEFI || echo BIOS), $accel, boot disk on $boot_bus, disk under test $disk_size on $dut_bus serial $serial)" >&2
+start=$(date +%s)
+: >"$log" # exists before tail starts
+qemu-system-x86_64 "$@" </dev/null >>"$log" 2>&1 &
+qpid=$!
+# Show the console while waiting; stop at power-off or the timeout.
+tail -n +1 -f "$log" --pid="$qpid" &
+tpid=$!
+elapsed=0
+while kill -0 "$qpid" 2>/dev/null; do
+	if [ "$elapsed" -ge "$timeout" ]; then
+		kill "$tpid" 2>/dev/null || true
+		die "no power-off after ${timeout}s (console log: $log)"
+	fi
+	sleep 1
+	elapsed=$(($(date +%s) - start))
+done
+rc=0
+wait "$qpid" || rc=$?
+qpid=
+wait "$tpid" 2>/dev/null || true
+[ "$rc" -eq 0 ] || die "qemu exited with status $rc"
+echo "$prog: powered off after $(($(date +%s) - start))s" >&2
+
+# libguestfs's own qemu must not try a KVM that does not work.
+[ "$accel" = kvm ] || export LIBGUESTFS_BACKEND_SETTINGS=force_tcg
+echo "$prog: report from RESULTS ($report):" >&2
+# RESULTS is partition 2 of every buildapp image.
+guestfish --ro --format="$format" -a "$image" -m /dev/sda2 cat "/$report" ||
+	die "no /$report on RESULTS"

@@ -1,0 +1,51 @@
+#!/bin/sh
+# The whole kit: host root (supermin, cached between runs in the test
+# cache), image, netboot directory and manifest, from a profile made in C
+# (tests/tools/kit_build.c: disk under test by serial, write_cache = off),
+# built twice and compared byte for byte.
+# Boots it under SeaBIOS and under OVMF on a blank AHCI disk, and checks
+# the report the appliance init left on RESULTS: the disk was found by
+# serial and its write cache was turned off, read back off, and restored.
+. "$TOP/tests/lib/common.sh"
+command -v supermin >/dev/null || skip "supermin is not installed"
+[ -x "$B/tests/tools/kit-build" ] || fail "$B/tests/tools/kit-build not built"
+work=$(mktemp -d "$CACHE/kit.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export BUILDAPP_INIT="$TOP/$B/buildapp-init" SOURCE_DATE_EPOCH=1700000000
+
+"$B/tests/tools/kit-build" "$work/out" "$CACHE/hostroot"
+# A second build (warm host root cache) gives the same bytes.
+"$B/tests/tools/kit-build" "$work/again" "$CACHE/hostroot"
+for f in kit-test.img kit-test.manifest.json kit-test.netboot/initrd; do
+	cmp "$work/out/$f" "$work/again/$f" || fail "$f differs between two builds"
+done
+rm -rf "$work/again"
+echo "two kit builds are byte-identical"
+for f in kit-test.img kit-test.manifest.json kit-test.netboot/vmlinuz \
+	kit-test.netboot/initrd kit-test.netboot/boot.ipxe; do
+	[ -s "$work/out/$f" ] || fail "kit lacks $f"
+done
+[ -z "$(ls -A "$work/out" | grep '^\.')" ] || fail "temporaries left in the output directory"
+for key in '"builder"' '"packages"' '"qemu-utils"' '"ESP:/initrd"' '"initrd:/init"'; do
+	grep -q "$key" "$work/out/kit-test.manifest.json" || fail "manifest lacks $key"
+done
+sha=$(sha256sum "$work/out/kit-test.img" | cut -d' ' -f1)
+grep -q "\"$sha\"" "$work/out/kit-test.manifest.json" || fail "manifest image sha256"
+grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=KIT-TEST-DUT' \
+	"$work/out/kit-test.netboot/boot.ipxe" || fail "iPXE script"
+
+expect() { grep -qx "$2" "$1" || fail "report lacks '$2'"; }
+cp --sparse=always "$work/out/kit-test.img" "$work/uefi.img"
+for firmware in bios uefi; do
+	img=$work/out/kit-test.img opt=
+	[ "$firmware" = bios ] || img=$work/uefi.img opt=--uefi
+	sh "$TOP/scripts/boot-appliance.sh" "$img" $opt --serial KIT-TEST-DUT \
+		--disk-size 2G --memory 2048 --timeout 900 >"$work/report"
+	grep -E '^[a-z_]+: ' "$work/report"
+	expect "$work/report" 'profile: kit-test'
+	expect "$work/report" "firmware: $firmware"
+	expect "$work/report" 'disk_serial: KIT-TEST-DUT'
+	expect "$work/report" 'write_cache_effective: off'
+	expect "$work/report" 'write_cache_after_restore: on'
+	expect "$work/report" 'status: ok'
+done
