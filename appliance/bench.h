@@ -9,6 +9,11 @@
 #include "sweep.h"
 #include "vm.h"
 
+/* Where the appliance's root holds the sweep's inputs (written by the
+ * builder's kit): plan.json, vmlinuz and initrd.img (the benchmark
+ * guest), disk.qcow2 (the pristine guest image). */
+#define BENCH_KIT_DIR "/usr/lib/buildapp/kit"
+
 struct bench_inputs {
 	const struct plan *plan;
 	const char *kernel;   /* guest kernel */

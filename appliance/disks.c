@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "safety.h"
 #include "sysfs.h"
 
 /* Disks that never hold a benchmark: loop, ram, optical, stacked. */
@@ -25,30 +26,6 @@ static int is_candidate(const char *name)
 	return 1;
 }
 
-/* SCSI/ATA unit serial number from VPD page 0x80: 4 header bytes, then
- * the serial, space padded. */
-static void vpd_serial(const char *name, char *buf, size_t len)
-{
-	char path[256];
-	unsigned char page[256];
-	_cleanup_close_ int fd = -1;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/block/%s/device/vpd_pg80", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || (n = read(fd, page, sizeof(page))) < 4)
-		return;
-	size_t l = page[3];
-	if (l > (size_t)n - 4)
-		l = (size_t)n - 4;
-	const char *s = (const char *)page + 4;
-	while (l && *s == ' ')
-		s++, l--;
-	while (l && (s[l - 1] == ' ' || s[l - 1] == '\0'))
-		l--;
-	if (l < len)
-		snprintf(buf, len, "%.*s", (int)l, s);
-}
 
 int disks_info(const char *name, struct disk_info *ret)
 {
@@ -64,7 +41,7 @@ int disks_info(const char *name, struct disk_info *ret)
 	/* NVMe and virtio-blk name it serial; SCSI and ATA via VPD. */
 	if (sysfs_read_block(name, "device/serial", d.serial, sizeof(d.serial)) < 0 &&
 	    sysfs_read_block(name, "serial", d.serial, sizeof(d.serial)) < 0)
-		vpd_serial(name, d.serial, sizeof(d.serial));
+		safety_vpd_serial(name, d.serial, sizeof(d.serial));
 	if (sysfs_read_block(name, "device/wwid", d.wwid, sizeof(d.wwid)) < 0)
 		sysfs_read_block(name, "wwid", d.wwid, sizeof(d.wwid));
 	sysfs_read_block(name, "device/model", d.model, sizeof(d.model));

@@ -38,8 +38,11 @@ PROGRAMS += $(B)/buildapp-agent
 INSTALL_EXTRA += install -m 755 $(B)/buildapp-agent \
 	$(DESTDIR)$(LIBEXECDIR)/buildapp-agent;
 
-# PID 1 of the appliance: static, so it runs from any root.
-$(B)/buildapp-init: $(B)/appliance/init.o $(B)/libappliance.a $(STORAGE_ARCHIVES) \
+# PID 1 of the appliance.  It runs the sweep through libvirt, so it links
+# libvirt, libxml2, json-c and libblkid dynamically: the appliance's root
+# is made of the packages that carry them.  No libguestfs, no iniparser.
+$(B)/buildapp-init: $(B)/appliance/init.o $(B)/libappliance.a $(B)/libstorage.a \
 		$(B)/libcommon.a
-	$(CC) $(SAN) $(LDFLAGS) -static -o $@ $^
+	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(APPLIANCE_LIBS) \
+		$(STORAGE_CORE_LIBS)
 PROGRAMS += $(B)/buildapp-init

@@ -12,12 +12,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cleanup.h"
 #include "command.h"
 #include "gfs.h"
 #include "hostroot.h"
+#include "guestimage.h"
+#include "guestkit.h"
 #include "image.h"
 #include "log.h"
+#include "planner.h"
 #include "repro.h"
 #include "tempfiles.h"
 #include "tools.h"
@@ -266,9 +270,70 @@ static int put_in_place(const struct kit_paths *k, const char *from, const char 
 	return 0;
 }
 
+/* What the appliance's sweep needs, baked into its root under
+ * BENCH_KIT_DIR: the plan (the appliance never reads the INI), the
+ * benchmark guest's kernel and initramfs, and the pristine guest image as
+ * compressed qcow2 (its reset source on the lab server). */
+struct kit_payload {
+	char plan[PATH_MAX], pristine[PATH_MAX];
+	struct guestkit guest;
+	struct guestimage image;
+	struct fsimage_file files[4];
+	unsigned n_files;
+};
+
+static int write_plan(const struct profile *p, const char *path)
+{
+	struct plan plan;
+	FILE *f;
+	int r;
+
+	r = planner_build(p, &plan);
+	if (r < 0)
+		return log_error_errno(r, "cannot make the plan: %s", strerror(-r));
+	f = fopen(path, "we");
+	if (!f) {
+		plan_release(&plan);
+		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+	}
+	r = plan_write_json(&plan, f);
+	if (fclose(f) != 0 && r == 0)
+		r = -EIO;
+	plan_release(&plan);
+	return r < 0 ? log_error_errno(r, "cannot write '%s'", path) : 0;
+}
+
+static int build_payload(const struct profile *p, const struct kit_paths *k,
+			 struct kit_payload *ret)
+{
+	int r;
+
+	snprintf(ret->plan, sizeof(ret->plan), "%s/plan.json", k->work);
+	snprintf(ret->pristine, sizeof(ret->pristine), "%s/disk.qcow2", k->work);
+	gfs_step("building the benchmark guest (kernel, initramfs, pristine disk)");
+	r = write_plan(p, ret->plan);
+	if (r == 0)
+		r = guestkit_build(p, k->cache, NULL, &ret->guest);
+	if (r == 0)
+		r = guestimage_build(p, k->cache, &ret->image);
+	if (r == 0)
+		r = command_run((char *[]){"qemu-img", "convert", "-q", "-c", "-O", "qcow2",
+					   ret->image.path, ret->pristine, NULL},
+				NULL, 1);
+	if (r < 0)
+		return r;
+	ret->files[0] = (struct fsimage_file){ret->plan, BENCH_KIT_DIR "/plan.json"};
+	ret->files[1] = (struct fsimage_file){ret->guest.kernel, BENCH_KIT_DIR "/vmlinuz"};
+	ret->files[2] = (struct fsimage_file){ret->guest.initrd, BENCH_KIT_DIR "/initrd.img"};
+	ret->files[3] = (struct fsimage_file){ret->pristine, BENCH_KIT_DIR "/disk.qcow2"};
+	ret->n_files = 4;
+	return 0;
+}
+
 int kit_build(const struct profile *p, const struct kit_options *o)
 {
 	struct kit_paths k = {0};
+	_cleanup_free_ struct kit_payload *payload = calloc(1, sizeof(*payload));
 	char cmdline[2048], final[PATH_MAX + 64];
 	enum image_format format = o->format >= 0 ? (enum image_format)o->format
 						  : p->appliance.format;
@@ -295,10 +360,14 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 	snprintf(k.netboot, sizeof(k.netboot), "%s/%s.netboot", k.work, name);
 	snprintf(k.manifest, sizeof(k.manifest), "%s/%s.manifest.json", k.work, name);
 
-	r = hostroot_build(&(struct hostroot_spec){
+	r = payload ? build_payload(p, &k, payload) : -ENOMEM;
+	if (r == 0)
+		r = hostroot_build(&(struct hostroot_spec){
 				   .cache_dir = k.cache,
 				   .kernel_version = k.kver,
 				   .init = k.init,
+				   .files = payload->files,
+				   .n_files = payload->n_files,
 				   .epoch = epoch,
 				   .output = k.initrd,
 			   },

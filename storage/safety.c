@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,6 +222,31 @@ static void read_attr(const char *disk, const char *attr, char *buf, size_t len)
 		buf[n - 1] = '\0';
 }
 
+/* SCSI/ATA unit serial number from VPD page 0x80: 4 header bytes, then
+ * the serial, space padded. */
+void safety_vpd_serial(const char *name, char *buf, size_t len)
+{
+	char path[256];
+	unsigned char page[256];
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/device/vpd_pg80", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || (n = read(fd, page, sizeof(page))) < 4)
+		return;
+	size_t l = page[3];
+	if (l > (size_t)n - 4)
+		l = (size_t)n - 4;
+	const char *s = (const char *)page + 4;
+	while (l && *s == ' ')
+		s++, l--;
+	while (l && (s[l - 1] == ' ' || s[l - 1] == '\0'))
+		l--;
+	if (l < len)
+		snprintf(buf, len, "%.*s", (int)l, s);
+}
+
 static void probe_identities(const char *path, struct safety_facts *f)
 {
 	static const char *const attrs[] = {"device/serial", "serial",
@@ -242,6 +268,11 @@ static void probe_identities(const char *path, struct safety_facts *f)
 			add_item(f->identities, &f->n_identities, w);
 		}
 	}
+	/* ATA and SCSI disks carry their serial in VPD page 0x80 only, and
+	 * a root without udev has no by-id links to name it. */
+	v[0] = '\0';
+	safety_vpd_serial(f->disk, v, sizeof(v));
+	add_item(f->identities, &f->n_identities, v);
 	if (!realpath(path, real))
 		return;
 	d = opendir(BY_ID);

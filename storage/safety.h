@@ -53,4 +53,8 @@ int safety_decide(const struct safety_facts *facts,
 bool safety_identity_matches(const struct safety_facts *facts,
 			     const char *identity);
 
+/* The SCSI/ATA unit serial number of whole disk NAME ("sda") from VPD
+ * page 0x80 into BUF (left untouched when there is none). */
+void safety_vpd_serial(const char *name, char *buf, size_t len);
+
 #endif

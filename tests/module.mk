@@ -39,8 +39,3 @@ $(B)/tests/guestkit-helper: $(B)/tests/helpers/guestkit_helper.o $(TEST_LINK_OBJ
 	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
 CHECK_PROGRAMS += $(B)/tests/guestkit-helper
 
-# Test drivers of the end-to-end tests.
-$(B)/tests/tools/kit-build: $(B)/tests/tools/kit_build.o $(TEST_LINK_OBJS)
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) \
-		$(filter-out -lcmocka,$(TEST_LIBS))
-CHECK_PROGRAMS += $(B)/tests/tools/kit-build

@@ -1,21 +1,22 @@
 #!/bin/sh
 # The whole kit: host root (supermin, cached between runs in the test
-# cache), image, netboot directory and manifest, from a profile made in C
-# (tests/tools/kit_build.c: disk under test by serial, write_cache = off),
+# cache), image, netboot directory and manifest of tests/e2e/kit-test.ini
+# (ci-smoke's guest, one run; disk under test by serial, write_cache = off),
 # built twice and compared byte for byte.
 # Boots it under SeaBIOS and under OVMF on a blank AHCI disk, and checks
-# the report the appliance init left on RESULTS: the disk was found by
-# serial and its write cache was turned off, read back off, and restored.
+# what the appliance left on RESULTS: the disk was found by serial, its
+# write cache turned off, read back off and restored; the backend was
+# provisioned on it and the nested sweep's run journaled, with the cache
+# mode QEMU applied.
 . "$TOP/tests/lib/common.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
-[ -x "$B/tests/tools/kit-build" ] || fail "$B/tests/tools/kit-build not built"
 work=$(mktemp -d "$CACHE/kit.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export BUILDAPP_INIT="$TOP/$B/buildapp-init" SOURCE_DATE_EPOCH=1700000000
 
-"$B/tests/tools/kit-build" "$work/out" "$CACHE/hostroot"
+"$BUILDAPP" "$TOP/tests/e2e/kit-test.ini" -o "$work/out" --cache "$CACHE/hostroot"
 # A second build (warm host root cache) gives the same bytes.
-"$B/tests/tools/kit-build" "$work/again" "$CACHE/hostroot"
+"$BUILDAPP" "$TOP/tests/e2e/kit-test.ini" -o "$work/again" --cache "$CACHE/hostroot"
 for f in kit-test.img kit-test.manifest.json kit-test.netboot/initrd; do
 	cmp "$work/out/$f" "$work/again/$f" || fail "$f differs between two builds"
 done
@@ -48,4 +49,19 @@ for firmware in bios uefi; do
 	expect "$work/report" 'write_cache_effective: off'
 	expect "$work/report" 'write_cache_after_restore: on'
 	expect "$work/report" 'status: ok'
+	expect "$work/report" 'sweep: 1 runs made, 0 failed, 0 already there'
+	# The journal the nested sweep left on RESULTS: the run, its cache
+	# mode as QEMU applied it, the backend provisioned on the disk.
+	guestfish --ro -a "$img" -m /dev/sda2 cat /runs.jsonl >"$work/runs.jsonl" ||
+		fail "no runs.jsonl on RESULTS"
+	cat "$work/runs.jsonl"
+	[ "$(wc -l <"$work/runs.jsonl")" -eq 1 ] || fail "runs.jsonl: not one run"
+	grep -q '"status":"ok"' "$work/runs.jsonl" || fail "the run is not ok"
+	grep -q '"id":"raw/raw/sparse/unsafe/threads/virtio/fio"' "$work/runs.jsonl" ||
+		fail "the run is not ci-smoke's raw/unsafe cell"
+	grep -q '"applied_cache":{"writeback":true,"direct":false,"no-flush":true}' \
+		"$work/runs.jsonl" || fail "QEMU did not apply cache=unsafe"
+	grep -q '"name":"fio_write_iops"' "$work/runs.jsonl" || fail "no fio result"
+	guestfish --ro -a "$img" -m /dev/sda2 is-file /summary.json | grep -qx true ||
+		fail "no summary.json on RESULTS"
 done
