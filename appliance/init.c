@@ -27,6 +27,7 @@
 #include "log.h"
 #include "names.h"
 #include "bench.h"
+#include "keys.h"
 #include "parse.h"
 #include "plan.h"
 #include "profile.h"
@@ -38,6 +39,7 @@
 
 struct init_env {
 	struct profile profile;
+	struct plan plan; /* n_cells 0: none baked into this root */
 	char results_part[DISK_NAME_MAX];
 	char boot_disk[DISK_NAME_MAX];
 	struct disk_info target;
@@ -136,64 +138,22 @@ static void coldplug(void)
 
 /* --- settings from the kernel command line ---------------------------- */
 
-static void profile_defaults(struct profile *p)
-{
-	memset(p, 0, sizeof(*p));
-	snprintf(p->appliance.name, sizeof(p->appliance.name), "buildapp");
-	p->appliance.after = AFTER_POWEROFF;
-	snprintf(p->host.disk, sizeof(p->host.disk), "auto");
-	p->host.write_cache = WRITE_CACHE_KEEP;
-	p->host.page_cache = PAGE_CACHE_DROP;
-	p->host.dirty_ratio = -1;
-	p->host.dirty_background_ratio = -1;
-	p->host.scheduler = SCHEDULER_KEEP;
-	p->host.read_ahead_kb = -1;
-	p->host.strict = true;
-}
-
-static void set_enum(const struct name_table *t, const char *key,
-		     const char *value, int *field)
-{
-	int v = name_table_lookup(t, value);
-
-	if (v < 0)
-		log_warning("buildapp.%s=%s: unknown value, ignored", key, value);
-	else
-		*field = v;
-}
-
+/* buildapp.KEY=VALUE: a key of [host] or [appliance], in profile text,
+ * overriding the plan's (so a netboot entry can name another disk). */
 static void apply_cmdline_option(struct profile *p, const char *key,
 				 const char *value)
 {
-	int v;
+	const struct key_def *k = keys_find("host", key);
+	char reason[256];
 
-	if (strcmp(key, "disk") == 0) {
-		snprintf(p->host.disk, sizeof(p->host.disk), "%s", value);
-	} else if (strcmp(key, "name") == 0) {
-		snprintf(p->appliance.name, sizeof(p->appliance.name), "%s", value);
-	} else if (strcmp(key, "after") == 0) {
-		v = (int)p->appliance.after;
-		set_enum(&after_action_names, key, value, &v);
-		p->appliance.after = (enum after_action)v;
-	} else if (strcmp(key, "write_cache") == 0) {
-		v = (int)p->host.write_cache;
-		set_enum(&write_cache_setting_names, key, value, &v);
-		p->host.write_cache = (enum write_cache_setting)v;
-	} else if (strcmp(key, "scheduler") == 0) {
-		v = (int)p->host.scheduler;
-		set_enum(&io_scheduler_names, key, value, &v);
-		p->host.scheduler = (enum io_scheduler)v;
-	} else if (strcmp(key, "strict") == 0) {
-		p->host.strict = strcmp(value, "no") != 0;
-	} else if (strcmp(key, "dirty_ratio") == 0) {
-		p->host.dirty_ratio = atoi(value);
-	} else if (strcmp(key, "dirty_background_ratio") == 0) {
-		p->host.dirty_background_ratio = atoi(value);
-	} else if (strcmp(key, "read_ahead_kb") == 0) {
-		p->host.read_ahead_kb = atoll(value);
-	} else {
+	if (!k)
+		k = keys_find("appliance", key);
+	if (!k) {
 		log_warning("buildapp.%s: unknown setting, ignored", key);
+		return;
 	}
+	if (keys_set(p, k, value, reason, sizeof(reason)) < 0)
+		log_warning("buildapp.%s=%s: %s; ignored", key, value, reason);
 }
 
 static void read_cmdline(struct profile *p)
@@ -249,20 +209,20 @@ static int mount_results(struct init_env *env)
  * console logs and summary under RESULTS_DIR. */
 static int run_sweep(struct init_env *env)
 {
-	struct plan plan = {.n_cells = 0};
 	struct sweep_outcome out;
 	char target[DISK_NAME_MAX + 8];
 	int r;
 
-	r = plan_read_json(BENCH_KIT_DIR "/plan.json", &plan);
-	if (r < 0) {
+	if (env->plan.n_cells == 0) {
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "not run: no plan in this appliance");
-		return r;
+		return -ENOENT;
 	}
+	/* The plan's runs, with this boot's host settings recorded in it. */
+	env->plan.profile.host = env->profile.host;
 	snprintf(target, sizeof(target), "/dev/%s", env->target.name);
 	struct bench_inputs in = {
-		.plan = &plan,
+		.plan = &env->plan,
 		.kernel = BENCH_KIT_DIR "/vmlinuz",
 		.initrd = BENCH_KIT_DIR "/initrd.img",
 		.pristine = BENCH_KIT_DIR "/disk.qcow2",
@@ -278,7 +238,6 @@ static int run_sweep(struct init_env *env)
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "%zu runs made, %zu failed, %zu already there", out.made,
 			 out.failed, out.skipped);
-	plan_release(&plan);
 	return r;
 }
 
@@ -402,14 +361,23 @@ int main(void)
 		mount_api_filesystems();
 		open_console();
 		setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
+		/* No udevd runs here: LVM creates its device nodes itself
+		 * rather than wait for udev to confirm them. */
+		setenv("DM_DISABLE_UDEV", "1", 1);
 	}
-	profile_defaults(&env.profile);
+	/* The plan carries the whole profile; without one (a root built by
+	 * hand) the defaults stand.  The command line overrides either. */
+	if (plan_read_json(BENCH_KIT_DIR "/plan.json", &env.plan) == 0)
+		env.profile = env.plan.profile;
+	else
+		keys_set_defaults(&env.profile);
 	read_cmdline(&env.profile);
 	r = run(&env);
 	if (env.results_part[0])
 		write_report(&env, r);
 	log_info("%s; %s", r == 0 ? "done" : "failed",
 		 after_action_name(env.profile.appliance.after));
+	plan_release(&env.plan);
 	finish(env.profile.appliance.after);
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include "guestimage.h"
 #include "guestkit.h"
 #include "image.h"
+#include "keys.h"
 #include "log.h"
 #include "planner.h"
 #include "repro.h"
@@ -39,27 +40,36 @@ struct kit_paths {
 
 int kit_cmdline(const struct profile *p, char *buf, size_t len)
 {
-	const struct profile_host *h = &p->host;
-	int n = snprintf(buf, len,
-			 "console=tty0 console=%s quiet buildapp.name=%s "
-			 "buildapp.after=%s buildapp.disk=%s "
-			 "buildapp.write_cache=%s buildapp.scheduler=%s "
-			 "buildapp.strict=%s buildapp.dirty_ratio=%d "
-			 "buildapp.dirty_background_ratio=%d "
-			 "buildapp.read_ahead_kb=%lld",
-			 p->appliance.console[0] ? p->appliance.console : "ttyS0,115200",
-			 p->appliance.name, after_action_name(p->appliance.after),
-			 h->disk[0] ? h->disk : "auto",
-			 write_cache_setting_name(h->write_cache),
-			 io_scheduler_name(h->scheduler), h->strict ? "yes" : "no",
-			 h->dirty_ratio, h->dirty_background_ratio,
-			 (long long)h->read_ahead_kb);
+	static const char *const keys[][2] = {
+		{"appliance", "name"},
+		{"appliance", "after"},
+		{"host", "disk"},
+		{"host", "write_cache"},
+		{"host", "page_cache"},
+		{"host", "dirty_ratio"},
+		{"host", "dirty_background_ratio"},
+		{"host", "scheduler"},
+		{"host", "read_ahead_kb"},
+		{"host", "strict"},
+	};
+	char value[PROFILE_STR_MAX];
+	size_t used;
+	int n;
 
-	/* The command line is space-separated: a value with a space would
-	 * split into two settings. */
-	if (strchr(h->disk, ' ') || strchr(p->appliance.name, ' '))
-		return log_error_errno(EINVAL, "[host] disk and [appliance] name "
-				       "must not contain spaces");
+	/* The host settings ride on the command line too, where a netboot
+	 * entry can change them (the init applies them over the plan's). */
+	n = snprintf(buf, len, "console=tty0 console=%s quiet",
+		     p->appliance.console[0] ? p->appliance.console : "ttyS0,115200");
+	for (size_t i = 0; n >= 0 && (size_t)n < len && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		keys_format(p, keys_find(keys[i][0], keys[i][1]), value, sizeof(value));
+		/* The command line is space-separated: a value with a space
+		 * would split into two settings. */
+		if (strchr(value, ' '))
+			return log_error_errno(EINVAL, "[%s] %s must not contain spaces",
+					       keys[i][0], keys[i][1]);
+		used = (size_t)n;
+		n += snprintf(buf + used, len - used, " buildapp.%s=%s", keys[i][1], value);
+	}
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 

@@ -55,6 +55,7 @@ static void test_kit_cmdline(void **state)
 	assert_non_null(strstr(buf, "buildapp.write_cache=off"));
 	assert_non_null(strstr(buf, "buildapp.strict=no"));
 	assert_non_null(strstr(buf, "buildapp.dirty_ratio=10"));
+	assert_non_null(strstr(buf, "buildapp.dirty_background_ratio=keep"));
 	strcpy(p.host.disk, "two words");
 	assert_true(kit_cmdline(&p, buf, sizeof(buf)) < 0);
 	strcpy(p.host.disk, "auto");

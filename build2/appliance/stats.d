@@ -1,0 +1,2 @@
+build2/appliance/stats.o: appliance/stats.c appliance/stats.h
+appliance/stats.h:

@@ -1,0 +1,1 @@
+build2/tests/fuzz/replay.o: tests/fuzz/replay.c
