@@ -131,7 +131,9 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 	const struct plan *plan = in->plan;
 	const struct profile *p = &plan->profile;
 	_cleanup_free_ struct recipe *rec = calloc(1, sizeof(*rec));
-	char statedir[] = "/var/tmp/buildapp-run-XXXXXX";
+	/* Short: libvirt puts sockets under it (108-byte limit); /tmp
+	 * exists in the appliance's root too. */
+	char statedir[] = "/tmp/buildapp-run-XXXXXX";
 	char console[PATH_MAX], mountpoint[PATH_MAX];
 	struct vm_host *host = NULL;
 	struct sweep_outcome out;

@@ -14,7 +14,7 @@ qemu-system-x86 qemu-utils ovmf
 linux-image-amd64 busybox-static kmod cpio zstd
 fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux
 syslinux syslinux-common extlinux systemd-boot-efi
-hdparm sdparm nvme-cli
+hdparm sdparm nvme-cli fdisk
 python3
 "
 

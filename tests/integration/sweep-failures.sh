@@ -73,7 +73,7 @@ no_leftovers() { # what
 		ps -eo pid,args | grep "[q]emu-system.*$T" | cut -c1-200
 		fail "$1: a QEMU process outlived buildapp run"
 	fi
-	for d in /var/tmp/buildapp-run-*/run; do
+	for d in /tmp/buildapp-run-*/run; do
 		[ -d "$d" ] || continue
 		if grep -rlsq "$T" "$d"; then
 			fail "$1: a libvirt domain is still recorded in $d"
