@@ -1,2 +1,0 @@
-build2/appliance/stats.o: appliance/stats.c appliance/stats.h
-appliance/stats.h:

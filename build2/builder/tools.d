@@ -1,3 +1,0 @@
-build2/builder/tools.o: builder/tools.c builder/tools.h lib/log.h
-builder/tools.h:
-lib/log.h:

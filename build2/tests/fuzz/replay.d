@@ -1,1 +1,0 @@
-build2/tests/fuzz/replay.o: tests/fuzz/replay.c
