@@ -46,3 +46,6 @@ $(B)/buildapp-init: $(B)/appliance/init.o $(B)/libappliance.a $(B)/libstorage.a 
 	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(APPLIANCE_LIBS) \
 		$(STORAGE_CORE_LIBS)
 PROGRAMS += $(B)/buildapp-init
+# kit_build() finds it in LIBEXECDIR once installed.
+INSTALL_EXTRA += install -m 755 $(B)/buildapp-init \
+	$(DESTDIR)$(LIBEXECDIR)/buildapp-init;
