@@ -214,6 +214,20 @@ static int add_disk_layout(struct recipe *r, size_t n_files)
 	return 0;
 }
 
+/* A step that acts on volume V (create its file, or fill it). */
+static void add_volume_step(struct recipe *r, enum recipe_step_kind kind,
+			    const struct storage_volume *v)
+{
+	struct recipe_step *s = add_step(r, kind);
+
+	copy(s->path, sizeof(s->path), v->path);
+	s->backend = v->backend;
+	s->format = v->format;
+	s->prealloc = v->prealloc;
+	s->size = v->size;
+	s->cluster_size = v->cluster_size;
+}
+
 int recipe_build(const struct storage_spec *spec,
 		 const struct storage_target *target, struct recipe *ret)
 {
@@ -254,29 +268,11 @@ int recipe_build(const struct storage_spec *spec,
 		if (k < 0)
 			return k;
 	}
-	for (size_t i = 0; i < n_files; i++) {
-		const struct storage_volume *v = &ret->volumes[i];
-		struct recipe_step *s = add_step(ret, STEP_CREATE_FILE);
-
-		copy(s->path, sizeof(s->path), v->path);
-		s->backend = v->backend;
-		s->format = v->format;
-		s->prealloc = v->prealloc;
-		s->size = v->size;
-		s->cluster_size = v->cluster_size;
-	}
+	for (size_t i = 0; i < n_files; i++)
+		add_volume_step(ret, STEP_CREATE_FILE, &ret->volumes[i]);
 	if (spec->fill)
-		for (size_t i = 0; i < ret->n_volumes; i++) {
-			const struct storage_volume *v = &ret->volumes[i];
-			struct recipe_step *s = add_step(ret, STEP_FILL);
-
-			copy(s->path, sizeof(s->path), v->path);
-			s->backend = v->backend;
-			s->format = v->format;
-			s->prealloc = v->prealloc;
-			s->size = v->size;
-			s->cluster_size = v->cluster_size;
-		}
+		for (size_t i = 0; i < ret->n_volumes; i++)
+			add_volume_step(ret, STEP_FILL, &ret->volumes[i]);
 	return 0;
 }
 
