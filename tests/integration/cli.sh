@@ -14,8 +14,8 @@ check() { # description, then a command that must succeed
 
 # Every shipped profile plans, as text and as JSON.
 for p in profiles/*.ini; do
-	check "plan $p" "$BUILDAPP" plan "$p" >"$tmp/out" 2>"$tmp/err"
-	check "plan --json $p" "$BUILDAPP" plan --json "$p" >"$tmp/json" 2>"$tmp/err"
+	check "plan $p" sh -c '"$1" plan "$2" >"$3/out" 2>"$3/err"' - "$BUILDAPP" "$p" "$tmp"
+	check "plan --json $p" sh -c '"$1" plan --json "$2" >"$3/json" 2>"$3/err"' - "$BUILDAPP" "$p" "$tmp"
 	check "json of $p names its format" grep -q '"format": "buildapp-plan"' "$tmp/json"
 done
 check "lvm-unsafe plan shows the unsafe row of the cache table" \
