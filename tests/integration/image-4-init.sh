@@ -26,6 +26,7 @@ expect 'write_cache_original: on'
 expect 'write_cache_effective: off'
 expect 'write_cache_after_restore: on'
 expect 'read_ahead_kb_effective: 512'
+expect 'sweep: not run: no plan in this appliance'
 expect 'status: ok'
 
 for bus in scsi nvme; do

@@ -3,7 +3,8 @@
 # modules of the build host's kernel, and an /init that mounts RESULTS,
 # writes /boot-test.txt there (firmware type, kernel, disks) and powers off.
 # With INIT, that program is /init instead (the appliance's init), with
-# hdparm, sdparm, nvme-cli and their libraries, and modprobe from busybox.
+# hdparm, sdparm, nvme-cli, the libraries they and INIT link, and modprobe
+# from busybox.
 # Usage: busybox-initrd.sh KVER OUT.cpio.gz [INIT]
 set -eu
 kver=$1 out=$2 init=${3:-}
@@ -31,8 +32,10 @@ if [ -n "$init" ]; then
 	for l in sh modprobe; do ln -s busybox "$root/bin/$l"; done
 	ln -s ../bin/busybox "$root/sbin/modprobe"
 	for t in hdparm sdparm nvme; do
-		p=$(command -v "$t")
-		cp "$p" "$root/bin/"
+		cp "$(command -v "$t")" "$root/bin/"
+	done
+	# The tools' and the init's shared libraries (the init links libvirt).
+	for p in "$root/bin/hdparm" "$root/bin/sdparm" "$root/bin/nvme" "$init"; do
 		for lib in $(ldd "$p" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }'); do
 			mkdir -p "$root$(dirname "$lib")"
 			cp -L "$lib" "$root$lib"
