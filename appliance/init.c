@@ -138,8 +138,9 @@ static void coldplug(void)
 
 /* --- settings from the kernel command line ---------------------------- */
 
-/* buildapp.KEY=VALUE: a key of [host] or [appliance], in profile text,
- * overriding the plan's (so a netboot entry can name another disk). */
+/* buildapp.KEY=VALUE: a key of [host] or [appliance], or [guest] accel,
+ * in profile text, overriding the plan's (so a netboot entry can name
+ * another disk).  The other [guest] keys shape the plan's cells and stay. */
 static void apply_cmdline_option(struct profile *p, const char *key,
 				 const char *value)
 {
@@ -148,6 +149,8 @@ static void apply_cmdline_option(struct profile *p, const char *key,
 
 	if (!k)
 		k = keys_find("appliance", key);
+	if (!k && strcmp(key, "accel") == 0)
+		k = keys_find("guest", key);
 	if (!k) {
 		log_warning("buildapp.%s: unknown setting, ignored", key);
 		return;
@@ -222,6 +225,7 @@ static int run_sweep(struct init_env *env)
 	}
 	/* The plan's runs, with this boot's host settings recorded in it. */
 	env->plan.profile.host = env->profile.host;
+	env->plan.profile.guest.accel = env->profile.guest.accel;
 	snprintf(target, sizeof(target), "/dev/%s", env->target.name);
 	struct bench_inputs in = {
 		.plan = &env->plan,
@@ -230,7 +234,7 @@ static int run_sweep(struct init_env *env)
 		.pristine = BENCH_KIT_DIR "/disk.qcow2",
 		.target = target,
 		.results_dir = RESULTS_DIR,
-		.accel = VM_ACCEL_AUTO,
+		.accel = env->profile.guest.accel,
 	};
 	r = bench_run(&in, &out);
 	if (r < 0)

@@ -86,6 +86,8 @@ const struct key_def profile_keys[] = {
 	 "qcow2 metadata (L2) cache size; 0 keeps QEMU's default."},
 	{"guest", "timeout", KEY_UINT, "600", 10, 86400, NULL, F(guest.timeout),
 	 "Seconds a run may take before its guest is destroyed and the run recorded as failed."},
+	{"guest", "accel", KEY_ENUM, "auto", 0, 0, &vm_accel_names, F(guest.accel),
+	 "Accelerator of the guests: auto (KVM when /dev/kvm boots a guest, else TCG), kvm or tcg. tcg skips the boot check where KVM is known not to work (nested TCG)."},
 
 	{"workload", "kinds", KEY_LIST, "fio", 0, 0, &workload_kind_names, F(workload.kinds),
 	 "Workloads (axis)."},

@@ -14,6 +14,7 @@ NAME_TABLE(workload_kind, "tarball-write", "tarball-read", "bonnie", "fio",
 	   "dd", "qemu-img-bench")
 NAME_TABLE(fio_rw, "read", "write", "randread", "randwrite", "rw", "randrw")
 NAME_TABLE(sweep_order, "interleaved", "blocked")
+NAME_TABLE(vm_accel, "auto", "kvm", "tcg")
 
 struct cache_flags cache_mode_flags(enum cache_mode mode)
 {

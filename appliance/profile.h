@@ -30,6 +30,9 @@ enum io_scheduler {
 	_SCHEDULER_MAX
 };
 
+/* [guest] accel: the benchmark guests' accelerator (domain type). */
+enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG, _VM_ACCEL_MAX };
+
 enum cache_mode {
 	CACHE_NONE,
 	CACHE_WRITETHROUGH,
@@ -104,6 +107,7 @@ struct profile_guest {
 	axis_mask aio;   /* of enum aio_mode */
 	uint64_t l2_cache; /* bytes; 0: QEMU's default */
 	unsigned timeout;  /* seconds per run */
+	enum vm_accel accel;
 };
 
 struct profile_workload {
@@ -154,12 +158,13 @@ const char *disk_bus_name(enum disk_bus v);
 const char *workload_kind_name(enum workload_kind v);
 const char *fio_rw_name(enum fio_rw v);
 const char *sweep_order_name(enum sweep_order v);
+const char *vm_accel_name(enum vm_accel v);
 
 
 extern const struct name_table after_action_names,
 	write_cache_setting_names, page_cache_setting_names, io_scheduler_names,
 	cache_mode_names, aio_mode_names, disk_bus_names, workload_kind_names,
-	fio_rw_names, sweep_order_names;
+	fio_rw_names, sweep_order_names, vm_accel_names;
 
 /* The cache-mode table (DESIGN.md): QEMU's three cache flags per mode. */
 struct cache_flags {

@@ -21,7 +21,6 @@
 #include "names.h"
 
 NAME_TABLE(vm_status, "ok", "timeout", "crashed", "failed")
-NAME_TABLE(vm_accel, "auto", "kvm", "tcg")
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 

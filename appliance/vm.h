@@ -40,14 +40,10 @@ struct vm_result {
 	char message[256];     /* why, when status is not VM_OK */
 };
 
-/* Domain type: kvm, qemu (TCG), or kvm when domain_kvm_usable() says so.
- * With VM_ACCEL_AUTO the environment variable BUILDAPP_ACCEL=kvm|tcg
- * decides first, for machines whose KVM passes the probe yet cannot boot
- * a kernel (seen on nested setups). */
-enum vm_accel { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG, _VM_ACCEL_MAX };
-/* "auto", "kvm", "tcg". */
-const char *vm_accel_name(enum vm_accel v);
-extern const struct name_table vm_accel_names;
+/* Domain type (enum vm_accel, profile.h): kvm, qemu (TCG), or kvm when
+ * domain_kvm_usable() says so.  With VM_ACCEL_AUTO the environment
+ * variable BUILDAPP_ACCEL=kvm|tcg decides first, for machines whose KVM
+ * passes the probe yet cannot boot a kernel (seen on nested setups). */
 
 struct vm_host;
 

@@ -33,6 +33,7 @@ struct run_options {
 	const char *results;
 	const char *uri;
 	enum vm_accel accel;
+	bool accel_given; /* else the profile's [guest] accel */
 	char cache[PATH_MAX];
 	char target_buf[PATH_MAX], results_buf[PATH_MAX];
 };
@@ -82,7 +83,8 @@ static void run_usage(FILE *f)
 		"  --results DIR    results directory (default: results)\n"
 		"  --cache DIR      build cache (default ~/.cache/buildapp)\n"
 		"  --connect URI    libvirt URI (default qemu:///embed, no daemon)\n"
-		"  --accel MODE     auto (KVM when it boots a guest), kvm or tcg\n"
+		"  --accel MODE     auto (KVM when it boots a guest), kvm or tcg;\n"
+		"                   default: the profile's [guest] accel\n"
 		"  --help           this text\n");
 }
 
@@ -101,7 +103,6 @@ static int parse_run_args(int argc, char **argv, struct run_options *o)
 
 	memset(o, 0, sizeof(*o));
 	o->results = "results";
-	o->accel = VM_ACCEL_AUTO;
 	cas_default_dir(o->cache, sizeof(o->cache));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -125,6 +126,7 @@ static int parse_run_args(int argc, char **argv, struct run_options *o)
 				return -EINVAL;
 			}
 			o->accel = idx;
+			o->accel_given = true;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -235,7 +237,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			.target = loopdev[0] ? loopdev : o->target,
 			.results_dir = o->results,
 			.uri = o->uri,
-			.accel = o->accel,
+			.accel = o->accel_given ? o->accel : p->guest.accel,
 			.caps_dir = caps,
 		};
 		r = bench_run(&in, &out);

@@ -51,6 +51,7 @@ int kit_cmdline(const struct profile *p, char *buf, size_t len)
 		{"host", "scheduler"},
 		{"host", "read_ahead_kb"},
 		{"host", "strict"},
+		{"guest", "accel"},
 	};
 	char value[PROFILE_STR_MAX];
 	size_t used;

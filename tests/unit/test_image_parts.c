@@ -49,6 +49,7 @@ static void test_kit_cmdline(void **state)
 	p.host.dirty_background_ratio = -1;
 	p.host.read_ahead_kb = -1;
 	p.host.strict = false;
+	p.guest.accel = VM_ACCEL_TCG;
 	assert_int_equal(kit_cmdline(&p, buf, sizeof(buf)), 0);
 	assert_non_null(strstr(buf, "console=ttyS0,115200"));
 	assert_non_null(strstr(buf, "buildapp.disk=wwn-0x5000c500a1b2c3d4"));
@@ -56,6 +57,7 @@ static void test_kit_cmdline(void **state)
 	assert_non_null(strstr(buf, "buildapp.strict=no"));
 	assert_non_null(strstr(buf, "buildapp.dirty_ratio=10"));
 	assert_non_null(strstr(buf, "buildapp.dirty_background_ratio=keep"));
+	assert_non_null(strstr(buf, "buildapp.accel=tcg"));
 	strcpy(p.host.disk, "two words");
 	assert_true(kit_cmdline(&p, buf, sizeof(buf)) < 0);
 	strcpy(p.host.disk, "auto");
