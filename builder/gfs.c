@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "gfshandle.h"
 #include "log.h"
 #include "tempfiles.h"
 
@@ -49,15 +50,10 @@ int gfs_error(guestfs_h *g, const char *what)
 
 guestfs_h *gfs_open(void)
 {
-	guestfs_h *g = guestfs_create();
+	guestfs_h *g = gfshandle_new();
 
-	if (!g) {
-		log_error("cannot create a libguestfs handle");
+	if (!g)
 		return NULL;
-	}
-	guestfs_set_error_handler(g, NULL, NULL);
-	if (!getenv("LIBGUESTFS_BACKEND") && guestfs_set_backend(g, "direct") < 0)
-		log_warning("libguestfs: cannot select the direct backend");
 	if (guestfs_set_event_callback(g, on_progress, GUESTFS_EVENT_PROGRESS, 0,
 				       NULL) < 0)
 		log_warning("libguestfs: no progress events");

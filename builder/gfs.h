@@ -11,8 +11,9 @@
 DEFINE_TRIVIAL_CLEANUP_FUNC(guestfs_h, guestfs_close)
 #define _cleanup_guestfs_ _cleanup_(guestfs_closep)
 
-/* A new handle (LIBGUESTFS_BACKEND, else "direct"), with progress shown
- * under the name of the current step (see gfs_step).  Returns NULL after
+/* A new handle (gfshandle_new: backend, TCG where KVM does not boot a
+ * kernel), with progress shown under the name of the current step (see
+ * gfs_step).  Returns NULL after
  * reporting an error.  The caller closes it. */
 guestfs_h *gfs_open(void);
 

@@ -15,6 +15,7 @@
 #include "cas.h"
 #include "cleanup.h"
 #include "guestproto.h"
+#include "gfshandle.h"
 #include "log.h"
 #include "parse.h"
 
@@ -222,20 +223,10 @@ static int fill(guestfs_h *g, const char *tarball)
 
 static int assemble(const char *path, uint64_t size, const char *tarball)
 {
-	_cleanup_(guestfs_closep) guestfs_h *g = guestfs_create();
-	if (!g)
-		return log_error_errno(-ENOMEM, "cannot create a libguestfs "
-						"handle");
 	/* Errors are reported once, below, with the image's name. */
-	guestfs_set_error_handler(g, NULL, NULL);
-	/* BUILDAPP_ACCEL=tcg, as for the runner (appliance/vm.h): some
-	 * nested KVMs pass every probe and hang the libguestfs appliance. */
-	const char *accel = getenv("BUILDAPP_ACCEL");
-	if (accel && strcmp(accel, "tcg") == 0 &&
-	    guestfs_set_backend_setting(g, "force_tcg", "1") < 0) {
-		log_error("libguestfs: %s", guestfs_last_error(g));
-		return -EIO;
-	}
+	_cleanup_(guestfs_closep) guestfs_h *g = gfshandle_new();
+	if (!g)
+		return -ENOMEM;
 	if (guestfs_disk_create(g, path, "raw", size, -1) < 0 ||
 	    guestfs_add_drive_opts(g, path, GUESTFS_ADD_DRIVE_OPTS_FORMAT,
 				   "raw", -1) < 0 ||

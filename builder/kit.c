@@ -21,6 +21,7 @@
 #include "guestkit.h"
 #include "image.h"
 #include "keys.h"
+#include "kernel.h"
 #include "log.h"
 #include "planner.h"
 #include "repro.h"
@@ -241,7 +242,7 @@ static int resolve_inputs(const struct profile *p, const struct kit_options *o,
 	const char *kernel = p->appliance.kernel;
 
 	if (!kernel[0] || strcmp(kernel, "auto") == 0) {
-		if (tools_default_kernel(k->kernel, sizeof(k->kernel), k->kver,
+		if (kernel_default(k->kernel, sizeof(k->kernel), k->kver,
 					 sizeof(k->kver)) < 0)
 			return -ENOENT;
 	} else {

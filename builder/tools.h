@@ -12,11 +12,4 @@ int tools_find_init(char *buf, size_t len);
 /* $BUILDAPP_CACHE_DIR, $XDG_CACHE_HOME/buildapp or ~/.cache/buildapp.
  * Returns 0 or a negative errno (reported). */
 int tools_cache_dir(char *buf, size_t len);
-
-/* The kernel the appliance boots with `kernel = auto`: the newest
- * /boot/vmlinuz-VERSION that has /lib/modules/VERSION.  Fills PATH and
- * VERSION; returns 0 or -ENOENT (reported). */
-int tools_default_kernel(char *path, size_t path_len, char *version,
-			 size_t version_len);
-
 #endif

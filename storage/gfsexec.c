@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "gfshandle.h"
 #include "log.h"
 #include "tool.h"
 
@@ -273,14 +274,9 @@ int gfsexec_execute(const struct recipe *r, const char *drive,
 		log_error("libguestfs executor: the recipe must be built for gfsexec_target()");
 		return -EINVAL;
 	}
-	g = guestfs_create();
-	if (!g) {
-		log_error("libguestfs: cannot create a handle");
+	g = gfshandle_new();
+	if (!g)
 		return -ENOMEM;
-	}
-	guestfs_set_error_handler(g, NULL, NULL);
-	if (!getenv("LIBGUESTFS_BACKEND") && guestfs_set_backend(g, "direct") < 0)
-		return gfs_error(g, "set-backend", "direct");
 	if (guestfs_add_drive_opts(g, drive, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
 				   -1) < 0)
 		return gfs_error(g, "add-drive", drive);

@@ -4,7 +4,7 @@
 # (libstorage-guestfs.a, linked into buildapp only).
 STORAGE_SRCS := storage/backend.c storage/storage.c storage/recipe.c \
 	storage/tool.c storage/native.c storage/safety.c
-STORAGE_GUESTFS_SRCS := storage/gfsexec.c
+STORAGE_GUESTFS_SRCS := storage/gfsexec.c storage/gfshandle.c
 $(B)/libstorage.a: $(STORAGE_SRCS:%.c=$(B)/%.o)
 $(B)/libstorage-guestfs.a: $(STORAGE_GUESTFS_SRCS:%.c=$(B)/%.o)
 # Order matters for static linking: the guestfs executor uses the core.

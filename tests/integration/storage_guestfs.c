@@ -17,6 +17,7 @@
 
 #include "cleanup.h"
 #include "gfsexec.h"
+#include "gfshandle.h"
 #include "log.h"
 #include "recipe.h"
 #include "tool.h"
@@ -126,12 +127,13 @@ static void check_file(guestfs_h *g, const char *work, const struct storage_volu
 static void verify(const char *img, const char *filled_img, const char *work,
 		   const struct recipe *r, const struct recipe *filled)
 {
-	guestfs_h *g = guestfs_create();
+	guestfs_h *g = gfshandle_new();
 	char **parts, **lvs;
 	char *name, *type, *label;
 	const struct storage_volume *lv = recipe_find_volume(r, BACKEND_LVM, -1);
 
-	guestfs_set_error_handler(g, NULL, NULL);
+	if (!g)
+		exit(1);
 	if (guestfs_add_drive_opts(g, img, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
 				   GUESTFS_ADD_DRIVE_OPTS_READONLY, 1, -1) < 0 ||
 	    guestfs_add_drive_opts(g, filled_img, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",

@@ -1,0 +1,39 @@
+#include "kernel.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+int kernel_default(char *path, size_t path_len, char *version,
+		   size_t version_len)
+{
+	struct dirent **names = NULL;
+	int n = scandir("/boot", &names, NULL, versionsort), found = -ENOENT;
+
+	/* Newest first: versionsort orders 6.1.0-9 before 6.1.0-10. */
+	for (int i = n - 1; i >= 0; i--) {
+		const char *name = names[i]->d_name;
+		char mods[PATH_MAX];
+
+		if (found < 0 && strncmp(name, "vmlinuz-", 8) == 0) {
+			snprintf(mods, sizeof(mods), "/lib/modules/%s", name + 8);
+			if (access(mods, F_OK) == 0 &&
+			    (size_t)snprintf(path, path_len, "/boot/%s", name) < path_len &&
+			    (size_t)snprintf(version, version_len, "%s", name + 8) <
+				    version_len)
+				found = 0;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (found < 0)
+		log_error("no kernel: no /boot/vmlinuz-VERSION with "
+			  "/lib/modules/VERSION (package linux-image-amd64)");
+	return found;
+}

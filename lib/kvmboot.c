@@ -1,0 +1,101 @@
+#include "kvmboot.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "command.h"
+#include "kernel.h"
+#include "log.h"
+
+bool kvmboot_probe(const char *kernel, unsigned timeout)
+{
+	char seconds[16], *out = NULL;
+	bool boots;
+
+	if (access("/dev/kvm", R_OK | W_OK) < 0)
+		return false;
+	snprintf(seconds, sizeof(seconds), "%u", timeout);
+	char *argv[] = {
+		"timeout", "--kill-after=5", seconds,
+		"qemu-system-x86_64", "-accel", "kvm", "-M", "q35", "-m", "256",
+		"-nodefaults", "-display", "none", "-no-reboot",
+		"-serial", "stdio", "-monitor", "none",
+		"-kernel", (char *)kernel,
+		"-append", "console=ttyS0 panic=-1 root=/dev/nonexistent",
+		NULL,
+	};
+	command_capture(argv, NULL, 1 << 20, &out);
+	boots = out && strstr(out, "Kernel panic");
+	free(out);
+	return boots;
+}
+
+static const char *cache_file(char *buf, size_t len)
+{
+	const char *dir = getenv("XDG_RUNTIME_DIR");
+
+	if (!dir || !*dir)
+		dir = geteuid() == 0 ? "/run" : NULL;
+	if (!dir || (size_t)snprintf(buf, len, "%s/buildapp-kvm", dir) >= len)
+		return NULL;
+	return buf;
+}
+
+static int read_cached(const char *path)
+{
+	char word[8] = "";
+	_cleanup_(fclosep) FILE *f = path ? fopen(path, "re") : NULL;
+
+	if (!f || !fgets(word, sizeof(word), f))
+		return -1;
+	if (strcmp(word, "kvm\n") == 0)
+		return 1;
+	return strcmp(word, "tcg\n") == 0 ? 0 : -1;
+}
+
+static void write_cached(const char *path, bool kvm)
+{
+	char tmp[PATH_MAX];
+
+	if (!path || (size_t)snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >= sizeof(tmp))
+		return;
+	FILE *f = fopen(tmp, "we");
+	if (!f)
+		return;
+	int ok = fputs(kvm ? "kvm\n" : "tcg\n", f) >= 0;
+	if (fclose(f) != 0 || !ok || rename(tmp, path) < 0)
+		unlink(tmp);
+}
+
+bool kvmboot_host_usable(void)
+{
+	static int cached = -1;
+	const char *env = getenv("BUILDAPP_ACCEL");
+	char path[PATH_MAX], kernel[PATH_MAX], version[256];
+
+	if (env && strcmp(env, "kvm") == 0)
+		return true;
+	if (env && strcmp(env, "tcg") == 0)
+		return false;
+	if (cached >= 0)
+		return cached;
+	if (access("/dev/kvm", R_OK | W_OK) < 0)
+		return (cached = 0);
+	const char *file = cache_file(path, sizeof(path));
+	cached = read_cached(file);
+	if (cached >= 0)
+		return cached;
+	log_info("checking that KVM boots a kernel here (at most %d s)",
+		 KVMBOOT_TIMEOUT_SECONDS);
+	cached = kernel_default(kernel, sizeof(kernel), version, sizeof(version)) == 0 &&
+		 kvmboot_probe(kernel, KVMBOOT_TIMEOUT_SECONDS);
+	if (!cached)
+		log_info("KVM does not boot a kernel here: using TCG");
+	write_cached(file, cached);
+	return cached;
+}

@@ -1,0 +1,27 @@
+#include "gfshandle.h"
+
+#include <stdlib.h>
+
+#include "kvmboot.h"
+#include "log.h"
+
+guestfs_h *gfshandle_new(void)
+{
+	guestfs_h *g = guestfs_create();
+
+	if (!g) {
+		log_error("libguestfs: cannot create a handle");
+		return NULL;
+	}
+	guestfs_set_error_handler(g, NULL, NULL);
+	if (!getenv("LIBGUESTFS_BACKEND") && guestfs_set_backend(g, "direct") < 0)
+		log_warning("libguestfs: cannot select the direct backend: %s",
+			    guestfs_last_error(g));
+	if (!getenv("LIBGUESTFS_BACKEND_SETTINGS") && !kvmboot_host_usable() &&
+	    guestfs_set_backend_setting(g, "force_tcg", "1") < 0) {
+		log_error("libguestfs: cannot force TCG: %s", guestfs_last_error(g));
+		guestfs_close(g);
+		return NULL;
+	}
+	return g;
+}
