@@ -140,32 +140,17 @@ static json_object *packages_json(void)
 	return o;
 }
 
-static json_object *profile_json(const struct profile *p)
-{
-	json_object *o = json_object_new_object(), *h = json_object_new_object();
+struct kit_payload {
+	char plan[PATH_MAX], pristine[PATH_MAX];
+	struct guestkit guest;
+	struct guestimage image;
+	struct fsimage_file files[4];
+	unsigned n_files;
+};
 
-	json_object_object_add(o, "name", json_object_new_string(p->appliance.name));
-	json_object_object_add(o, "after",
-			       json_object_new_string(after_action_name(p->appliance.after)));
-	json_object_object_add(h, "disk", json_object_new_string(p->host.disk));
-	json_object_object_add(h, "wipe", json_object_new_boolean(p->host.wipe));
-	json_object_object_add(h, "write_cache", json_object_new_string(
-				       write_cache_setting_name(p->host.write_cache)));
-	json_object_object_add(h, "page_cache", json_object_new_string(
-				       page_cache_setting_name(p->host.page_cache)));
-	json_object_object_add(h, "dirty_ratio", json_object_new_int(p->host.dirty_ratio));
-	json_object_object_add(h, "dirty_background_ratio",
-			       json_object_new_int(p->host.dirty_background_ratio));
-	json_object_object_add(h, "scheduler", json_object_new_string(
-				       io_scheduler_name(p->host.scheduler)));
-	json_object_object_add(h, "read_ahead_kb",
-			       json_object_new_int64(p->host.read_ahead_kb));
-	json_object_object_add(h, "strict", json_object_new_boolean(p->host.strict));
-	json_object_object_add(o, "host", h);
-	return o;
-}
-
+/* NAME.manifest.json: what the kit is made of and from (docs/kit.md). */
 static int write_manifest(const struct profile *p, const struct kit_paths *k,
+			  const struct kit_payload *payload,
 			  enum image_format format, const char *cmdline,
 			  uint64_t epoch)
 {
@@ -180,7 +165,15 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	json_object_object_add(builder, "version", json_object_new_string(BUILDAPP_VERSION));
 	json_object_object_add(m, "builder", builder);
 	json_object_object_add(m, "source_date_epoch", json_object_new_int64((int64_t)epoch));
-	json_object_object_add(m, "profile", profile_json(p));
+	/* The plan baked into the root, and its resolved profile. */
+	json_object *plan = json_object_from_file(payload->plan), *profile;
+	if (!plan || !json_object_object_get_ex(plan, "profile", &profile)) {
+		json_object_put(plan);
+		return log_error_errno(EIO, "'%s': %s", payload->plan,
+				       json_util_get_last_err());
+	}
+	json_object_object_add(m, "profile", json_object_get(profile));
+	json_object_object_add(m, "plan", plan);
 	json_object_object_add(m, "kernel_version", json_object_new_string(k->kver));
 	json_object_object_add(m, "cmdline", json_object_new_string(cmdline));
 	json_object_object_add(m, "files", files);
@@ -193,6 +186,11 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 		r = add_file_hash(files, "MBR:gptmbr.bin", IMAGE_GPTMBR);
 	if (r == 0)
 		r = add_file_hash(files, "initrd:/init", k->init);
+	for (unsigned i = 0; r == 0 && i < payload->n_files; i++) {
+		char name[PATH_MAX + 8];
+		snprintf(name, sizeof(name), "initrd:%s", payload->files[i].dest);
+		r = add_file_hash(files, name, payload->files[i].source);
+	}
 	if (r == 0)
 		r = sha256_file(k->image, hex);
 	if (r < 0)
@@ -286,13 +284,6 @@ static int put_in_place(const struct kit_paths *k, const char *from, const char 
  * BENCH_KIT_DIR: the plan (the appliance never reads the INI), the
  * benchmark guest's kernel and initramfs, and the pristine guest image as
  * compressed qcow2 (its reset source on the lab server). */
-struct kit_payload {
-	char plan[PATH_MAX], pristine[PATH_MAX];
-	struct guestkit guest;
-	struct guestimage image;
-	struct fsimage_file files[4];
-	unsigned n_files;
-};
 
 static int write_plan(const struct profile *p, const char *path)
 {
@@ -399,7 +390,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 		r = write_netboot(&k, cmdline);
 	if (r == 0) {
 		gfs_step("writing the manifest (sha256 of the kit)");
-		r = write_manifest(p, &k, format, cmdline, epoch);
+		r = write_manifest(p, &k, payload, format, cmdline, epoch);
 	}
 	snprintf(final, sizeof(final), "%s/%s.netboot", o->outdir, name);
 	if (r == 0)

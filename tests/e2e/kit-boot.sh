@@ -27,7 +27,8 @@ for f in kit-test.img kit-test.manifest.json kit-test.netboot/vmlinuz \
 	[ -s "$work/out/$f" ] || fail "kit lacks $f"
 done
 [ -z "$(ls -A "$work/out" | grep '^\.')" ] || fail "temporaries left in the output directory"
-for key in '"builder"' '"packages"' '"qemu-utils"' '"ESP:/initrd"' '"initrd:/init"'; do
+for key in '"builder"' '"packages"' '"qemu-utils"' '"ESP:/initrd"' '"initrd:/init"' \
+	'"plan"' '"total_runs":1' '"initrd:/usr/lib/buildapp/kit/disk.qcow2"'; do
 	grep -q "$key" "$work/out/kit-test.manifest.json" || fail "manifest lacks $key"
 done
 sha=$(sha256sum "$work/out/kit-test.img" | cut -d' ' -f1)
