@@ -142,6 +142,8 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 
 	if (!rec)
 		return -ENOMEM;
+	/* From here a signal stops the sweep and this function cleans up. */
+	vm_catch_signals();
 	if (!mkdtemp(statedir))
 		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
 	snprintf(mountpoint, sizeof(mountpoint), "%s/volumes", statedir);

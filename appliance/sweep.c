@@ -198,6 +198,10 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 					   res.metrics[i].value, res.metrics[i].unit);
 	if (r >= 0)
 		r = journal_run_add_metric(&jr, "reset_seconds", reset_seconds, "s");
+	/* A run cut short by a signal is not a result: not journaled, made
+	 * again on resume. */
+	if (r >= 0 && vm_pending_signal())
+		r = -EINTR;
 	if (r >= 0)
 		r = journal_append(journal_path, &jr);
 	*ret_ok = strcmp(jr.status, "ok") == 0;
@@ -248,6 +252,10 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 		if (journal_has_run(&done, cell->id, pr->index)) {
 			out.skipped++;
 			continue;
+		}
+		if (vm_pending_signal()) {
+			r = -EINTR;
+			break;
 		}
 		double spent = now_seconds() - start;
 		format_duration(spent, elapsed, sizeof(elapsed));

@@ -16,6 +16,7 @@
 #include <libvirt/virterror.h>
 
 #include "cleanup.h"
+#include "command.h"
 #include "jsonget.h"
 #include "log.h"
 #include "names.h"
@@ -45,6 +46,7 @@ struct vm_host {
 	char run_name[128];
 	struct timespec started_at, stopped_at;
 	bool started, stopped, crashed;
+	bool interrupted; /* a signal came and the domain was destroyed */
 	int stop_detail;
 };
 
@@ -79,18 +81,37 @@ static void on_exit_destroy(void)
 	destroy_running(current_host);
 }
 
+/* The signal is remembered: vm_run's waiting loop destroys its domain
+ * and returns -EINTR, the sweep stops, and its caller cleans up and dies
+ * of it (vm_reraise_pending_signal).  A tool running meanwhile (qemu-img,
+ * mkfs) is stopped so that the step fails at once. */
 static void on_signal(int sig)
 {
-	if (run_active) {
-		/* vm_run's waiting loop destroys the domain, then re-raises. */
-		pending_signal = sig;
-		return;
+	pending_signal = sig;
+	if (!run_active) {
+		pid_t child = command_current_child();
+		if (child > 0)
+			kill(-child, SIGTERM);
 	}
+}
+
+int vm_pending_signal(void)
+{
+	return pending_signal;
+}
+
+void vm_reraise_pending_signal(void)
+{
+	int sig = pending_signal;
+
+	if (!sig)
+		return;
+	log_info("stopped by %s", strsignal(sig));
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-static void install_handlers(void)
+void vm_catch_signals(void)
 {
 	static bool installed;
 	if (installed)
@@ -285,7 +306,7 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 		return -EIO;
 	}
 	current_host = h;
-	install_handlers();
+	vm_catch_signals();
 	*ret = h;
 	return 0;
 }
@@ -432,12 +453,10 @@ static void fail(struct vm_result *res, enum vm_status status,
 static bool wait_stopped(struct vm_host *h, const struct timespec *deadline)
 {
 	while (!h->stopped) {
-		if (pending_signal) {
-			int sig = pending_signal;
+		if (pending_signal && !h->interrupted && h->dom) {
+			h->interrupted = true;
 			pthread_mutex_unlock(&h->lock);
 			virDomainDestroy(h->dom);
-			signal(sig, SIG_DFL);
-			raise(sig);
 			pthread_mutex_lock(&h->lock);
 		}
 		struct timespec now, until;
@@ -495,7 +514,7 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 		return -EBUSY;
 	}
 	snprintf(h->run_name, sizeof h->run_name, "%s", spec->name);
-	h->started = h->stopped = h->crashed = false;
+	h->started = h->stopped = h->crashed = h->interrupted = false;
 	h->stop_detail = -1;
 	pthread_mutex_unlock(&h->lock);
 
@@ -548,15 +567,15 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 
 out:
 	run_active = 0;
-	if (pending_signal) {
-		/* It came while the domain was being created: nothing runs
-		 * now, so die of it as the handler would have. */
-		signal(pending_signal, SIG_DFL);
-		raise(pending_signal);
-	}
 	pthread_mutex_lock(&h->lock);
 	h->run_name[0] = '\0';
 	pthread_mutex_unlock(&h->lock);
+	if (pending_signal) {
+		/* Not a result of the guest's: the run is not made. */
+		log_info("run '%s': interrupted by %s", spec->name,
+			 strsignal(pending_signal));
+		return -EINTR;
+	}
 	if (res.status != VM_OK)
 		log_warning("run '%s': %s: %s", spec->name,
 			    vm_status_name(res.status), res.message);

@@ -68,13 +68,25 @@ bool vm_host_kvm(const struct vm_host *h);
  * SPEC's console_log + ".kvm-check".  Returns 0 or as vm_run. */
 int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
 		       unsigned timeout);
+/* From now on SIGINT, SIGTERM and SIGHUP do not kill the process: they
+ * are remembered, a running domain is destroyed, a running tool
+ * (command_current_child) is stopped, and the sweep returns -EINTR so its
+ * caller can clean up, then call vm_reraise_pending_signal().  Every
+ * domain left is destroyed at exit too.  vm_host_open calls it. */
+void vm_catch_signals(void);
+/* The signal that came since vm_catch_signals, or 0. */
+int vm_pending_signal(void);
+/* Dies of the signal that came, if one did (exit status 128 + signal). */
+void vm_reraise_pending_signal(void);
+
 /* True when a domain called NAME exists on H's connection. */
 bool vm_host_has_domain(struct vm_host *h, const char *name);
 
 /* Runs SPEC's guest to completion.  Returns 0 when the run was made,
  * whatever its outcome (see ret->status and ret->message, which is also
  * logged when the run did not succeed); -EINVAL for a spec that cannot
- * be written as a domain; -EBUSY when another run is in progress on H. */
+ * be written as a domain; -EBUSY when another run is in progress on H;
+ * -EINTR when SIGINT, SIGTERM or SIGHUP came (the domain is destroyed). */
 int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	   struct vm_result *ret);
 

@@ -243,6 +243,8 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 		r = bench_run(&in, &out);
 	}
 	detach_image(loopdev);
+	/* Cleaned up: now die of the signal that stopped the sweep. */
+	vm_reraise_pending_signal();
 	if (r < 0)
 		return r;
 	return out.failed ? 3 : 0;

@@ -5,7 +5,8 @@
 #      exit 1, summary.json counts the failures, no QEMU left;
 #   b. a guest that panics (128M is too little to unpack the kit): every
 #      run journaled as "crashed", the sweep goes on to the next run;
-#   c. resume: SIGTERM after the first journal line, no QEMU left, the
+#   c. resume: SIGTERM after the first journal line: killed by it, no
+#      QEMU and no state directory left, the run under way not journaled, the
 #      finished run kept; the same command again makes only the missing
 #      runs and says how many it skipped.
 set -eu
@@ -125,6 +126,7 @@ profile resume 256M 300 3 4M 0
 echo "c. SIGTERM and resume"
 j=$T/res-resume/runs.jsonl
 mkdir -p "$T/target-resume"
+states_before=$(ls -d /tmp/buildapp-run-* 2>/dev/null | sort)
 "$BUILDAPP" run "$T/resume.ini" --target "$T/target-resume" --results "$T/res-resume" \
 	--cache "$T/cache" >"$T/resume1.out" 2>&1 &
 pid=$!
@@ -138,8 +140,12 @@ kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
 cat "$T/resume1.out"
-[ "$rc" -ne 0 ] || fail "resume: buildapp run ended with 0 after SIGTERM"
+[ "$rc" -eq 143 ] || fail "resume: exit status $rc after SIGTERM, expected 143 (killed by it)"
 no_leftovers "resume (SIGTERM)"
+[ "$(ls -d /tmp/buildapp-run-* 2>/dev/null | sort)" = "$states_before" ] ||
+	fail "resume: buildapp run left its state directory in /tmp after SIGTERM"
+grep -q "interrupted by Terminated" "$T/resume1.out" ||
+	fail "resume: the run under way is not reported as interrupted"
 kept=$(lines "$j")
 [ "$kept" -ge 1 ] && [ "$kept" -lt 3 ] || fail "resume: $kept journal lines after SIGTERM"
 tail -c 1 "$j" | od -An -c | grep -q '\\n' || fail "resume: journal ends with a partial line"

@@ -103,6 +103,7 @@ int main(int argc, char **argv)
 		r = vm_run(h, &spec, &res);
 	if (r < 0) {
 		vm_host_close(h);
+		vm_reraise_pending_signal();
 		return 1;
 	}
 	printf("status=%s seconds=%.3f kvm=%d applied_known=%d writeback=%d "
