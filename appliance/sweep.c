@@ -215,11 +215,105 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	return r;
 }
 
+bool sweep_cell_wants_run(const struct profile_sweep *s,
+			  const struct summary_cell *c, char *why, size_t len)
+{
+	if (s->target_ci <= 0 || c->n_runs >= s->max_runs || c->n_metrics == 0)
+		return false;
+	const struct summary_metric *m = &c->metrics[0];
+	double rel = 100.0 * m->stats.ci95 / fabs(m->stats.mean);
+	if (m->stats.n < 2 || !isfinite(rel)) {
+		snprintf(why, len, "%zu ok run%s of %s: no interval yet",
+			 m->stats.n, m->stats.n == 1 ? "" : "s", m->name);
+		return true;
+	}
+	if (rel <= s->target_ci)
+		return false;
+	snprintf(why, len, "%s 95%% CI is +/- %.1f%% of the mean, target %g%%",
+		 m->name, rel, s->target_ci);
+	return true;
+}
+
 static void format_duration(double s, char *buf, size_t len)
 {
 	long t = lround(s);
 
 	snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+static ssize_t cell_index(const struct plan *plan, const char *id)
+{
+	for (size_t i = 0; i < plan->n_cells; i++)
+		if (strcmp(plan->cells[i].id, id) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
+/* The cells wanting one more run now (sweep_cell_wants_run), in plan
+ * order, with each one's next run index and place in the sweep (after
+ * every run journaled).  Returns how many, or a negative errno. */
+static int cells_wanting_runs(const struct plan *plan, const char *journal_path,
+			      struct plan_run *want)
+{
+	struct journal j = {.n_runs = 0};
+	struct summary sum = {.n_cells = 0};
+	char why[160];
+	int r, n = 0;
+
+	r = journal_read(journal_path, &j);
+	if (r >= 0)
+		r = summary_build(&j, &sum);
+	for (size_t i = 0; r >= 0 && i < sum.n_cells; i++) {
+		const struct summary_cell *c = &sum.cells[i];
+		ssize_t k = cell_index(plan, c->cell.id);
+		if (k < 0 || !sweep_cell_wants_run(&plan->profile.sweep, c, why, sizeof(why)))
+			continue;
+		want[n] = (struct plan_run){.cell = (unsigned)k,
+					    .index = (unsigned)c->n_runs,
+					    .position = (unsigned)(j.n_runs + (size_t)n)};
+		n++;
+		log_info("%s: one more run (%s)", c->cell.id, why);
+	}
+	summary_release(&sum);
+	journal_release(&j);
+	return r < 0 ? r : n;
+}
+
+/* After the planned runs: rounds of one more run per cell whose interval
+ * is still too wide, until none is or each has max_runs.  Resumable like
+ * the planned runs: the journal says where each cell stands. */
+static int run_until_target(const struct sweep_env *env, const char *journal_path,
+			    struct sweep_outcome *out)
+{
+	const struct plan *plan = env->plan;
+	const struct profile_sweep *s = &plan->profile.sweep;
+	_cleanup_free_ struct plan_run *want =
+		calloc(plan->n_cells ? plan->n_cells : 1, sizeof(*want));
+	int r, n;
+
+	if (s->target_ci <= 0 || s->max_runs <= s->runs)
+		return 0;
+	if (!want)
+		return -ENOMEM;
+	while ((n = cells_wanting_runs(plan, journal_path, want)) > 0) {
+		for (int i = 0; i < n; i++) {
+			const struct plan_cell *cell = &plan->cells[want[i].cell];
+			bool ok = false;
+
+			if (vm_pending_signal())
+				return -EINTR;
+			log_info("extra run: cell %u/%zu %s, run %u (at most %u)",
+				 want[i].cell + 1, plan->n_cells, cell->id,
+				 want[i].index + 1, s->max_runs);
+			r = make_run(env, &want[i], journal_path, &ok);
+			if (r < 0)
+				return r;
+			out->made++;
+			if (!ok)
+				out->failed++;
+		}
+	}
+	return n;
 }
 
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
@@ -276,6 +370,8 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 			out.failed++;
 	}
 	journal_release(&done);
+	if (r >= 0)
+		r = run_until_target(env, journal_path, &out);
 	if (r < 0)
 		return r;
 	r = summary_write_results(env->results_dir);

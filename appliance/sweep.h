@@ -12,6 +12,7 @@
 
 #include "plan.h"
 #include "storage.h"
+#include "summary.h"
 #include "vm.h"
 
 struct sweep_env {
@@ -34,8 +35,19 @@ struct sweep_outcome {
 /* Runs ENV's plan.  A run that fails (timeout, crash, bad output) is
  * journaled as such and the sweep goes on; what stops it is a problem
  * with the host (no volume for a cell, a reset or journal write that
- * fails).  Prints a progress line per run.  Writes the summary at the
- * end.  Returns 0 (see *ret) or a negative errno, reported. */
+ * fails) or a signal (-EINTR).  Prints a progress line per run.  With
+ * [sweep] target_ci and max_runs, the planned runs are followed by rounds
+ * of one more run for each cell that sweep_cell_wants_run() names, until
+ * none does.  Writes the summary at the end.  Returns 0 (see *ret) or a
+ * negative errno, reported. */
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
+
+/* Whether a cell with summary C (all its journaled runs) gets one more
+ * run under [sweep] target_ci and max_runs of S: fewer than max_runs runs
+ * journaled, something measured, and its primary metric's 95% CI
+ * half-width not yet within target_ci percent of the mean (or fewer than
+ * two ok runs to tell).  Writes the reason to WHY (LEN bytes) when true. */
+bool sweep_cell_wants_run(const struct profile_sweep *s,
+			  const struct summary_cell *c, char *why, size_t len);
 
 #endif

@@ -8,7 +8,9 @@
 #   c. resume: SIGTERM after the first journal line: killed by it, no
 #      QEMU and no state directory left, the run under way not journaled, the
 #      finished run kept; the same command again makes only the missing
-#      runs and says how many it skipped.
+#      runs and says how many it skipped;
+#   d. target_ci / max_runs: one more run while the interval is too wide,
+#      with the reason, and none past max_runs.
 set -eu
 : "${B:=build}"
 : "${BUILDAPP:=$B/buildapp}"
@@ -165,4 +167,23 @@ grep -q "sweep done: $made runs made, $kept already there, 0 failed" "$T/resume.
 [ "$(grep -c '^buildapp: run [0-9]/3' "$T/resume.out")" -eq "$made" ] ||
 	fail "resume: the second command did not start exactly $made runs"
 no_leftovers resume
+
+# --- d. target_ci: the same sweep asked for a 0.01% interval gets one
+# more run, up to max_runs = 4, and says why; a second time, none.
+echo "d. target_ci and max_runs"
+printf 'target_ci = 0.01\nmax_runs = 4\n' >>"$T/resume.ini"
+: >"$T/resume.out"
+run_sweep resume
+cat "$T/resume.out"
+[ "$rc" -eq 0 ] || fail "target_ci: buildapp run exited $rc"
+[ "$(lines "$j")" -eq 4 ] || fail "target_ci: $(lines "$j") journal lines, expected 4"
+grep -q 'one more run (fio_write_iops 95% CI is +/- .* of the mean, target 0.01%)' "$T/resume.out" ||
+	fail "target_ci: no reason given for the extra run"
+grep -q "sweep done: 1 runs made, 3 already there, 0 failed" "$T/resume.out" ||
+	fail "target_ci: not exactly one extra run"
+: >"$T/resume.out"
+run_sweep resume
+[ "$(lines "$j")" -eq 4 ] || fail "target_ci: max_runs = 4 exceeded"
+grep -q "sweep done: 0 runs made, 3 already there" "$T/resume.out" ||
+	fail "target_ci: a run was made past max_runs"
 echo "all sweep failure checks passed"
