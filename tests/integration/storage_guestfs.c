@@ -18,25 +18,13 @@
 #include "cleanup.h"
 #include "gfsexec.h"
 #include "gfshandle.h"
+#include "../lib/check.h"
 #include "log.h"
 #include "recipe.h"
 #include "tool.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define SIZE (32 * MiB)
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__,          \
-				__LINE__, #cond);                              \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 static void free_strv(char **v)
 {

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/check.h"
 #include "log.h"
 #include "native.h"
 #include "recipe.h"
@@ -22,19 +23,6 @@
 
 #define MiB (UINT64_C(1) << 20)
 #define SIZE (8 * MiB)
-
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__,          \
-				__LINE__, #cond);                              \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 static void check_volume(const struct storage_volume *v)
 {
