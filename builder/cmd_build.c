@@ -10,12 +10,9 @@
 #include "loader.h"
 #include "log.h"
 
-/* The profile loader is its own module; until it is linked in, the build
- * command says so instead of failing to link. */
-
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: buildapp PROFILE.ini [-o OUTDIR] [--format raw|qcow2]\n"
+	fprintf(f, "Usage: buildapp PROFILE.ini [-o OUTDIR] [--format raw|qcow2] [--cache DIR]\n"
 		   "       buildapp build PROFILE.ini [...]\n\n"
 		   "Writes OUTDIR/NAME.img (bootable under BIOS and UEFI),\n"
 		   "OUTDIR/NAME.netboot/ and OUTDIR/NAME.manifest.json.  OUTDIR\n"
