@@ -12,6 +12,7 @@
 #include "gfs.h"
 #include "image.h"
 #include "log.h"
+#include "progress.h"
 
 static void usage(FILE *f)
 {
@@ -51,7 +52,7 @@ static int copy_results(const char *image, const char *dir)
 	_cleanup_strv_free_ char **names = guestfs_ls(g, "/");
 	if (!names)
 		return gfs_error(g, "listing RESULTS");
-	gfs_step("copying the results out");
+	progress_step("copying the results out");
 	unsigned n = 0;
 	for (char **p = names; *p; p++) {
 		char path[4096];

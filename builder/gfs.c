@@ -8,10 +8,8 @@
 
 #include "gfshandle.h"
 #include "log.h"
+#include "progress.h"
 #include "tempfiles.h"
-
-static const char *step = "";
-static int last_percent = -1;
 
 static void on_progress(guestfs_h *g, void *opaque, uint64_t event,
 			int event_handle, int flags, const char *buf,
@@ -19,26 +17,8 @@ static void on_progress(guestfs_h *g, void *opaque, uint64_t event,
 {
 	(void)g, (void)opaque, (void)event, (void)event_handle, (void)flags;
 	(void)buf, (void)buf_len;
-	if (array_len < 4 || array[3] == 0)
-		return;
-	int percent = (int)(array[2] * 100 / array[3]);
-	if (percent == last_percent || log_get_level() < LOG_LEVEL_INFO)
-		return;
-	/* On a terminal one line redrawn; in a log one line per 25%. */
-	if (isatty(2)) {
-		fprintf(stderr, "\r  %-40s %3d%%%s", step, percent,
-			percent == 100 ? "\n" : "");
-	} else if (percent / 25 != last_percent / 25 || last_percent < 0) {
-		fprintf(stderr, "  %s: %d%%\n", step, percent);
-	}
-	last_percent = percent;
-}
-
-void gfs_step(const char *what)
-{
-	step = what;
-	last_percent = -1;
-	log_info("%s", what);
+	if (array_len >= 4)
+		progress_update(array[2], array[3]);
 }
 
 int gfs_error(guestfs_h *g, const char *what)
@@ -62,7 +42,7 @@ guestfs_h *gfs_open(void)
 
 int gfs_launch(guestfs_h *g)
 {
-	gfs_step("starting the libguestfs appliance");
+	progress_step("starting the libguestfs appliance");
 	if (guestfs_launch(g) < 0)
 		return gfs_error(g, "libguestfs launch");
 	int pid = guestfs_get_pid(g);

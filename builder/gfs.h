@@ -13,16 +13,12 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(guestfs_h, guestfs_close)
 
 /* A new handle (gfshandle_new: backend, TCG where KVM does not boot a
  * kernel), with progress shown under the name of the current step (see
- * gfs_step).  Returns NULL after
+ * progress.h).  Returns NULL after
  * reporting an error.  The caller closes it. */
 guestfs_h *gfs_open(void);
 
 /* Reports "WHAT: <libguestfs's last error>" and returns -EIO. */
 int gfs_error(guestfs_h *g, const char *what);
-
-/* Names the step that following progress events belong to (a static
- * string), and prints it. */
-void gfs_step(const char *what);
 
 /* Launches G, registering its qemu so a signal kills it.  Reports its
  * errors; returns 0 or -EIO. */

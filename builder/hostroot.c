@@ -16,6 +16,7 @@
 #include "gfs.h"
 #include "initramfs.h"
 #include "log.h"
+#include "progress.h"
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
@@ -163,11 +164,11 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 	     *p && k < 63; p++)
 		argv[k++] = (char *)*p;
 	argv[k] = NULL;
-	gfs_step("host root: supermin --prepare (installed packages)");
+	progress_step("host root: supermin --prepare (installed packages)");
 	r = run(argv, "supermin --prepare");
 	if (r < 0)
 		return r;
-	gfs_step("host root: supermin --build -f chroot");
+	progress_step("host root: supermin --build -f chroot");
 	r = run((char *[]){"supermin", "--build", "-f", "chroot", "-o", root, sd,
 			   NULL},
 		"supermin --build");
@@ -181,12 +182,12 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 		if (r < 0)
 			return r;
 	}
-	gfs_step("host root: kernel modules");
+	progress_step("host root: kernel modules");
 	r = copy_modules(root, spec->kernel_version);
 	if (r < 0)
 		return r;
 
-	gfs_step("host root: writing the compressed cpio (zstd)");
+	progress_step("host root: writing the compressed cpio (zstd)");
 	r = pathf(tmp, sizeof(tmp), "%s.tmp", base);
 	if (r < 0)
 		return r;
@@ -313,7 +314,7 @@ int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
 				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return log_error_errno(errno, "'%s': %s", spec->output, strerror(errno));
-	gfs_step("host root: appliance files");
+	progress_step("host root: appliance files");
 	r = append_file(fd, base);
 	if (r == 0)
 		r = write_overlay(spec, fd);

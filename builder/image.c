@@ -13,6 +13,7 @@
 #include "cleanup.h"
 #include "gfs.h"
 #include "log.h"
+#include "progress.h"
 #include "parse.h"
 #include "repro.h"
 #include "command.h"
@@ -171,7 +172,7 @@ static int make_filesystems(struct workdir *w, const struct image_spec *spec,
 	static const char *const dirs[] = {"/EFI", "/EFI/BOOT", "/loader",
 					   "/loader/entries", NULL};
 	snprintf(esp_path, PATH_MAX, "%s", temp_path(w, "esp.img"));
-	gfs_step("making the ESP (FAT32, SYSLINUX, systemd-boot)");
+	progress_step("making the ESP (FAT32, SYSLINUX, systemd-boot)");
 	r = fsimage_make_esp(&(struct fsimage_esp){
 		.path = esp_path,
 		.size = esp_size,
@@ -190,7 +191,7 @@ static int make_filesystems(struct workdir *w, const struct image_spec *spec,
 	snprintf(results_path, PATH_MAX, "%s", temp_path(w, "results.img"));
 	repro_uuid(spec->name, spec->epoch, "results-uuid", uuid);
 	repro_uuid(spec->name, spec->epoch, "results-hash-seed", seed);
-	gfs_step("making the RESULTS filesystem (ext4)");
+	progress_step("making the RESULTS filesystem (ext4)");
 	return fsimage_make_ext4(&(struct fsimage_ext4){
 		.path = results_path,
 		.size = results_size,
@@ -257,7 +258,7 @@ static int assemble(const struct image_spec *spec, const struct layout *l,
 	if (r < 0)
 		return r;
 
-	gfs_step("partitioning (GPT)");
+	progress_step("partitioning (GPT)");
 	if (guestfs_part_init(g, "/dev/sda", "gpt") < 0 ||
 	    guestfs_part_add(g, "/dev/sda", "p", (int64_t)l->esp_start,
 			     (int64_t)l->esp_end) < 0 ||
@@ -278,12 +279,12 @@ static int assemble(const struct image_spec *spec, const struct layout *l,
 	    MBR_BOOT_CODE_SIZE)
 		return gfs_error(g, "writing gptmbr.bin");
 
-	gfs_step("copying the ESP");
+	progress_step("copying the ESP");
 	if (guestfs_copy_device_to_device(g, "/dev/sdb", "/dev/sda1",
 					  GUESTFS_COPY_DEVICE_TO_DEVICE_SPARSE,
 					  1, -1) < 0)
 		return gfs_error(g, "copying the ESP");
-	gfs_step("copying the RESULTS filesystem");
+	progress_step("copying the RESULTS filesystem");
 	if (guestfs_copy_device_to_device(g, "/dev/sdc", "/dev/sda2",
 					  GUESTFS_COPY_DEVICE_TO_DEVICE_SPARSE,
 					  1, -1) < 0)
@@ -303,7 +304,7 @@ static int to_qcow2(const char *raw, const char *qcow2)
 			"-o", "compat=1.1", (char *)raw, (char *)qcow2, NULL};
 	int r;
 
-	gfs_step("converting to qcow2");
+	progress_step("converting to qcow2");
 	r = command_run(argv, NULL, 1);
 	if (r != 0)
 		return log_error_errno(r < 0 ? r : EIO,

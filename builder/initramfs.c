@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +15,14 @@
 
 #include "cleanup.h"
 #include "log.h"
+#include "progress.h"
 
 struct initramfs {
 	struct archive *ar;
 	uint64_t epoch;
 	int64_t ino;
 	char root[PATH_MAX]; /* of the tree being added */
+	uint64_t tree_bytes, tree_done; /* its regular files, for progress */
 };
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
@@ -80,9 +83,12 @@ static int write_fd_data(struct initramfs *a, int fd, const char *name)
 	char buf[1 << 16];
 	ssize_t n;
 
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
 		if (archive_write_data(a->ar, buf, (size_t)n) != n)
 			return ar_error(a, name);
+		a->tree_done += (uint64_t)n;
+		progress_update(a->tree_done, a->tree_bytes);
+	}
 	if (n < 0) {
 		int r = -errno;
 		return log_error_errno(r, "reading '%s': %s", name, strerror(-r));
@@ -163,12 +169,30 @@ next:
 	return r;
 }
 
+static uint64_t tree_bytes;
+
+static int count_file(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	(void)path, (void)ftw;
+	if (type == FTW_F && S_ISREG(st->st_mode))
+		tree_bytes += (uint64_t)st->st_size;
+	return 0;
+}
+
 int initramfs_add_tree(struct initramfs *a, const char *dir)
 {
 	if (strlen(dir) >= sizeof(a->root))
 		return -ENAMETOOLONG;
 	snprintf(a->root, sizeof(a->root), "%s", dir);
-	return add_dir_contents(a, "");
+	/* The total, for the progress of the current step. */
+	tree_bytes = 0;
+	if (nftw(dir, count_file, 64, FTW_PHYS) == 0)
+		a->tree_bytes = tree_bytes;
+	a->tree_done = 0;
+	int r = add_dir_contents(a, "");
+	a->tree_bytes = 0;
+	return r;
 }
 
 int initramfs_add_dir(struct initramfs *a, const char *dest, mode_t mode)

@@ -23,6 +23,7 @@
 #include "keys.h"
 #include "kernel.h"
 #include "log.h"
+#include "progress.h"
 #include "planner.h"
 #include "repro.h"
 #include "tempfiles.h"
@@ -313,7 +314,7 @@ static int build_payload(const struct profile *p, const struct kit_paths *k,
 
 	snprintf(ret->plan, sizeof(ret->plan), "%s/plan.json", k->work);
 	snprintf(ret->pristine, sizeof(ret->pristine), "%s/disk.qcow2", k->work);
-	gfs_step("building the benchmark guest (kernel, initramfs, pristine disk)");
+	progress_step("building the benchmark guest (kernel, initramfs, pristine disk)");
 	r = write_plan(p, ret->plan);
 	if (r == 0)
 		r = guestkit_build(p, k->cache, NULL, &ret->guest);
@@ -389,7 +390,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 	if (r == 0)
 		r = write_netboot(&k, cmdline);
 	if (r == 0) {
-		gfs_step("writing the manifest (sha256 of the kit)");
+		progress_step("writing the manifest (sha256 of the kit)");
 		r = write_manifest(p, &k, payload, format, cmdline, epoch);
 	}
 	snprintf(final, sizeof(final), "%s/%s.netboot", o->outdir, name);
