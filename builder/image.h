@@ -2,8 +2,9 @@
  *   1  ESP (FAT32, "legacy BIOS bootable"): kernel, initramfs, SYSLINUX
  *      for BIOS (gptmbr.bin in the MBR), systemd-boot for UEFI;
  *   2  RESULTS (ext4, label RESULTS): written by the appliance.
- * Assembled in one libguestfs launch from filesystem images made on the
- * host (builder/fsimage.h). */
+ * The filesystem images are made on the host (builder/fsimage.h), the
+ * partition table by one sfdisk run on the disk file; one libguestfs
+ * launch copies the filesystems' data extents into their partitions. */
 #ifndef BUILDAPP_IMAGE_H
 #define BUILDAPP_IMAGE_H
 
