@@ -25,7 +25,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(guestfs_h, guestfs_close)
 
 #define IMAGE_FORMAT "buildapp-guestimage-1"
-#define TARBALL_FORMAT "buildapp-tarball-1"
+#define TARBALL_FORMAT "buildapp-tarball-2"
 #define FILES_PER_DIR 64
 #define MiB (1ull << 20)
 
@@ -36,6 +36,35 @@ static uint64_t next(uint64_t *s)
 	*s ^= *s << 25;
 	*s ^= *s >> 27;
 	return *s * 2685821657736338717ull;
+}
+
+/* Fills BUF with LEN bytes of C-like text: tokens of a small vocabulary
+ * in lines, so the files compress about as kernel sources do (random
+ * letters would make the kit's pristine disk twice as big). */
+static void fill_source_text(char *buf, size_t len, uint64_t *seed)
+{
+	static const char *const tokens[] = {
+		"int ", "return ", "struct ", "static ", "const ", "unsigned ",
+		"if (", "else ", "for (", "while (", "break;", "goto out;",
+		"NULL", "err", "ret", "dev", "buf", "len", "size", "flags",
+		"-> ", "= ", "== ", "!= ", "&& ", "|| ", "+ ", "- ", "* ",
+		"0", "1", "i", "j", "(", ")", "{", "}", "[", "]", ";", ", ",
+		"page", "inode", "sb", "bio", "req", "q", "sector", "count",
+		"lock", "unlock", "spin_", "mutex_", "kmalloc(", "kfree(",
+		"GFP_KERNEL", "EINVAL", "ENOMEM", "/* ", " */", "#define ",
+		"#include <linux/", ".h>", "\t", "\t\t",
+	};
+	size_t n = 0, col = 0;
+
+	while (n < len) {
+		const char *t = tokens[next(seed) % (sizeof(tokens) / sizeof(tokens[0]))];
+		for (; *t && n < len; t++, col++)
+			buf[n++] = *t;
+		if (col >= 60 && n < len) {
+			buf[n++] = '\n';
+			col = 0;
+		}
+	}
 }
 
 int guestimage_generate_tarball(const char *path, uint64_t total)
@@ -60,10 +89,7 @@ int guestimage_generate_tarball(const char *path, uint64_t total)
 		size_t size = 256 + next(&seed) % (32768 - 256);
 		if (size > total - written)
 			size = total - written;
-		for (size_t j = 0; j < size; j++) {
-			uint64_t x = next(&seed);
-			buf[j] = (j % 64 == 63) ? '\n' : (char)('a' + x % 26);
-		}
+		fill_source_text(buf, size, &seed);
 		if (i % FILES_PER_DIR == 0) {
 			_cleanup_(archive_entry_freep) struct archive_entry *d =
 				archive_entry_new();

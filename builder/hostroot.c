@@ -20,7 +20,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 3
+#define HOSTROOT_LAYOUT 4
 #define HOSTROOT_BASE_MTIME 0
 
 const char *const hostroot_packages[] = {
@@ -43,11 +43,29 @@ static const char *const module_dirs[] = {
 	"kernel/crypto", "kernel/arch", NULL,
 };
 
-/* Trimmed from the root: nothing in the appliance reads them. */
+/* Trimmed from the root: nothing in the appliance reads them.  Besides
+ * documentation: the emulators of other machines (the guests are x86_64
+ * on q35/pc), the qemu tools the runner does not call, firmware of other
+ * architectures, Python (pulled in by packages, run by nothing here) and
+ * the Ceph client libraries (only librbd links them, and nothing links
+ * librbd without qemu's rbd block module, which is not installed). */
 static const char *const trim_paths[] = {
 	"usr/share/doc", "usr/share/man", "usr/share/info", "usr/share/locale",
 	"usr/share/lintian", "usr/share/bash-completion", "usr/share/zsh",
-	"usr/lib/locale", "usr/share/i18n", NULL,
+	"usr/lib/locale", "usr/share/i18n",
+	"usr/libexec/qemu-system-i386", "usr/bin/qemu-system-x86_64-microvm",
+	"usr/bin/qemu-storage-daemon", "usr/bin/qemu-nbd", "usr/bin/qemu-io",
+	"usr/share/qemu/skiboot.lid", "usr/share/qemu/slof.bin",
+	"usr/share/qemu/openbios-sparc64", "usr/share/qemu/openbios-sparc32",
+	"usr/share/qemu/openbios-ppc", "usr/share/qemu/hppa-firmware.img",
+	"usr/share/qemu/palcode-clipper", "usr/share/qemu/s390-netboot.img",
+	"usr/share/qemu/s390-ccw.img",
+	"usr/bin/python3", "usr/bin/python3.11", "usr/lib/python3",
+	"usr/lib/python3.11", "etc/python3.11",
+	"usr/lib/x86_64-linux-gnu/ceph", "usr/lib/x86_64-linux-gnu/librbd.so.1",
+	"usr/lib/x86_64-linux-gnu/librbd.so.1.16.0",
+	"usr/lib/x86_64-linux-gnu/librados.so.2",
+	"usr/lib/x86_64-linux-gnu/librados.so.2.0.0", NULL,
 };
 
 /* snprintf for paths: a path that does not fit is an error, not a

@@ -76,27 +76,67 @@ int kit_cmdline(const struct profile *p, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+static void hash_zeros(EVP_MD_CTX *ctx, off_t n)
+{
+	static const unsigned char zeros[1 << 16];
+
+	while (n > 0) {
+		size_t k = n < (off_t)sizeof(zeros) ? (size_t)n : sizeof(zeros);
+		EVP_DigestUpdate(ctx, zeros, k);
+		n -= (off_t)k;
+	}
+}
+
+/* Hashes bytes POS to END of FD, read.  Returns 0 or a negative errno. */
+static int hash_read(EVP_MD_CTX *ctx, int fd, off_t pos, off_t end)
+{
+	unsigned char buf[1 << 16];
+
+	while (pos < end) {
+		size_t want = end - pos < (off_t)sizeof(buf) ? (size_t)(end - pos) : sizeof(buf);
+		ssize_t n = pread(fd, buf, want, pos);
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		EVP_DigestUpdate(ctx, buf, (size_t)n);
+		pos += n;
+	}
+	return 0;
+}
+
+/* The sha256 of PATH in HEX.  Holes of a sparse file (most of a kit
+ * image) are hashed as zeros without being read. */
 static int sha256_file(const char *path, char hex[65])
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	unsigned char md[32], buf[1 << 16];
+	unsigned char md[32];
 	unsigned int len = sizeof(md);
 	EVP_MD_CTX *ctx;
-	ssize_t n;
+	struct stat st;
+	int r = 0;
 
-	if (fd < 0)
+	if (fd < 0 || fstat(fd, &st) < 0)
 		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
 		EVP_MD_CTX_free(ctx);
 		return -ENOMEM;
 	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		EVP_DigestUpdate(ctx, buf, (size_t)n);
+	for (off_t pos = 0; r == 0 && pos < st.st_size;) {
+		off_t data = lseek(fd, pos, SEEK_DATA);
+		if (data < 0) /* ENXIO: a hole to the end; else no hole support */
+			data = errno == ENXIO ? st.st_size : pos;
+		hash_zeros(ctx, data - pos);
+		pos = data;
+		off_t hole = pos < st.st_size ? lseek(fd, pos, SEEK_HOLE) : pos;
+		if (hole < pos || hole > st.st_size)
+			hole = st.st_size;
+		r = hash_read(ctx, fd, pos, hole);
+		pos = hole;
+	}
 	EVP_DigestFinal_ex(ctx, md, &len);
 	EVP_MD_CTX_free(ctx);
-	if (n < 0)
-		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+	if (r < 0)
+		return log_error_errno(r, "'%s': %s", path, strerror(-r));
 	for (unsigned i = 0; i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	return 0;
@@ -307,13 +347,41 @@ static int write_plan(const struct profile *p, const char *path)
 	return r < 0 ? log_error_errno(r, "cannot write '%s'", path) : 0;
 }
 
+/* The pristine disk as the appliance carries it, a zstd-compressed qcow2
+ * (smaller than zlib's, and faster to expand at every reset), made once
+ * and kept beside the cached raw image (same content key). */
+static int pristine_qcow2(const struct guestimage *img, char *ret, size_t len)
+{
+	char tmp[PATH_MAX + 32];
+	const char *slash = strrchr(img->path, '/');
+	int r;
+
+	if (!slash || (size_t)snprintf(ret, len, "%.*s/disk.qcow2",
+				       (int)(slash - img->path), img->path) >= len)
+		return log_error_errno(ENAMETOOLONG, "'%s': path too long", img->path);
+	if (access(ret, R_OK) == 0)
+		return 0;
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", ret, (int)getpid());
+	tempfiles_add(tmp, 0);
+	r = command_run((char *[]){"qemu-img", "convert", "-q", "-c", "-O", "qcow2",
+				   "-o", "compression_type=zstd", (char *)img->path,
+				   tmp, NULL},
+			NULL, 1);
+	if (r != 0)
+		return log_error_errno(r < 0 ? r : EIO, "qemu-img convert of '%s' failed",
+				       img->path);
+	if (rename(tmp, ret) < 0)
+		return log_error_errno(errno, "'%s': %s", ret, strerror(errno));
+	tempfiles_forget(tmp);
+	return 0;
+}
+
 static int build_payload(const struct profile *p, const struct kit_paths *k,
 			 struct kit_payload *ret)
 {
 	int r;
 
 	snprintf(ret->plan, sizeof(ret->plan), "%s/plan.json", k->work);
-	snprintf(ret->pristine, sizeof(ret->pristine), "%s/disk.qcow2", k->work);
 	progress_step("building the benchmark guest (kernel, initramfs, pristine disk)");
 	r = write_plan(p, ret->plan);
 	if (r == 0)
@@ -321,9 +389,7 @@ static int build_payload(const struct profile *p, const struct kit_paths *k,
 	if (r == 0)
 		r = guestimage_build(p, k->cache, &ret->image);
 	if (r == 0)
-		r = command_run((char *[]){"qemu-img", "convert", "-q", "-c", "-O", "qcow2",
-					   ret->image.path, ret->pristine, NULL},
-				NULL, 1);
+		r = pristine_qcow2(&ret->image, ret->pristine, sizeof(ret->pristine));
 	if (r < 0)
 		return r;
 	ret->files[0] = (struct fsimage_file){ret->plan, BENCH_KIT_DIR "/plan.json"};
