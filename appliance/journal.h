@@ -34,7 +34,7 @@ struct journal_run {
 	int64_t start_time;     /* Unix time (UTC) the run started */
 	char status[32];        /* "ok", "timeout", "crashed", "failed"... */
 	char message[JOURNAL_TEXT_MAX]; /* why, when not ok; else "" */
-	double boot_seconds;    /* domain STARTED to STOPPED; NAN: none */
+	double boot_seconds;    /* domain STARTED to SHUTDOWN (else STOPPED); NAN: none */
 	bool applied_known;     /* the cache flags QEMU reported */
 	struct cache_flags applied;
 	bool kvm;               /* domain type kvm, else TCG */

@@ -44,8 +44,8 @@ struct vm_host {
 	pthread_cond_t cond;
 	virDomainPtr dom;
 	char run_name[128];
-	struct timespec started_at, stopped_at;
-	bool started, stopped, crashed;
+	struct timespec started_at, shutdown_at, stopped_at;
+	bool started, shut_down, stopped, crashed;
 	bool interrupted; /* a signal came and the domain was destroyed */
 	int stop_detail;
 };
@@ -145,6 +145,15 @@ static void lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 			break;
 		case VIR_DOMAIN_EVENT_CRASHED:
 			h->crashed = true;
+			break;
+		case VIR_DOMAIN_EVENT_SHUTDOWN:
+			/* The guest powered off; QEMU's teardown (closing
+			 * the disk can write back a lot of a host's dirty
+			 * pages) is not the guest's time. */
+			if (!h->shut_down) {
+				h->shutdown_at = now;
+				h->shut_down = true;
+			}
 			break;
 		case VIR_DOMAIN_EVENT_STOPPED:
 			h->stopped_at = now;
@@ -514,7 +523,7 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 		return -EBUSY;
 	}
 	snprintf(h->run_name, sizeof h->run_name, "%s", spec->name);
-	h->started = h->stopped = h->crashed = h->interrupted = false;
+	h->started = h->shut_down = h->stopped = h->crashed = h->interrupted = false;
 	h->stop_detail = -1;
 	pthread_mutex_unlock(&h->lock);
 
@@ -560,7 +569,9 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	if (res.status == VM_OK)
 		classify(h, spec, timed_out, &res);
 	if (h->started && h->stopped)
-		res.seconds = seconds_between(&h->started_at, &h->stopped_at);
+		res.seconds = seconds_between(&h->started_at,
+					      h->shut_down ? &h->shutdown_at
+							   : &h->stopped_at);
 	h->dom = NULL;
 	pthread_mutex_unlock(&h->lock);
 	virDomainFree(dom);

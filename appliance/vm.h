@@ -3,8 +3,9 @@
  * A vm_host is a libvirt connection with its event loop thread: the
  * embedded QEMU driver (qemu:///embed?root=STATEDIR, no daemon) unless
  * another URI is given.  vm_run creates a transient domain from a struct
- * vm_spec, times it from the STARTED to the STOPPED lifecycle event,
- * enforces the timeout and reads back the cache mode QEMU applied.
+ * vm_spec, times it from the STARTED to the SHUTDOWN (else STOPPED)
+ * lifecycle event, enforces the timeout and reads back the cache mode
+ * QEMU applied.
  *
  * Every domain started here is destroyed when the process exits normally
  * (atexit), when the host is closed, or on SIGINT/SIGTERM/SIGHUP: a
@@ -32,7 +33,7 @@ extern const struct name_table vm_status_names;
 
 struct vm_result {
 	enum vm_status status;
-	double seconds;        /* STARTED to STOPPED event, monotonic clock */
+	double seconds;        /* STARTED to SHUTDOWN (else STOPPED) event, monotonic */
 	bool applied_known;    /* false when query-block could not be read */
 	struct cache_flags applied; /* what QEMU reports for the disk */
 	bool kvm;              /* domain type kvm (else qemu, TCG) */
