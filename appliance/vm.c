@@ -18,6 +18,7 @@
 #include "cleanup.h"
 #include "command.h"
 #include "jsonget.h"
+#include "kvmboot.h"
 #include "log.h"
 #include "names.h"
 
@@ -354,6 +355,14 @@ int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
 {
 	if (!h->kvm || !h->kvm_chosen)
 		return 0;
+	/* Answered already since the host booted (here, or by the builder's
+	 * check before a libguestfs launch): a hanging KVM costs once. */
+	if (kvmboot_cached() == 0) {
+		log_info("KVM did not boot a kernel here before (kept until the "
+			 "host reboots): using TCG");
+		h->kvm = false;
+		return 0;
+	}
 
 	/* No init to run: the kernel panics as soon as it has booted, and
 	 * panic=-1 with on_reboot=destroy ends the domain at once. */
@@ -371,10 +380,13 @@ int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
 	int r = vm_run(h, &check, &res);
 	if (r < 0)
 		return r;
-	if (res.status == VM_CRASHED || res.status == VM_OK)
+	if (res.status == VM_CRASHED || res.status == VM_OK) {
+		kvmboot_remember(true);
 		return 0;
+	}
 	log_warning("KVM is available, but a kernel did not boot under it within %u s (%s): using TCG",
 		    timeout, vm_status_name(res.status));
+	kvmboot_remember(false);
 	h->kvm = false;
 	return 0;
 }

@@ -65,6 +65,7 @@ bool vm_host_kvm(const struct vm_host *h);
  * it with nothing to run (it panics at once and the domain ends); if that
  * does not happen within TIMEOUT seconds, H falls back to TCG with a
  * warning: some nested KVMs pass every probe and still hang a kernel.
+ * The answer is kept until the host reboots and read first (kvmboot.h).
  * SPEC's disk is attached but not written; the console goes to
  * SPEC's console_log + ".kvm-check".  Returns 0 or as vm_run. */
 int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,

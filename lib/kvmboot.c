@@ -46,10 +46,11 @@ static const char *cache_file(char *buf, size_t len)
 	return buf;
 }
 
-static int read_cached(const char *path)
+int kvmboot_cached(void)
 {
-	char word[8] = "";
-	_cleanup_(fclosep) FILE *f = path ? fopen(path, "re") : NULL;
+	char path[PATH_MAX], word[8] = "";
+	const char *file = cache_file(path, sizeof(path));
+	_cleanup_(fclosep) FILE *f = file ? fopen(file, "re") : NULL;
 
 	if (!f || !fgets(word, sizeof(word), f))
 		return -1;
@@ -58,17 +59,18 @@ static int read_cached(const char *path)
 	return strcmp(word, "tcg\n") == 0 ? 0 : -1;
 }
 
-static void write_cached(const char *path, bool kvm)
+void kvmboot_remember(bool kvm)
 {
-	char tmp[PATH_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX + 16];
+	const char *file = cache_file(path, sizeof(path));
 
-	if (!path || (size_t)snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >= sizeof(tmp))
+	if (!file || (size_t)snprintf(tmp, sizeof(tmp), "%s.%d", file, (int)getpid()) >= sizeof(tmp))
 		return;
 	FILE *f = fopen(tmp, "we");
 	if (!f)
 		return;
 	int ok = fputs(kvm ? "kvm\n" : "tcg\n", f) >= 0;
-	if (fclose(f) != 0 || !ok || rename(tmp, path) < 0)
+	if (fclose(f) != 0 || !ok || rename(tmp, file) < 0)
 		unlink(tmp);
 }
 
@@ -76,7 +78,7 @@ bool kvmboot_host_usable(void)
 {
 	static int cached = -1;
 	const char *env = getenv("BUILDAPP_ACCEL");
-	char path[PATH_MAX], kernel[PATH_MAX], version[256];
+	char kernel[PATH_MAX], version[256];
 
 	if (env && strcmp(env, "kvm") == 0)
 		return true;
@@ -86,8 +88,7 @@ bool kvmboot_host_usable(void)
 		return cached;
 	if (access("/dev/kvm", R_OK | W_OK) < 0)
 		return (cached = 0);
-	const char *file = cache_file(path, sizeof(path));
-	cached = read_cached(file);
+	cached = kvmboot_cached();
 	if (cached >= 0)
 		return cached;
 	log_info("checking that KVM boots a kernel here (at most %d s)",
@@ -96,6 +97,6 @@ bool kvmboot_host_usable(void)
 		 kvmboot_probe(kernel, KVMBOOT_TIMEOUT_SECONDS);
 	if (!cached)
 		log_info("KVM does not boot a kernel here: using TCG");
-	write_cached(file, cached);
+	kvmboot_remember(cached);
 	return cached;
 }

@@ -18,9 +18,15 @@
 bool kvmboot_probe(const char *kernel, unsigned timeout);
 
 /* Whether this host's launches should use KVM: BUILDAPP_ACCEL=kvm|tcg when
- * set; else kvmboot_probe() on the newest kernel in /boot, whose answer is
- * kept for the process and, until the host reboots, in CACHE_FILE
- * ($XDG_RUNTIME_DIR/buildapp-kvm, or /run/buildapp-kvm as root). */
+ * set; else the answer kept for this host boot (kvmboot_cached); else
+ * kvmboot_probe() on the newest kernel in /boot, whose answer is kept. */
 bool kvmboot_host_usable(void);
+
+/* The answer kept until the host reboots, in $XDG_RUNTIME_DIR/buildapp-kvm
+ * (or /run/buildapp-kvm as root): 1 KVM boots a kernel here, 0 it does
+ * not, -1 not known.  The runner's own boot check reads and keeps it too,
+ * so one slow answer is paid once per host boot. */
+int kvmboot_cached(void);
+void kvmboot_remember(bool kvm);
 
 #endif

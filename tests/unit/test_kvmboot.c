@@ -28,6 +28,25 @@ static void test_kernel_that_does_not_boot(void **state)
 	assert_false(kvmboot_probe("/nonexistent/vmlinuz", 5));
 }
 
+/* What is remembered is read back; without a file the answer is unknown. */
+static void test_remember(void **state)
+{
+	char dir[] = "/tmp/kvmboot-test-XXXXXX", path[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("XDG_RUNTIME_DIR", dir, 1);
+	assert_int_equal(kvmboot_cached(), -1);
+	kvmboot_remember(false);
+	assert_int_equal(kvmboot_cached(), 0);
+	kvmboot_remember(true);
+	assert_int_equal(kvmboot_cached(), 1);
+	snprintf(path, sizeof(path), "%s/buildapp-kvm", dir);
+	unlink(path);
+	rmdir(dir);
+	unsetenv("XDG_RUNTIME_DIR");
+}
+
 /* The answer kept for this host boot is used without booting anything. */
 static void test_answer_kept_until_reboot(void **state)
 {
@@ -54,6 +73,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_environment_decides),
 		cmocka_unit_test(test_kernel_that_does_not_boot),
+		cmocka_unit_test(test_remember),
 		cmocka_unit_test(test_answer_kept_until_reboot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
