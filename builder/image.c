@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "extents.h"
 #include "gfs.h"
 #include "log.h"
 #include "progress.h"
@@ -273,6 +274,49 @@ static int partition(const struct image_spec *spec, const struct layout *l,
  * much: data extents closer than this are copied as one. */
 #define COPY_MERGE_GAP (4 * MIB)
 
+struct copying {
+	guestfs_h *g;
+	const char *src, *dst;
+	off_t start, end; /* the pending run of extents; start < 0: none */
+	off_t size;       /* of the host file, for progress */
+	bool copy_failed; /* reported by gfs_error */
+};
+
+static int copy_pending(struct copying *c)
+{
+	if (c->start < 0)
+		return 0;
+	if (guestfs_copy_device_to_device(
+		    c->g, c->src, c->dst, GUESTFS_COPY_DEVICE_TO_DEVICE_SRCOFFSET,
+		    (int64_t)c->start, GUESTFS_COPY_DEVICE_TO_DEVICE_DESTOFFSET,
+		    (int64_t)c->start, GUESTFS_COPY_DEVICE_TO_DEVICE_SIZE,
+		    (int64_t)(c->end - c->start), GUESTFS_COPY_DEVICE_TO_DEVICE_SPARSE,
+		    1, -1) < 0) {
+		c->copy_failed = true;
+		return gfs_error(c->g, c->dst);
+	}
+	progress_update((uint64_t)c->end, (uint64_t)c->size);
+	c->start = -1;
+	return 0;
+}
+
+/* One data extent: joins the pending run when close enough, else the run
+ * is copied and this one starts the next. */
+static int copy_extent(off_t start, off_t end, void *opaque)
+{
+	struct copying *c = opaque;
+
+	if (c->start >= 0 && start - c->end > (off_t)COPY_MERGE_GAP) {
+		int r = copy_pending(c);
+		if (r < 0)
+			return r;
+	}
+	if (c->start < 0)
+		c->start = start;
+	c->end = end;
+	return 0;
+}
+
 /* Copies the data extents of the host file HOST, attached as SRC, to
  * the same offsets of DST.  DST is part of a new sparse disk, so its
  * holes are zeros already: a mostly empty filesystem costs what it
@@ -283,35 +327,17 @@ static int copy_extents(guestfs_h *g, const char *host, const char *src,
 {
 	_cleanup_close_ int fd = open(host, O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	off_t start = -1, end = -1;
 
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return log_error_errno(errno, "'%s': %s", host, strerror(errno));
-	for (off_t off = 0;;) {
-		off_t data = off < st.st_size ? lseek(fd, off, SEEK_DATA) : -1;
-		if (data < 0 && off < st.st_size && errno != ENXIO)
-			return log_error_errno(errno, "'%s': %s", host, strerror(errno));
-		off_t hole = data < 0 ? -1 : lseek(fd, data, SEEK_HOLE);
-		if (data >= 0 && hole < 0)
-			return log_error_errno(errno, "'%s': %s", host, strerror(errno));
-		if (start >= 0 && (data < 0 || data - end > (off_t)COPY_MERGE_GAP)) {
-			if (guestfs_copy_device_to_device(
-				    g, src, dst, GUESTFS_COPY_DEVICE_TO_DEVICE_SRCOFFSET,
-				    (int64_t)start, GUESTFS_COPY_DEVICE_TO_DEVICE_DESTOFFSET,
-				    (int64_t)start, GUESTFS_COPY_DEVICE_TO_DEVICE_SIZE,
-				    (int64_t)(end - start),
-				    GUESTFS_COPY_DEVICE_TO_DEVICE_SPARSE, 1, -1) < 0)
-				return gfs_error(g, dst);
-			progress_update((uint64_t)end, (uint64_t)st.st_size);
-			start = -1;
-		}
-		if (data < 0)
-			return 0;
-		if (start < 0)
-			start = data;
-		end = hole;
-		off = hole;
-	}
+	struct copying c = {.g = g, .src = src, .dst = dst, .start = -1,
+			    .size = st.st_size};
+	int r = extents_for_each(fd, st.st_size, copy_extent, &c);
+	if (r == 0)
+		r = copy_pending(&c);
+	if (r < 0 && !c.copy_failed) /* lseek's */
+		return log_error_errno(r, "'%s': %s", host, strerror(-r));
+	return r;
 }
 
 /* Copies the two filesystems into the partitioned disk DISK: the one

@@ -20,6 +20,7 @@
 #include "guestimage.h"
 #include "guestkit.h"
 #include "image.h"
+#include "extents.h"
 #include "keys.h"
 #include "kernel.h"
 #include "log.h"
@@ -87,19 +88,28 @@ static void hash_zeros(EVP_MD_CTX *ctx, off_t n)
 	}
 }
 
-/* Hashes bytes POS to END of FD, read.  Returns 0 or a negative errno. */
-static int hash_read(EVP_MD_CTX *ctx, int fd, off_t pos, off_t end)
+struct hashing {
+	EVP_MD_CTX *ctx;
+	int fd;
+	off_t hashed; /* bytes of the file hashed so far */
+};
+
+/* One data extent: the hole before it as zeros, then its bytes. */
+static int hash_extent(off_t start, off_t end, void *opaque)
 {
+	struct hashing *h = opaque;
 	unsigned char buf[1 << 16];
 
-	while (pos < end) {
+	hash_zeros(h->ctx, start - h->hashed);
+	for (off_t pos = start; pos < end;) {
 		size_t want = end - pos < (off_t)sizeof(buf) ? (size_t)(end - pos) : sizeof(buf);
-		ssize_t n = pread(fd, buf, want, pos);
+		ssize_t n = pread(h->fd, buf, want, pos);
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
-		EVP_DigestUpdate(ctx, buf, (size_t)n);
+		EVP_DigestUpdate(h->ctx, buf, (size_t)n);
 		pos += n;
 	}
+	h->hashed = end;
 	return 0;
 }
 
@@ -110,31 +120,21 @@ static int sha256_file(const char *path, char hex[65])
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	unsigned char md[32];
 	unsigned int len = sizeof(md);
-	EVP_MD_CTX *ctx;
 	struct stat st;
-	int r = 0;
+	int r;
 
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
-	ctx = EVP_MD_CTX_new();
-	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
-		EVP_MD_CTX_free(ctx);
+	struct hashing h = {.ctx = EVP_MD_CTX_new(), .fd = fd};
+	if (!h.ctx || !EVP_DigestInit_ex(h.ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(h.ctx);
 		return -ENOMEM;
 	}
-	for (off_t pos = 0; r == 0 && pos < st.st_size;) {
-		off_t data = lseek(fd, pos, SEEK_DATA);
-		if (data < 0) /* ENXIO: a hole to the end; else no hole support */
-			data = errno == ENXIO ? st.st_size : pos;
-		hash_zeros(ctx, data - pos);
-		pos = data;
-		off_t hole = pos < st.st_size ? lseek(fd, pos, SEEK_HOLE) : pos;
-		if (hole < pos || hole > st.st_size)
-			hole = st.st_size;
-		r = hash_read(ctx, fd, pos, hole);
-		pos = hole;
-	}
-	EVP_DigestFinal_ex(ctx, md, &len);
-	EVP_MD_CTX_free(ctx);
+	r = extents_for_each(fd, st.st_size, hash_extent, &h);
+	if (r == 0)
+		hash_zeros(h.ctx, st.st_size - h.hashed);
+	EVP_DigestFinal_ex(h.ctx, md, &len);
+	EVP_MD_CTX_free(h.ctx);
 	if (r < 0)
 		return log_error_errno(r, "'%s': %s", path, strerror(-r));
 	for (unsigned i = 0; i < 32; i++)
@@ -181,6 +181,10 @@ static json_object *packages_json(void)
 	return o;
 }
 
+/* What the appliance's sweep needs, baked into its root under
+ * BENCH_KIT_DIR: the plan (the appliance never reads the INI), the
+ * benchmark guest's kernel and initramfs, and the pristine guest image as
+ * compressed qcow2 (its reset source on the lab server). */
 struct kit_payload {
 	char plan[PATH_MAX], pristine[PATH_MAX];
 	struct guestkit guest;
@@ -320,11 +324,6 @@ static int put_in_place(const struct kit_paths *k, const char *from, const char 
 		return log_error_errno(errno, "rename to '%s': %s", to, strerror(errno));
 	return 0;
 }
-
-/* What the appliance's sweep needs, baked into its root under
- * BENCH_KIT_DIR: the plan (the appliance never reads the INI), the
- * benchmark guest's kernel and initramfs, and the pristine guest image as
- * compressed qcow2 (its reset source on the lab server). */
 
 static int write_plan(const struct profile *p, const char *path)
 {
