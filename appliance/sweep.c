@@ -215,6 +215,21 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	return r;
 }
 
+/* make_run, counting the run in *OUT. */
+static int make_counted_run(const struct sweep_env *env, const struct plan_run *pr,
+			    const char *journal_path, struct sweep_outcome *out)
+{
+	bool ok = false;
+	int r = make_run(env, pr, journal_path, &ok);
+
+	if (r < 0)
+		return r;
+	out->made++;
+	if (!ok)
+		out->failed++;
+	return 0;
+}
+
 bool sweep_cell_wants_run(const struct profile_sweep *s,
 			  const struct summary_cell *c, char *why, size_t len)
 {
@@ -297,20 +312,15 @@ static int run_until_target(const struct sweep_env *env, const char *journal_pat
 		return -ENOMEM;
 	while ((n = cells_wanting_runs(plan, journal_path, want)) > 0) {
 		for (int i = 0; i < n; i++) {
-			const struct plan_cell *cell = &plan->cells[want[i].cell];
-			bool ok = false;
-
 			if (vm_pending_signal())
 				return -EINTR;
 			log_info("extra run: cell %u/%zu %s, run %u (at most %u)",
-				 want[i].cell + 1, plan->n_cells, cell->id,
-				 want[i].index + 1, s->max_runs);
-			r = make_run(env, &want[i], journal_path, &ok);
+				 want[i].cell + 1, plan->n_cells,
+				 plan->cells[want[i].cell].id, want[i].index + 1,
+				 s->max_runs);
+			r = make_counted_run(env, &want[i], journal_path, out);
 			if (r < 0)
 				return r;
-			out->made++;
-			if (!ok)
-				out->failed++;
 		}
 	}
 	return n;
@@ -341,7 +351,6 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 		const struct plan_run *pr = &plan->runs[i];
 		const struct plan_cell *cell = &plan->cells[pr->cell];
 		char elapsed[32], eta[32];
-		bool ok = false;
 
 		if (journal_has_run(&done, cell->id, pr->index)) {
 			out.skipped++;
@@ -362,12 +371,9 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 		log_info("run %zu/%zu: cell %u/%zu %s, run %u/%u (elapsed %s, ETA %s)",
 			 i + 1, plan->n_runs, pr->cell + 1, plan->n_cells, cell->id,
 			 pr->index + 1, plan->profile.sweep.runs, elapsed, eta);
-		r = make_run(env, pr, journal_path, &ok);
+		r = make_counted_run(env, pr, journal_path, &out);
 		if (r < 0)
 			break;
-		out.made++;
-		if (!ok)
-			out.failed++;
 	}
 	journal_release(&done);
 	if (r >= 0)
