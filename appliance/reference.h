@@ -1,0 +1,22 @@
+/* The five published studies of the reference set, their tables shipped
+ * as data (typed in from the studies, each with its source), and the
+ * measured table of a report laid out as the study laid out its own. */
+#ifndef BUILDAPP_REFERENCE_H
+#define BUILDAPP_REFERENCE_H
+
+#include <stdbool.h>
+
+struct json_object;
+
+/* True when NAME is a shipped study: kvm-perf-2011, bonnie-qcow2-vs-raw,
+ * qcow2-l2-cache, guest-vs-host, cache-modes-lvm. */
+bool reference_known(const char *name);
+
+/* The "references" entry of docs/report.md for study NAME: its published
+ * table and the measured one, made from REPORT (the model, whose
+ * "workloads" it reads), in the study's own layout.  *ret is a new
+ * reference.  Returns 0, -ENOENT for an unknown study, or -ENOMEM. */
+int reference_build(const char *name, struct json_object *report,
+		    struct json_object **ret);
+
+#endif

@@ -1,0 +1,46 @@
+/* The report of one or more result bundles: the model of docs/report.md
+ * (per workload and metric the cells with their runs and intervals, the
+ * comparisons of every varied axis, failures, hosts, a baseline check and
+ * the studies' tables) and its text, CSV and JSON forms.  The HTML form
+ * is report_html.h's.  Built from the journals alone, so it can be made
+ * again at any time. */
+#ifndef BUILDAPP_REPORT_H
+#define BUILDAPP_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct json_object;
+
+enum report_format {
+	REPORT_HTML = 1 << 0,
+	REPORT_CSV = 1 << 1,
+	REPORT_JSON = 1 << 2,
+	REPORT_TXT = 1 << 3,
+};
+#define REPORT_ALL_FORMATS (REPORT_HTML | REPORT_CSV | REPORT_JSON | REPORT_TXT)
+
+struct report_options {
+	const char *const *dirs; /* results directories, one per bundle */
+	size_t n_dirs;
+	const char *baseline_dir; /* NULL: no baseline check */
+	const char *reference;    /* a study name (reference.h), or NULL */
+	const char *baseline_level; /* "axis:level" ([report] baseline), or NULL */
+};
+
+/* Builds the model of the bundles in O into *ret (a new reference).
+ * Reports bad input (no journal, a damaged journal, another version) with
+ * the bundle's name and returns -EINVAL for it; else 0 or -ENOMEM. */
+int report_build(const struct report_options *o, struct json_object **ret);
+
+/* True when the model has a cell significantly worse than the baseline. */
+bool report_baseline_worse(struct json_object *report);
+
+/* Writes the FORMATS of REPORT into DIR (created when missing) as
+ * report.html, report.csv, report.json and report.txt, each through a
+ * temporary file and rename; on failure none of the new files is left.
+ * Returns 0 or a negative errno (reported). */
+int report_write(struct json_object *report, unsigned formats,
+		 const char *dir);
+
+#endif
