@@ -7,8 +7,32 @@ APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/jsonget.c appliance/summary.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
 	appliance/sweep.c appliance/volumes.c appliance/bench.c \
-	appliance/disks.c appliance/hosttune.c appliance/sysfs.c
-$(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
+	appliance/disks.c appliance/hosttune.c appliance/sysfs.c \
+	appliance/reference.c appliance/reftable.c
+$(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o) \
+	$(B)/appliance/reference_data.o
+
+# The studies' published tables, built into the program (reference_data.h):
+# each appliance/reference/NAME.json becomes a NUL-terminated char array.
+REFERENCE_JSON := $(sort $(wildcard appliance/reference/*.json))
+$(B)/appliance/reference_data.c: $(REFERENCE_JSON) appliance/module.mk
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@){ \
+	  echo '/* Generated from the JSON files of appliance/reference: do not edit. */'; \
+	  echo '#include "reference_data.h"'; \
+	  for f in $(REFERENCE_JSON); do \
+	    echo "static const unsigned char d_$$(basename $$f .json | tr -c 'a-z0-9\n' _)[] = {"; \
+	    xxd -i < $$f; echo ', 0};'; \
+	  done; \
+	  echo 'const struct reference_data reference_data[] = {'; \
+	  for f in $(REFERENCE_JSON); do n=$$(basename $$f .json); \
+	    echo "	{\"$$n\", (const char *)d_$$(echo $$n | tr -c 'a-z0-9\n' _)},"; \
+	  done; \
+	  echo '};'; \
+	  echo 'const size_t n_reference_data = sizeof(reference_data) / sizeof(reference_data[0]);'; \
+	} > $@.tmp && mv $@.tmp $@
+$(B)/appliance/reference_data.o: $(B)/appliance/reference_data.c
+	$(call quiet,CC,$<)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \
 	-lpthread -lm
 

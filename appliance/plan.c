@@ -45,20 +45,12 @@ void plan_cell_make_id(struct plan_cell *cell)
 		 workload_kind_name(cell->workload));
 }
 
-/* What a cache mode means on the host, in the words of the cache-mode
- * table of the cache-modes-lvm study (Table 1). */
-struct cache_row {
-	const char *host_write_cache;
-	const char *host_page_cache;
-	bool flushes_honoured;
-};
-
-static struct cache_row cache_row(enum cache_mode mode)
+struct plan_cache_row plan_cache_row(enum cache_mode mode)
 {
 	struct cache_flags f = cache_mode_flags(mode);
 	const char *ignored = "used, flushes ignored";
 
-	return (struct cache_row){
+	return (struct plan_cache_row){
 		.host_write_cache = !f.writeback ? "no" : f.no_flush ? ignored : "yes",
 		.host_page_cache = f.direct ? "no" : f.no_flush ? ignored : "yes",
 		.flushes_honoured = !f.no_flush,
@@ -149,7 +141,7 @@ static json_object *cache_modes_to_json(const struct plan *plan)
 		if (!(plan->profile.guest.cache & AXIS_BIT(m)))
 			continue;
 		struct cache_flags f = cache_mode_flags(m);
-		struct cache_row row = cache_row(m);
+		struct plan_cache_row row = plan_cache_row(m);
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "mode", json_object_new_string(cache_mode_name(m)));
 		json_object_object_add(o, "cache.writeback", json_object_new_boolean(f.writeback));
@@ -412,7 +404,7 @@ static void write_cache_table(const struct plan *plan, FILE *f)
 		if (!(plan->profile.guest.cache & AXIS_BIT(m)))
 			continue;
 		struct cache_flags fl = cache_mode_flags(m);
-		struct cache_row row = cache_row(m);
+		struct plan_cache_row row = plan_cache_row(m);
 		fprintf(f, "  %-13s %-10s %-7s %-9s %-22s %-22s %s\n", cache_mode_name(m),
 			fl.writeback ? "on" : "off", fl.direct ? "on" : "off",
 			fl.no_flush ? "on" : "off", row.host_write_cache,

@@ -5,6 +5,7 @@
 #ifndef BUILDAPP_PLAN_H
 #define BUILDAPP_PLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -54,6 +55,14 @@ void plan_release(struct plan *plan);
 
 /* Text of the preallocation column of CELL: "off".."full", or "-". */
 const char *plan_cell_prealloc_name(const struct plan_cell *cell);
+/* What cache MODE means on the host, in the words of the cache-mode table
+ * of the cache-modes-lvm study (Table 1); the strings are static. */
+struct plan_cache_row {
+	const char *host_write_cache;
+	const char *host_page_cache;
+	bool flushes_honoured;
+};
+struct plan_cache_row plan_cache_row(enum cache_mode mode);
 /* Fills cell->id from its fields. */
 void plan_cell_make_id(struct plan_cell *cell);
 

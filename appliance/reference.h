@@ -5,6 +5,7 @@
 #define BUILDAPP_REFERENCE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct json_object;
 
@@ -18,5 +19,10 @@ bool reference_known(const char *name);
  * reference.  Returns 0, -ENOENT for an unknown study, or -ENOMEM. */
 int reference_build(const char *name, struct json_object *report,
 		    struct json_object **ret);
+
+/* REF (an object made by reference_build) as text to F: its title and
+ * source, the published and the measured tables with aligned columns, and
+ * its notes.  Returns 0 or -EIO. */
+int reference_write_text(struct json_object *ref, FILE *f);
 
 #endif
