@@ -1,7 +1,7 @@
 # Shared by builder and appliance: the typed profile and plan, statistics,
 # libvirt runs, the journal and summary, the guest protocol (command line,
 # console parser), host-side qemu-img bench, the sweep, the appliance's
-# disk discovery and host tuning.
+# disk discovery and host tuning, the studies' published tables.
 APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/stats.c appliance/domain.c appliance/vm.c appliance/journal.c \
 	appliance/jsonget.c appliance/summary.c \
@@ -31,7 +31,7 @@ $(B)/appliance/reference_data.c: $(REFERENCE_JSON) appliance/module.mk
 	  echo '};'; \
 	  echo 'const size_t n_reference_data = sizeof(reference_data) / sizeof(reference_data[0]);'; \
 	} > $@.tmp && mv $@.tmp $@
-$(B)/appliance/reference_data.o: $(B)/appliance/reference_data.c
+$(B)/appliance/reference_data.o: $(B)/appliance/reference_data.c appliance/reference_data.h
 	$(call quiet,CC,$<)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \
 	-lpthread -lm

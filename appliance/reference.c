@@ -142,7 +142,7 @@ static int layout_kvm_perf(json_object *report, struct reftable_out *o)
 	int r = reftable_gather(report, src, 2, NULL, &t);
 	if (r < 0)
 		return r;
-	qsort(t.rows, t.n, sizeof *t.rows, by_write_mean);
+	reftable_sort(&t, by_write_mean);
 	reftable_columns(o, "type", "cache", "aio", "if", "prealloc", "runs",
 			 "reads mean +/- CI", "writes mean +/- CI", NULL);
 	for (size_t i = 0; i < t.n; i++) {
@@ -219,7 +219,7 @@ static int layout_bonnie(json_object *report, struct reftable_out *o)
 	int r = reftable_gather(report, src, N_BONNIE, NULL, &t);
 	if (r < 0)
 		return r;
-	qsort(t.rows, t.n, sizeof *t.rows, by_bonnie_config);
+	reftable_sort(&t, by_bonnie_config);
 	reftable_columns(o, "config", "runs", "per-chr write K/sec",
 			 "block write K/sec", "rewrite K/sec", "per-chr read K/sec",
 			 "block read K/sec", "seeks /sec", NULL);
@@ -293,7 +293,7 @@ static int layout_cache_modes(json_object *report, struct reftable_out *o)
 	int r = reftable_gather(report, src, 2, cell_in_guest, &t);
 	if (r < 0)
 		return r;
-	qsort(t.rows, t.n, sizeof *t.rows, by_study_cache);
+	reftable_sort(&t, by_study_cache);
 	reftable_columns(o, "cache mode", "host disk write cache",
 			 "host page cache", "applied cache flags",
 			 "write (seq block) MB/s", "read (seq block) MB/s", NULL);
@@ -428,7 +428,7 @@ static int layout_qcow2_l2_cache(json_object *report, struct reftable_out *o)
 	int r = reftable_gather(report, src, 3, cell_in_guest, &t);
 	if (r < 0)
 		return r;
-	qsort(t.rows, t.n, sizeof *t.rows, by_l2_cache);
+	reftable_sort(&t, by_l2_cache);
 	reftable_columns(o, "image", "L2 cache", "qemu-img bench s",
 			 "fio read IOPS", "fio write IOPS", NULL);
 	for (size_t i = 0; i < t.n; i++) {
@@ -471,6 +471,17 @@ static void dd_value(json_object *cell, size_t metric, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.*f", v >= 9.995 ? 1 : 2, v);
+}
+
+/* A ratio to two significant digits, as one says "10x slower". */
+static void ratio(double r, char *buf, size_t len)
+{
+	if (r >= 9.95)
+		snprintf(buf, len, "%.0fx", r);
+	else if (r >= 0.995)
+		snprintf(buf, len, "%.1fx", r);
+	else
+		snprintf(buf, len, "%.2gx", r);
 }
 
 /* The host baseline row of GUEST: the same storage (backend and format)
@@ -535,7 +546,7 @@ static int layout_guest_vs_host(json_object *report, struct reftable_out *o)
 			}
 			double gv = reftable_mean(g->cell[m]), hv = reftable_mean(hc);
 			if (isfinite(gv) && isfinite(hv) && gv > 0)
-				snprintf(c[5], sizeof c[5], "%.2gx", hv / gv);
+				ratio(hv / gv, c[5], sizeof c[5]);
 			else
 				snprintf(c[5], sizeof c[5], "-");
 			reftable_add_row(o, c, 6);

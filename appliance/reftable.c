@@ -25,10 +25,12 @@ void reftable_release(struct reftable *t)
 
 const char *reftable_axis(json_object *cell, const char *name)
 {
-	json_object *axes;
-	if (!cell || !json_object_object_get_ex(cell, "axes", &axes))
+	json_object *axes, *v;
+	if (!cell || !json_object_object_get_ex(cell, "axes", &axes) ||
+	    !json_object_object_get_ex(axes, name, &v) || !v)
 		return NULL;
-	return jsonget_string(axes, name);
+	/* A number (l2_cache in bytes, say) reads as its JSON text. */
+	return json_object_get_string(v);
 }
 
 const char *reftable_axis_or(json_object *cell, const char *name)
@@ -155,6 +157,13 @@ int reftable_gather(json_object *report, const struct reftable_source *src,
 	}
 	*ret = t;
 	return 0;
+}
+
+void reftable_sort(struct reftable *t,
+		   int (*cmp)(const void *, const void *))
+{
+	if (t->n)
+		qsort(t->rows, t->n, sizeof *t->rows, cmp);
 }
 
 static bool in_list(const char *const *list, const char *s)

@@ -44,6 +44,9 @@ int reftable_gather(json_object *report, const struct reftable_source *src,
 		    size_t n, bool (*keep)(json_object *cell),
 		    struct reftable *ret);
 
+/* Sorts T's rows with CMP (on struct reftable_row); an empty T too. */
+void reftable_sort(struct reftable *t, int (*cmp)(const void *, const void *));
+
 /* Axis NAME of a model cell, or NULL (or "-" for the _or form). */
 const char *reftable_axis(json_object *cell, const char *name);
 const char *reftable_axis_or(json_object *cell, const char *name);
