@@ -1,6 +1,6 @@
 /* The studies' tables (appliance/reference.c): each published table as
- * typed in from the study (row and column counts, numbers checked against
- * the study's text, kvm-perf's against its raw file in full), and the
+ * typed in from the study (row and column counts, spot checks, and every
+ * number against the study's own text in tests/unit/data), and the
  * measured table made from a hand-made report model in each study's
  * layout and order. */
 #include <errno.h>
@@ -269,6 +269,171 @@ static void test_kvm_perf_against_raw(void **state)
 	json_object_put(ref);
 }
 
+/* The study's text, tests/unit/data/NAME (a copy of the reference set). */
+static char *study_text(const char *name)
+{
+	const char *top = getenv("TOP");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/unit/data/%s", top ? top : ".", name);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char *text = calloc(1, 1 << 16);
+	assert_non_null(text);
+	size_t n = fread(text, 1, (1 << 16) - 1, f);
+	assert_true(n > 0 && n < (1 << 16) - 1);
+	fclose(f);
+	return text;
+}
+
+/* The word after the next MARK in TEXT from *POS (NULL: the start), which
+ * moves past it; copied to BUF, up to a space, comma or ')'. */
+static const char *next_after(const char *text, const char *mark,
+			      const char **pos, char *buf, size_t len)
+{
+	const char *p = strstr(*pos ? *pos : text, mark);
+	assert_non_null(p);
+	p += strlen(mark);
+	size_t n = strcspn(p, " ,)\n");
+	snprintf(buf, len, "%.*s", (int)n, p);
+	*pos = p;
+	return buf;
+}
+
+/* bonnie-qcow2-vs-raw: every field of its five bonnie++ lines. */
+static void test_bonnie_against_text(void **state)
+{
+	(void)state;
+	char *text = study_text("bonnie-qcow2-vs-raw-2010.txt");
+	json_object *ref = published("bonnie-qcow2-vs-raw");
+	json_object *p = table(ref, "published");
+	size_t row = 0;
+	char *lines;
+	for (char *line = strtok_r(text, "\n", &lines); line;
+	     line = strtok_r(NULL, "\n", &lines)) {
+		if (strncmp(line, "entropy.be", 10) != 0 &&
+		    strncmp(line, "serwer3.itcoms.", 15) != 0)
+			continue;
+		/* The post's first lines space their fields with U+00A0. */
+		static const char spaces[] = " \xc2\xa0";
+		size_t col = 1;
+		char *save;
+		for (char *w = strtok_r(line, spaces, &save); w;
+		     w = strtok_r(NULL, spaces, &save))
+			assert_string_equal(item(p, row, col++), w);
+		assert_int_equal(col, 15);
+		row++;
+	}
+	assert_int_equal(row, 5);
+	json_object_put(ref);
+	free(text);
+}
+
+/* guest-vs-host: dd's MB/s in the order printed (guest file, guest
+ * device, host file) and bonnie++'s CSV lines of the guest and the host. */
+static void test_guest_vs_host_against_text(void **state)
+{
+	(void)state;
+	char *text = study_text("slow-guest-disk-lp550409.txt");
+	json_object *ref = published("guest-vs-host");
+	json_object *p = table(ref, "published");
+	char w[32];
+	const char *pos = NULL;
+	static const size_t dd_row[] = {0, 1, 0}, dd_col[] = {2, 2, 3};
+	for (size_t i = 0; i < 3; i++) {
+		next_after(text, " s, ", &pos, w, sizeof w);
+		assert_string_equal(item(p, dd_row[i], dd_col[i]), w);
+	}
+	/* 1.03c: name,size, then six (value, %CP); 1.96: seven fields first. */
+	const char *csv[2] = {strstr(text, "\nwebtest,1G,"),
+			      strstr(text, "\n1.96,1.96,octillion,")};
+	static const size_t first[2] = {2, 7};
+	for (size_t g = 0; g < 2; g++) {
+		assert_non_null(csv[g]);
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", (int)strcspn(csv[g] + 1, "\n"),
+			 csv[g] + 1);
+		char *f[64], *save = line;
+		size_t n = 0;
+		for (char *x; n < 64 && (x = strsep(&save, ","));)
+			f[n++] = x;
+		for (size_t m = 0; m < 6; m++)
+			assert_string_equal(item(p, 2 + m, 2 + g), f[first[g] + 2 * m]);
+	}
+	json_object_put(ref);
+	free(text);
+}
+
+/* qcow2-l2-cache: qemu-img bench's seconds in the order run (old qcow2,
+ * raw, new qcow2) and fio's IOPS (comment 8: the fixed build's randwrite,
+ * randread, randrw, then the old build's). */
+static void test_qcow2_l2_cache_against_text(void **state)
+{
+	(void)state;
+	char *text = study_text("qcow2-l2-cache-rhbz1656507.txt");
+	json_object *ref = published("qcow2-l2-cache");
+	json_object *p = table(ref, "published");
+	char w[32], r[32];
+	const char *pos = NULL;
+	static const size_t bench_row[] = {0, 2, 1};
+	for (size_t i = 0; i < 3; i++)
+		assert_string_equal(item(p, bench_row[i], 2),
+				    next_after(text, "Run completed in ", &pos, w, sizeof w));
+	/* fio lines in order: write, read (randread), read + write (randrw). */
+	pos = strstr(text, "In qemu-kvm-2.12.0-52");
+	for (size_t build = 0; build < 2; build++) {
+		size_t row = build == 0 ? 1 : 0;
+		assert_string_equal(item(p, row, 4),
+				    next_after(text, "write: IOPS=", &pos, w, sizeof w));
+		assert_string_equal(item(p, row, 3),
+				    next_after(text, "read: IOPS=", &pos, w, sizeof w));
+		next_after(text, "read: IOPS=", &pos, r, sizeof r);
+		next_after(text, "write: IOPS=", &pos, w, sizeof w);
+		char rw[80];
+		snprintf(rw, sizeof rw, "%s/%s", r, w);
+		assert_string_equal(item(p, row, 5), rw);
+	}
+	json_object_put(ref);
+	free(text);
+}
+
+/* cache-modes-lvm: Table 1's and Table 2's rows, cell for cell. */
+static void test_cache_modes_against_text(void **state)
+{
+	(void)state;
+	char *text = study_text("cache-modes-lvm-2013.txt");
+	json_object *ref = published("cache-modes-lvm");
+	json_object *p = table(ref, "published");
+	size_t seen = 0;
+	const char *t2 = strstr(text, "Table 2");
+	assert_non_null(t2);
+	for (char *line = text, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *f[8], *save = line;
+		size_t n = 0;
+		if (line[0] != '|' || strstr(line, "---") || strstr(line, "cache mode"))
+			continue;
+		for (char *x; n < 8 && (x = strsep(&save, "|"));) {
+			while (*x == ' ')
+				x++;
+			size_t len = strlen(x);
+			while (len && x[len - 1] == ' ')
+				x[--len] = '\0';
+			f[n++] = x;
+		}
+		assert_int_equal(n, 5); /* "", mode, two values, "" */
+		size_t row = seen % 4, col = line >= t2 ? 3 : 1;
+		assert_string_equal(item(p, row, 0), f[1]);
+		assert_string_equal(item(p, row, col), f[2]);
+		assert_string_equal(item(p, row, col + 1), f[3]);
+		seen++;
+	}
+	assert_int_equal(seen, 8);
+	json_object_put(ref);
+	free(text);
+}
+
 /* ---- the measured tables ------------------------------------------------- */
 
 #define QCOW2_META "{\"backend\": \"qcow2\", \"format\": \"qcow2\", \"preallocation\": \"metadata\", \"cache\": \"unsafe\", \"aio\": \"native\", \"bus\": \"virtio\"}"
@@ -483,6 +648,10 @@ int main(void)
 		cmocka_unit_test(test_published_shapes),
 		cmocka_unit_test(test_published_numbers),
 		cmocka_unit_test(test_kvm_perf_against_raw),
+		cmocka_unit_test(test_bonnie_against_text),
+		cmocka_unit_test(test_guest_vs_host_against_text),
+		cmocka_unit_test(test_qcow2_l2_cache_against_text),
+		cmocka_unit_test(test_cache_modes_against_text),
 		cmocka_unit_test(test_kvm_perf_measured),
 		cmocka_unit_test(test_bonnie_measured),
 		cmocka_unit_test(test_cache_modes_measured),
