@@ -3,7 +3,7 @@
 # console parser), host-side qemu-img bench, the sweep, the appliance's
 # disk discovery and host tuning.
 APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
-	appliance/stats.c appliance/domain.c appliance/vm.c appliance/journal.c \
+	appliance/stats.c appliance/compare.c appliance/domain.c appliance/vm.c appliance/journal.c \
 	appliance/jsonget.c appliance/summary.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
 	appliance/sweep.c appliance/volumes.c appliance/bench.c \
