@@ -29,7 +29,7 @@ static bool run_ok(const struct journal_run *r)
 	return strcmp(r->status, "ok") == 0;
 }
 
-static double run_value(const struct journal_run *r, const char *metric)
+double summary_run_value(const struct journal_run *r, const char *metric)
 {
 	if (strcmp(metric, SUMMARY_BOOT_METRIC) == 0)
 		return r->boot_seconds;
@@ -102,7 +102,7 @@ static int collect_metrics(struct summary_cell *c,
 	for (size_t m = 0; m < c->n_metrics; m++) {
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {
-			double x = run_value(runs[i], c->metrics[m].name);
+			double x = summary_run_value(runs[i], c->metrics[m].name);
 			if (run_ok(runs[i]) && isfinite(x))
 				v[k++] = x;
 		}
