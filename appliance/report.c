@@ -1037,3 +1037,12 @@ bool report_baseline_worse(struct json_object *report)
 	       json_object_object_get_ex(b, "worse", &w) &&
 	       json_object_array_length(w) > 0;
 }
+
+int report_write_results(const char *dir)
+{
+	const char *dirs[] = {dir};
+	struct report_options o = {.dirs = dirs, .n_dirs = 1};
+	_cleanup_(json_object_putp) json_object *model = NULL;
+	int r = report_build(&o, &model);
+	return r < 0 ? r : report_write(model, REPORT_ALL_FORMATS, dir);
+}

@@ -4,7 +4,9 @@
 # libvirt (2 backends x cache unsafe/directsync x 2 runs of fio with an
 # fsync after every write) and writes the journal and summary.  Checks
 # what the studies found: unsafe is faster than directsync for this
-# flush-heavy workload.
+# flush-heavy workload, and the report says so with a 95% interval that
+# excludes no change; the same bundle given twice, as two hosts, shows no
+# difference.
 set -u
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
@@ -26,9 +28,22 @@ if pgrep -f "$tmp/vols" >/dev/null; then
 	exit 1
 fi
 
-exec python3 - "$tmp/results" <<'PY'
+# The report, again from the results (the sweep wrote one too), and the
+# same bundle as two hosts.
+report() { # what, arguments...
+	what=$1
+	shift
+	"$BUILDAPP" report "$@" 2>"$tmp/report.err"
+	rc=$?
+	[ $rc -eq 0 ] || { cat "$tmp/report.err"; echo "FAILED: buildapp report ($what) exited $rc"; exit 1; }
+}
+report "one host" "$tmp/results" -o "$tmp/report"
+report "two hosts" "$tmp/results" "$tmp/results" -o "$tmp/report2" --format json,txt
+sed -n '1,/^== Hosts/p' "$tmp/report/report.txt"
+
+exec python3 - "$tmp/results" "$tmp/report" "$tmp/report2" <<'PY'
 import json, os, sys
-res = sys.argv[1]
+res, rep, rep2 = sys.argv[1:4]
 runs = [json.loads(l) for l in open(os.path.join(res, "runs.jsonl"))]
 fail = []
 def check(cond, what):
@@ -70,5 +85,32 @@ for backend in ("raw", "qcow2"):
     print("%s: unsafe %s IOPS, directsync %s IOPS"
           % (backend, iops.get((backend, "unsafe")), iops.get((backend, "directsync"))))
 check(os.path.exists(os.path.join(res, "summary.txt")), "summary.txt written")
+
+def comparisons(model, axis):
+    for w in model["workloads"]:
+        for m in w["metrics"]:
+            if m["name"] == "fio_write_iops":
+                return [c for c in m["comparisons"] if c["axis"] == axis and c["pooled"]]
+    return []
+for f in ("report.txt", "report.csv", "report.json"):
+    check(os.path.exists(os.path.join(res, f)), "the sweep wrote %s" % f)
+model = json.load(open(os.path.join(rep, "report.json")))
+cache = comparisons(model, "cache")
+check(len(cache) == 1, "one pooled cache comparison of fio_write_iops")
+for c in cache:
+    print("report: " + c["sentence"])
+    faster = c["ratio"] > 1 if c["level"] == "unsafe" else c["ratio"] < 1
+    check(faster, "the report names unsafe faster than directsync")
+    check(c["shown"] and (c["ratio_low"] > 1 or c["ratio_high"] < 1),
+          "its 95%% interval [%.3f, %.3f] excludes no change" % (c["ratio_low"], c["ratio_high"]))
+check(any("unsafe vs directsync" in h or "directsync vs unsafe" in h
+          for h in model["headlines"]) or not cache,
+      "the cache answer is among the headlines")
+txt = open(os.path.join(rep, "report.txt")).read()
+check(txt.index("== Answers ==") < txt.index("== Hosts =="), "report.txt: the answers first")
+hosts = comparisons(json.load(open(os.path.join(rep2, "report.json"))), "host")
+check(len(hosts) == 1 and not hosts[0]["shown"] and
+      "no difference shown at n=" in hosts[0]["sentence"],
+      "the same bundle as two hosts: no difference shown")
 sys.exit(1 if fail else 0)
 PY
