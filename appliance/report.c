@@ -278,6 +278,36 @@ static int cmp_levels(const void *a, const void *b)
 	return 0;
 }
 
+/* The plans' levels that no journaled cell has (a sweep cut short, a
+ * plan that differs) would make an axis look varied: only their order is
+ * kept. */
+static void drop_unused_levels(struct builder *bd)
+{
+	for (size_t a = 0; a < bd->n_axes; a++) {
+		struct axis *ax = &bd->axes[a];
+		size_t map[PLAN_MAX_CELLS], kept = 0;
+		bool *used = calloc(ax->n_levels ? ax->n_levels : 1, sizeof *used);
+		if (!used || ax->n_levels > PLAN_MAX_CELLS) {
+			free(used);
+			continue; /* keeping them is only less tidy */
+		}
+		for (size_t i = 0; i < bd->n_cells; i++)
+			used[bd->cells[i].lev[a]] = true;
+		for (size_t l = 0; l < ax->n_levels; l++) {
+			if (!used[l]) {
+				free(ax->levels[l]);
+				continue;
+			}
+			map[l] = kept;
+			ax->levels[kept++] = ax->levels[l];
+		}
+		ax->n_levels = kept;
+		for (size_t i = 0; i < bd->n_cells; i++)
+			bd->cells[i].lev[a] = map[bd->cells[i].lev[a]];
+		free(used);
+	}
+}
+
 static int make_cells(struct builder *bd)
 {
 	int r;
@@ -313,6 +343,7 @@ static int make_cells(struct builder *bd)
 	for (size_t i = 0; i < bd->n_cells; i++)
 		if ((r = place(bd, bd->cells[i].axes, bd->cells[i].lev)) < 0)
 			return r;
+	drop_unused_levels(bd);
 	if (bd->n_bundles > 1) {
 		struct axis *h = axis_get(bd, HOST_AXIS);
 		if (!h)
@@ -328,11 +359,18 @@ static int make_cells(struct builder *bd)
 	return 0;
 }
 
-/* The reference level of each axis: [report] baseline = axis:level when
- * it names one of the sweep's levels, else the first listed. */
+/* The reference level of each axis: the options' or the first plan's
+ * [report] baseline = axis:level when it names one of the sweep's levels,
+ * else the first listed. */
 static void pick_references(struct builder *bd)
 {
 	const char *want = bd->o->baseline_level;
+	json_object *profile, *section;
+	if (!want && bd->bundles[0].plan &&
+	    json_object_object_get_ex(bd->bundles[0].plan, "profile", &profile) &&
+	    json_object_object_get_ex(profile, "report", &section) &&
+	    (want = jsonget_string(section, "baseline")) && !*want)
+		want = NULL;
 	const char *colon = want ? strchr(want, ':') : NULL;
 	bool used = false;
 
@@ -890,8 +928,10 @@ static const char *title_of(const struct bundle *b)
 	if (b->host && json_object_object_get_ex(b->host, "kit", &kit) &&
 	    (s = jsonget_string(kit, "profile")))
 		return s;
+	json_object *appliance;
 	if (b->plan && json_object_object_get_ex(b->plan, "profile", &profile) &&
-	    (s = jsonget_string(profile, "path")))
+	    json_object_object_get_ex(profile, "appliance", &appliance) &&
+	    (s = jsonget_string(appliance, "name")) && *s)
 		return s;
 	return b->label;
 }

@@ -95,6 +95,32 @@ check "--baseline: the worse cells are listed" \
 "$BUILDAPP" report "$tmp/a" --baseline "$tmp/a" -o "$tmp/base2" >/dev/null 2>"$tmp/err"
 check "--baseline: itself is not worse (exit 0)" test $? -eq 0
 
+# The plan: [report] baseline names the reference level; bundles whose
+# plans differ say which keys differ.
+cp -r "$tmp/a" "$tmp/p"
+cp -r "$tmp/a" "$tmp/p3"
+printf '[appliance]\ninclude = %s/profiles/ci-smoke.ini\n[report]\nbaseline = cache:unsafe\n' \
+	"$TOP" >"$tmp/p.ini"
+printf '[appliance]\ninclude = %s/profiles/ci-smoke.ini\n[sweep]\nruns = 3\n' "$TOP" >"$tmp/p3.ini"
+printf '[appliance]\ninclude = %s/profiles/ci-smoke.ini\n[report]\nbaseline = cache:writethrough\n' \
+	"$TOP" >"$tmp/bad.ini"
+"$BUILDAPP" plan "$tmp/bad.ini" >/dev/null 2>"$tmp/err"
+check "[report] baseline: a level the sweep does not run is refused (exit 2)" test $? -eq 2
+check "[report] baseline: the message names the key" \
+	grep -q "bad.ini:4: \[report\] baseline: must be axis:level, a level the sweep runs" "$tmp/err"
+"$BUILDAPP" plan --json "$tmp/p.ini" >"$tmp/p/plan.json"
+"$BUILDAPP" plan --json "$tmp/p3.ini" >"$tmp/p3/plan.json"
+"$BUILDAPP" report "$tmp/p" -o "$tmp/pout" --format txt 2>/dev/null
+check "the title is the profile's name" grep -q '^buildapp report: ci-smoke$' "$tmp/pout/report.txt"
+check "[report] baseline = cache:unsafe: the answer is directsync vs unsafe" \
+	sh -c 'sed -n 5p "$1" | grep -q "^directsync vs unsafe, fio_write_iops (fio, pooled over 2 settings of backend, format): -[0-9.]*% \[-[0-9.]*%, -[0-9.]*%\], n=9 vs 10, worse$"' \
+	- "$tmp/pout/report.txt"
+"$BUILDAPP" report "$tmp/p" "$tmp/p3" -o "$tmp/p3out" --format txt 2>/dev/null
+check "plans that differ: the keys are listed" \
+	grep -q '^p3: \[sweep\] runs = 3 (first bundle: 2)$' "$tmp/p3out/report.txt"
+check "plans that differ: the baseline key too" \
+	grep -q '^p3: \[report\] baseline = "" (first bundle: "cache:unsafe")$' "$tmp/p3out/report.txt"
+
 # Bad input: exit 2, one message, nothing written.
 bad() { # description, expected message, INPUT...
 	bdesc=$1 msg=$2
