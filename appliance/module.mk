@@ -8,7 +8,7 @@ APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
 	appliance/sweep.c appliance/volumes.c appliance/bench.c \
 	appliance/disks.c appliance/hosttune.c appliance/sysfs.c \
-	appliance/report.c appliance/report_text.c appliance/report_html.c \
+	appliance/bundle.c appliance/report.c appliance/report_cmp.c appliance/report_text.c appliance/report_html.c \
 	appliance/hostinfo.c appliance/reference.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
 APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \

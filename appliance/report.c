@@ -1,197 +1,25 @@
-/* The report model (docs/report.md) from result bundles: their journals,
- * summaries, host.json and plan.json; the comparisons of every varied
- * axis; the baseline check.  The writers are in report_text.c. */
-#include "report.h"
+/* The report model (docs/report.md) from result bundles (bundle.h): the
+ * cells placed on the axes the sweep varied, per workload and metric,
+ * with failures, hosts and plan differences.  The comparisons and the
+ * baseline check are report_cmp.c's, the writers report_text.c's. */
+#include "report_model.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json.h>
 
 #include "cleanup.h"
 #include "compare.h"
-#include "hostinfo.h"
 #include "jsonget.h"
 #include "log.h"
 #include "reference.h"
 #include "summary.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
-#define CONFIDENCE 0.95
-#define MAX_AXES 16
-#define AXIS_NAME_MAX 32
-#define LABEL_MAX 64
-#define HOST_AXIS "host"
-
-/* The journal's runs of one summary cell, in run index order. */
-struct cellruns {
-	const struct journal_run **runs;
-	size_t n;
-	unsigned first_position;
-};
-
-struct bundle {
-	const char *dir;
-	char label[LABEL_MAX];
-	struct journal j;
-	struct summary s;
-	struct cellruns *cr; /* one per s.cells */
-	json_object *host;   /* host.json, or NULL */
-	json_object *plan;   /* plan.json, or NULL */
-};
-
-struct axis {
-	char name[AXIS_NAME_MAX];
-	char **levels; /* in the order the plan lists them */
-	size_t n_levels;
-	size_t ref;
-};
-
-/* A cell of one bundle, placed on the axes. */
-struct rcell {
-	struct bundle *b;
-	size_t i; /* into b->s.cells */
-	json_object *axes; /* the cell's axis values (owned) */
-	size_t lev[MAX_AXES];
-};
-
-struct builder {
-	const struct report_options *o;
-	struct bundle *bundles;
-	size_t n_bundles;
-	struct bundle base;
-	bool has_base;
-	struct rcell *cells;
-	size_t n_cells;
-	struct axis axes[MAX_AXES];
-	size_t n_axes;
-	json_object *headlines, *worse;
-};
-
-/* --- reading a bundle ---------------------------------------------------- */
-
-/* The journal checks `journal_read` leaves to its callers: a report of a
- * journal cut short or of another version would silently leave runs
- * out, so both are refused with their own message. */
-static int check_journal(const char *path)
-{
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-
-	if (!f)
-		return log_error_errno(-EINVAL, "report: '%s': no results (%s)", path,
-				       strerror(errno));
-	while ((len = getline(&line, &cap, f)) >= 0 && len <= 1)
-		;
-	if (len < 0)
-		return log_error_errno(-EINVAL, "report: '%s': no results (the journal holds no run)",
-				       path);
-	_cleanup_(json_object_putp) json_object *o = json_tokener_parse(line);
-	json_object *v;
-	if (o && json_object_object_get_ex(o, "version", &v) &&
-	    json_object_get_int(v) != JOURNAL_VERSION)
-		return log_error_errno(-EINVAL, "report: journal '%s' is version %d; this buildapp reads version %d",
-				       path, json_object_get_int(v), JOURNAL_VERSION);
-	if (fseek(f, -1, SEEK_END) < 0 || fgetc(f) != '\n')
-		return log_error_errno(-EINVAL, "report: journal '%s' is truncated: its last line is cut short (the sweep was interrupted)",
-				       path);
-	return 0;
-}
-
-static int cmp_run_ptr(const void *a, const void *b)
-{
-	const struct journal_run *x = *(const struct journal_run *const *)a,
-				 *y = *(const struct journal_run *const *)b;
-	int c = strcmp(x->cell.id, y->cell.id);
-	return c ? c : (x->index > y->index) - (x->index < y->index);
-}
-
-/* Hands each summary cell its runs (sorted by id, then index, once). */
-static int bundle_group_runs(struct bundle *b)
-{
-	_cleanup_free_ const struct journal_run **all =
-		calloc(b->j.n_runs ? b->j.n_runs : 1, sizeof *all);
-	if (!all || !(b->cr = calloc(b->s.n_cells ? b->s.n_cells : 1, sizeof *b->cr)))
-		return -ENOMEM;
-	for (size_t i = 0; i < b->j.n_runs; i++)
-		all[i] = &b->j.runs[i];
-	qsort(all, b->j.n_runs, sizeof *all, cmp_run_ptr);
-	for (size_t i = 0; i < b->j.n_runs;) {
-		size_t k = i;
-		while (k < b->j.n_runs && strcmp(all[k]->cell.id, all[i]->cell.id) == 0)
-			k++;
-		for (size_t c = 0; c < b->s.n_cells; c++) {
-			if (strcmp(b->s.cells[c].cell.id, all[i]->cell.id) != 0)
-				continue;
-			struct cellruns *cr = &b->cr[c];
-			if (!(cr->runs = calloc(k - i, sizeof *cr->runs)))
-				return -ENOMEM;
-			cr->n = k - i;
-			cr->first_position = UINT32_MAX;
-			for (size_t r = i; r < k; r++) {
-				cr->runs[r - i] = all[r];
-				if (all[r]->position < cr->first_position)
-					cr->first_position = all[r]->position;
-			}
-			break;
-		}
-		i = k;
-	}
-	return 0;
-}
-
-static void bundle_release(struct bundle *b)
-{
-	if (b->cr)
-		for (size_t i = 0; i < b->s.n_cells; i++)
-			free(b->cr[i].runs);
-	free(b->cr);
-	summary_release(&b->s);
-	journal_release(&b->j);
-	json_object_put(b->host);
-	json_object_put(b->plan);
-	memset(b, 0, sizeof *b);
-}
-
-static int bundle_load(const char *dir, struct bundle *b)
-{
-	_cleanup_free_ char *journal = NULL, *plan = NULL;
-	struct stat st;
-	int r;
-
-	b->dir = dir;
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return log_error_errno(-EINVAL, "report: '%s': not a results directory", dir);
-	if (asprintf(&journal, "%s/runs.jsonl", dir) < 0 ||
-	    asprintf(&plan, "%s/plan.json", dir) < 0)
-		return -ENOMEM;
-	if ((r = check_journal(journal)) < 0)
-		return r;
-	if (journal_read(journal, &b->j) < 0)
-		return -EINVAL; /* reported, naming the line */
-	if ((r = summary_build(&b->j, &b->s)) < 0 || (r = bundle_group_runs(b)) < 0)
-		return r;
-	if (hostinfo_read(dir, &b->host) < 0)
-		return -EINVAL;
-	if (access(plan, F_OK) == 0 && !(b->plan = json_object_from_file(plan)))
-		return log_error_errno(-EINVAL, "report: '%s': not a plan (%s)", plan,
-				       json_util_get_last_err());
-	/* The host's name, else the directory's. */
-	const char *name = b->host ? jsonget_string(b->host, "hostname") : NULL;
-	_cleanup_free_ char *copy = strdup(dir);
-	if (!copy)
-		return -ENOMEM;
-	snprintf(b->label, sizeof b->label, "%s", name && *name ? name : basename(copy));
-	return 0;
-}
 
 /* --- axes ---------------------------------------------------------------- */
 
@@ -391,17 +219,7 @@ static void pick_references(struct builder *bd)
 			    want);
 }
 
-static bool varied(const struct axis *a)
-{
-	return a->n_levels > 1;
-}
-
 /* --- per cell ------------------------------------------------------------ */
-
-static const struct summary_cell *sc_of(const struct rcell *c)
-{
-	return &c->b->s.cells[c->i];
-}
 
 static const struct summary_metric *metric_of(const struct summary_cell *sc,
 					      const char *name)
@@ -410,23 +228,6 @@ static const struct summary_metric *metric_of(const struct summary_cell *sc,
 		if (strcmp(sc->metrics[m].name, name) == 0)
 			return &sc->metrics[m];
 	return NULL;
-}
-
-/* The ok values of METRIC in the runs CR into V (room for cr->n), their
- * run indexes into IDX when given; returns how many. */
-static size_t cell_values(const struct cellruns *cr, const char *metric,
-			  double *v, unsigned *idx)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < cr->n; i++) {
-		double x = summary_run_value(cr->runs[i], metric);
-		if (strcmp(cr->runs[i]->status, "ok") != 0 || !isfinite(x))
-			continue;
-		if (idx)
-			idx[n] = cr->runs[i]->index;
-		v[n++] = x;
-	}
-	return n;
 }
 
 /* "outer / levels" and the innermost varied axis's level. */
@@ -464,71 +265,22 @@ static json_object *runs_json(const double *v, const unsigned *idx, size_t n)
 	return a;
 }
 
-static json_object *ratio_json(const struct compare_ratio *c)
-{
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "ratio", jsonget_new_number(c->ratio));
-	json_object_object_add(o, "ratio_low", jsonget_new_number(c->low));
-	json_object_object_add(o, "ratio_high", jsonget_new_number(c->high));
-	return o;
-}
-
-static bool is_better(double ratio, bool lower_is_better)
-{
-	return lower_is_better ? ratio < 1 : ratio > 1;
-}
-
-/* The cell against the same cell of the --baseline bundle. */
-static json_object *baseline_json(struct builder *bd, const struct rcell *c,
-				  const struct summary_metric *m, const double *v,
-				  size_t n)
-{
-	const struct bundle *base = &bd->base;
-	if (!bd->has_base)
-		return NULL;
-	for (size_t i = 0; i < base->s.n_cells; i++) {
-		if (strcmp(base->s.cells[i].cell.id, sc_of(c)->cell.id) != 0)
-			continue;
-		const struct cellruns *cr = &base->cr[i];
-		_cleanup_free_ double *bv = calloc(cr->n ? cr->n : 1, sizeof *bv);
-		struct compare_ratio cmp;
-		if (!bv)
-			return NULL;
-		size_t bn = cell_values(cr, m->name, bv, NULL);
-		if (n == 0 || bn == 0 ||
-		    compare_ratio(v, n, bv, bn, CONFIDENCE, &cmp) < 0)
-			return NULL;
-		bool worse = cmp.shown && !is_better(cmp.ratio, m->lower_is_better);
-		json_object *o = ratio_json(&cmp);
-		json_object_object_add(o, "worse", json_object_new_boolean(worse));
-		if (worse) {
-			json_object *w = ratio_json(&cmp);
-			json_object_object_add(w, "host", json_object_new_string(c->b->label));
-			json_object_object_add(w, "cell", json_object_new_string(sc_of(c)->cell.id));
-			json_object_object_add(w, "metric", json_object_new_string(m->name));
-			json_object_array_add(bd->worse, w);
-		}
-		return o;
-	}
-	return NULL;
-}
-
 static json_object *cell_json(struct builder *bd, const struct rcell *c,
 			      const char *metric)
 {
 	const struct summary_cell *sc = sc_of(c);
 	const struct summary_metric *m = metric_of(sc, metric);
-	const struct cellruns *cr = &c->b->cr[c->i];
+	const struct bundle_runs *cr = &c->b->cr[c->i];
 	_cleanup_free_ double *v = calloc(cr->n ? cr->n : 1, sizeof *v);
 	_cleanup_free_ unsigned *idx = calloc(cr->n ? cr->n : 1, sizeof *idx);
-	char group[256], label[LABEL_MAX], display[64];
+	char group[256], label[BUNDLE_LABEL_MAX], display[64];
 	json_object *o = json_object_new_object();
 
 	if (!v || !idx || !o) {
 		json_object_put(o);
 		return NULL;
 	}
-	size_t n = cell_values(cr, metric, v, idx);
+	size_t n = bundle_values(cr, metric, v, idx);
 	const struct stats *s = &m->stats;
 	bool wide = compare_display(s->mean, s->ci95, s->n, display, sizeof display);
 	group_label(bd, c, group, sizeof group, label, sizeof label);
@@ -548,204 +300,8 @@ static json_object *cell_json(struct builder *bd, const struct rcell *c,
 	json_object_object_add(o, "failed", json_object_new_int64((int64_t)sc->n_failed));
 	json_object_object_add(o, "cache_mismatches",
 			       json_object_new_int64((int64_t)sc->n_cache_mismatch));
-	json_object_object_add(o, "baseline", baseline_json(bd, c, m, v, n));
+	json_object_object_add(o, "baseline", report_cmp_baseline(bd, c, m, v, n));
 	return o;
-}
-
-/* --- comparisons --------------------------------------------------------- */
-
-/* The cells of one workload's metric: pointers into bd->cells. */
-struct mcells {
-	const struct rcell **c;
-	size_t n;
-	const char *workload, *metric, *unit;
-	bool lower;
-};
-
-/* The cell of M that is C but for axis A at level L, or NULL. */
-static const struct rcell *partner(const struct builder *bd, const struct mcells *m,
-				   const struct rcell *c, size_t a, size_t l)
-{
-	for (size_t i = 0; i < m->n; i++) {
-		bool same = m->c[i]->lev[a] == l;
-		for (size_t k = 0; k < bd->n_axes && same; k++)
-			if (k != a && varied(&bd->axes[k]))
-				same = m->c[i]->lev[k] == c->lev[k];
-		if (same)
-			return m->c[i];
-	}
-	return NULL;
-}
-
-static void n_text(const struct compare_ratio *c, char *buf, size_t size)
-{
-	if (c->n_level == c->n_reference)
-		snprintf(buf, size, "n=%zu each", c->n_level);
-	else
-		snprintf(buf, size, "n=%zu vs %zu", c->n_level, c->n_reference);
-}
-
-/* "unsafe vs directsync, fio_write_iops (fio, backend=raw): +54% [+41%,
- * +68%], n=5 each, better" or "...: no difference shown at n=2 each (+3%
- * [-10%, +18%])". */
-static void sentence(const struct mcells *m, const char *level, const char *ref,
-		     const char *where, const struct compare_ratio *c,
-		     char *buf, size_t size)
-{
-	char ns[48], pr[24], lo[24], hi[24];
-	int dec = compare_percent_decimals(c->low, c->high);
-
-	n_text(c, ns, sizeof ns);
-	compare_percent(c->ratio, dec, pr, sizeof pr);
-	compare_percent(c->low, dec, lo, sizeof lo);
-	compare_percent(c->high, dec, hi, sizeof hi);
-	int len = snprintf(buf, size, "%s vs %s, %s (%s%s%s): ", level, ref, m->metric,
-			   m->workload, *where ? ", " : "", where);
-	if (len < 0 || (size_t)len >= size)
-		return;
-	if (isnan(c->low))
-		snprintf(buf + len, size - (size_t)len, "%s, too few runs for an interval (%s)",
-			 pr, ns);
-	else if (c->shown)
-		snprintf(buf + len, size - (size_t)len, "%s [%s, %s], %s, %s", pr, lo, hi, ns,
-			 is_better(c->ratio, m->lower) ? "better" : "worse");
-	else
-		snprintf(buf + len, size - (size_t)len, "no difference shown at %s (%s [%s, %s])",
-			 ns, pr, lo, hi);
-}
-
-static json_object *comparison_json(const struct mcells *m, const char *axis,
-				    const char *level, const char *ref, json_object *held,
-				    size_t strata, const struct compare_ratio *c,
-				    const char *text)
-{
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "axis", json_object_new_string(axis));
-	json_object_object_add(o, "level", json_object_new_string(level));
-	json_object_object_add(o, "reference", json_object_new_string(ref));
-	json_object_object_add(o, "held", held);
-	json_object_object_add(o, "pooled", json_object_new_boolean(strata > 1));
-	json_object_object_add(o, "strata", json_object_new_int64((int64_t)strata));
-	json_object_object_add(o, "ratio", jsonget_new_number(c->ratio));
-	json_object_object_add(o, "ratio_low", jsonget_new_number(c->low));
-	json_object_object_add(o, "ratio_high", jsonget_new_number(c->high));
-	json_object_object_add(o, "df", jsonget_new_number(c->df));
-	json_object_object_add(o, "n_level", json_object_new_int64((int64_t)c->n_level));
-	json_object_object_add(o, "n_reference", json_object_new_int64((int64_t)c->n_reference));
-	json_object_object_add(o, "shown", json_object_new_boolean(c->shown));
-	json_object_object_add(o, "better",
-			       json_object_new_boolean(c->shown && is_better(c->ratio, m->lower)));
-	json_object_object_add(o, "sentence", json_object_new_string(text));
-	return o;
-}
-
-/* The values of cell C for M into a new array in *V; returns n. */
-static size_t values_of(const struct mcells *m, const struct rcell *c, double **v)
-{
-	const struct cellruns *cr = &c->b->cr[c->i];
-	*v = calloc(cr->n ? cr->n : 1, sizeof **v);
-	return *v ? cell_values(cr, m->metric, *v, NULL) : 0;
-}
-
-/* Level L of axis A against the reference, per stratum and pooled. */
-static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
-			 size_t l, json_object *out, bool headline)
-{
-	const struct axis *ax = &bd->axes[a];
-	const char *level = ax->levels[l], *ref = ax->levels[ax->ref];
-	_cleanup_free_ struct compare_sample *sl = calloc(m->n ? m->n : 1, sizeof *sl);
-	_cleanup_free_ struct compare_sample *sr = calloc(m->n ? m->n : 1, sizeof *sr);
-	size_t k = 0;
-	char text[512], where[256];
-	int r = 0;
-
-	if (!sl || !sr)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->n; i++) {
-		const struct rcell *c = m->c[i], *p;
-		if (c->lev[a] != l || !(p = partner(bd, m, c, a, ax->ref)))
-			continue;
-		double *lv, *rv;
-		sl[k].n = values_of(m, c, &lv);
-		sr[k].n = values_of(m, p, &rv);
-		sl[k].v = lv;
-		sr[k].v = rv;
-		struct compare_ratio cmp;
-		if (!lv || !rv) {
-			r = -ENOMEM;
-			k++;
-			break;
-		}
-		if (compare_ratio(lv, sl[k].n, rv, sr[k].n, CONFIDENCE, &cmp) < 0) {
-			free(lv);
-			free(rv);
-			continue; /* nothing measured, or a value with no log */
-		}
-		json_object *held = json_object_new_object();
-		size_t used = 0;
-		where[0] = '\0';
-		for (size_t x = 0; x < bd->n_axes; x++) {
-			if (x == a || !varied(&bd->axes[x]))
-				continue;
-			const char *hv = bd->axes[x].levels[c->lev[x]];
-			json_object_object_add(held, bd->axes[x].name, json_object_new_string(hv));
-			if (used < sizeof where)
-				used += (size_t)snprintf(where + used, sizeof where - used,
-							 "%s%s=%s", used ? ", " : "",
-							 bd->axes[x].name, hv);
-		}
-		sentence(m, level, ref, where, &cmp, text, sizeof text);
-		json_object_array_add(out, comparison_json(m, ax->name, level, ref, held, 1,
-							   &cmp, text));
-		k++;
-	}
-	if (r == 0 && k > 0) {
-		struct compare_ratio cmp;
-		json_object *head = k == 1 ? json_object_array_get_idx(
-						     out, json_object_array_length(out) - 1)
-					   : NULL;
-		if (k > 1 && compare_ratio_pooled(sl, sr, k, CONFIDENCE, &cmp) == 0) {
-			char over[200];
-			size_t used = 0;
-			over[0] = '\0';
-			for (size_t x = 0; x < bd->n_axes; x++)
-				if (x != a && varied(&bd->axes[x]) && used < sizeof over)
-					used += (size_t)snprintf(over + used, sizeof over - used,
-								 "%s%s", used ? ", " : "",
-								 bd->axes[x].name);
-			snprintf(where, sizeof where, "pooled over %zu settings of %s", k, over);
-			sentence(m, level, ref, where, &cmp, text, sizeof text);
-			head = comparison_json(m, ax->name, level, ref, json_object_new_object(),
-					       k, &cmp, text);
-			json_object_array_add(out, head);
-		}
-		/* The headline is the pooled sentence, or the only one. */
-		if (headline && head)
-			json_object_array_add(bd->headlines,
-					      json_object_get(json_object_object_get(head, "sentence")));
-	}
-	for (size_t i = 0; i < k; i++) {
-		free((void *)sl[i].v);
-		free((void *)sr[i].v);
-	}
-	return r;
-}
-
-static json_object *comparisons_json(struct builder *bd, const struct mcells *m,
-				     bool headline)
-{
-	json_object *out = json_object_new_array();
-	for (size_t a = 0; out && a < bd->n_axes; a++) {
-		if (!varied(&bd->axes[a]))
-			continue;
-		for (size_t l = 0; l < bd->axes[a].n_levels; l++)
-			if (l != bd->axes[a].ref &&
-			    compare_level(bd, m, a, l, out, headline) < 0) {
-				json_object_put(out);
-				return NULL;
-			}
-	}
-	return out;
 }
 
 /* --- workloads ----------------------------------------------------------- */
@@ -759,7 +315,7 @@ static json_object *metric_json(struct builder *bd, struct mcells *m, bool prima
 	json_object_object_add(o, "cells", cells);
 	for (size_t i = 0; i < m->n; i++)
 		json_object_array_add(cells, cell_json(bd, m->c[i], m->metric));
-	json_object_object_add(o, "comparisons", comparisons_json(bd, m, primary));
+	json_object_object_add(o, "comparisons", report_cmp_json(bd, m, primary));
 	return o;
 }
 
@@ -980,8 +536,10 @@ static int build(struct builder *bd, json_object *root)
 
 	if (!(bd->bundles = calloc(o->n_dirs, sizeof *bd->bundles)))
 		return -ENOMEM;
-	for (size_t i = 0; i < o->n_dirs; i++, bd->n_bundles++)
-		if ((r = bundle_load(o->dirs[i], &bd->bundles[i])) < 0)
+	/* Counted before it is loaded: a bundle that fails half-read is
+	 * released with the others. */
+	for (size_t i = 0; i < o->n_dirs; i++)
+		if (bd->n_bundles++, (r = bundle_load(o->dirs[i], &bd->bundles[i])) < 0)
 			return r;
 	if (o->baseline_dir) {
 		if ((r = bundle_load(o->baseline_dir, &bd->base)) < 0)
