@@ -199,7 +199,7 @@ static int write_csv(json_object *report, FILE *f)
 	static const char *const tail[] = {"metric", "unit", "better", "run_index", "first_run",
 					   "status", "value (unit)", "n", "mean (unit)",
 					   "sd (unit)", "ci95_low (unit)", "ci95_high (unit)",
-					   "failed_runs", "cache_mismatches"};
+					   "failed_runs", "cache_mismatches", "answer"};
 	struct csv_axes ax = {0};
 	json_object *w, *m, *c, *r;
 
@@ -213,6 +213,15 @@ static int write_csv(json_object *report, FILE *f)
 	for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++)
 		csv_field(f, tail[i], false);
 	fputs("\r\n", f);
+	/* The answers first, as in every format: the sentence in the last
+	 * column. */
+	FOR_EACH(r, get(report, "headlines")) {
+		csv_field(f, "answer", true);
+		for (size_t i = 0; i < ax.n + sizeof tail / sizeof tail[0] + 2; i++)
+			fputc(',', f);
+		csv_field(f, json_object_get_string(r), false);
+		fputs("\r\n", f);
+	}
 	FOR_EACH(w, get(report, "workloads"))
 		FOR_EACH(m, get(w, "metrics"))
 			FOR_EACH(c, get(m, "cells")) {
@@ -225,7 +234,7 @@ static int write_csv(json_object *report, FILE *f)
 					csv_field(f, json_object_get_boolean(get(r, "first")) ? "yes" : "no", false);
 					csv_field(f, "ok", false);
 					csv_number(f, get(r, "value"));
-					fputs(",,,,,,,\r\n", f);
+					fputs(",,,,,,,,\r\n", f);
 				}
 				csv_row_start(f, "cell", w, c, &ax);
 				csv_field(f, str(m, "name"), false);
@@ -239,7 +248,7 @@ static int write_csv(json_object *report, FILE *f)
 				csv_number(f, get(c, "ci_high"));
 				csv_number(f, get(c, "failed"));
 				csv_number(f, get(c, "cache_mismatches"));
-				fputs("\r\n", f);
+				fputs(",\r\n", f);
 			}
 	/* The runs that measured nothing: one row each, with their status. */
 	FOR_EACH(r, get(report, "failures")) {
@@ -251,7 +260,7 @@ static int write_csv(json_object *report, FILE *f)
 		csv_number(f, get(r, "index"));
 		fputc(',', f);
 		csv_field(f, str(r, "status"), false);
-		fputs(",,,,,,,,\r\n", f);
+		fputs(",,,,,,,,,\r\n", f);
 	}
 	return ferror(f) ? -EIO : 0;
 }

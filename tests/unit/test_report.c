@@ -309,11 +309,13 @@ static void test_files(void **state)
 	assert_int_equal(strncmp(csv, "kind,host,cell,workload,backend,", 32), 0);
 	assert_non_null(strstr(csv, "\r\n"));
 	free(csv);
-	/* every row as wide as the header (python3's csv reads it) */
+	/* every row as wide as the header (python3's csv reads it): the 6
+	 * answers first, then 100 runs and 20 cells */
 	char cmd[1024];
 	snprintf(cmd, sizeof cmd,
 		 "python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=\"\")));"
-		 " sys.exit(not (len(r) == 121 and {len(x) for x in r} == {len(r[0])}))' '%s'",
+		 " sys.exit(not (len(r) == 127 and {len(x) for x in r} == {len(r[0])}"
+		 " and r[1][0] == \"answer\" and r[1][-1].startswith(\"unsafe vs directsync\")))' '%s'",
 		 path);
 	assert_int_equal(system(cmd), 0);
 	/* no temporary file left */
