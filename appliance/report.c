@@ -92,15 +92,15 @@ static int cmp_first_position(const void *a, const void *b)
 
 /* Sorted so that charts draw them grouped: workload, then the axes'
  * levels in axis order (host last). */
-static size_t sort_axes;
-static int cmp_levels(const void *a, const void *b)
+static int cmp_levels(const void *a, const void *b, void *n_axes)
 {
+	size_t n = *(const size_t *)n_axes;
 	const struct rcell *x = a, *y = b;
 	int wx = (int)x->b->s.cells[x->i].cell.workload,
 	    wy = (int)y->b->s.cells[y->i].cell.workload;
 	if (wx != wy)
 		return wx - wy;
-	for (size_t k = 0; k < sort_axes; k++)
+	for (size_t k = 0; k < n; k++)
 		if (x->lev[k] != y->lev[k])
 			return x->lev[k] < y->lev[k] ? -1 : 1;
 	return 0;
@@ -182,8 +182,7 @@ static int make_cells(struct builder *bd)
 		for (size_t i = 0; i < bd->n_cells; i++)
 			bd->cells[i].lev[h - bd->axes] = (size_t)(bd->cells[i].b - bd->bundles);
 	}
-	sort_axes = bd->n_axes;
-	qsort(bd->cells, bd->n_cells, sizeof *bd->cells, cmp_levels);
+	qsort_r(bd->cells, bd->n_cells, sizeof *bd->cells, cmp_levels, &bd->n_axes);
 	return 0;
 }
 
