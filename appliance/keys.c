@@ -18,7 +18,7 @@
 #define T (1024ULL * G)
 
 const char *const profile_sections[] = {
-	"appliance", "host", "storage", "guest", "workload", "sweep",
+	"appliance", "host", "storage", "guest", "workload", "sweep", "report",
 };
 const size_t n_profile_sections =
 	sizeof(profile_sections) / sizeof(profile_sections[0]);
@@ -130,6 +130,9 @@ const struct key_def profile_keys[] = {
 	 "Stop adding runs to a cell once its 95% CI half-width is below this percent of the mean; 0 off."},
 	{"sweep", "max_runs", KEY_UINT, "0", 0, 1000, NULL, F(sweep.max_runs),
 	 "With target_ci: most runs per cell (at least runs); 0 means runs."},
+
+	{"report", "baseline", KEY_STRING, "", 0, 0, NULL, F(report.baseline),
+	 "Reference level of the report's comparisons, as axis:level (e.g. cache:writethrough): a level the sweep runs. Default: each axis's first listed level."},
 };
 /* clang-format on */
 const size_t n_profile_keys = sizeof(profile_keys) / sizeof(profile_keys[0]);

@@ -3,12 +3,13 @@
 # console parser), host-side qemu-img bench, the sweep, the appliance's
 # disk discovery and host tuning, the studies' published tables.
 APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
-	appliance/stats.c appliance/domain.c appliance/vm.c appliance/journal.c \
+	appliance/stats.c appliance/compare.c appliance/domain.c appliance/vm.c appliance/journal.c \
 	appliance/jsonget.c appliance/summary.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
 	appliance/sweep.c appliance/volumes.c appliance/bench.c \
 	appliance/disks.c appliance/hosttune.c appliance/sysfs.c \
-	appliance/reference.c appliance/reftable.c
+	appliance/bundle.c appliance/report.c appliance/report_cmp.c appliance/report_text.c appliance/report_html.c \
+	appliance/hostinfo.c appliance/reference.c appliance/reftable.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o) \
 	$(B)/appliance/reference_data.o
 

@@ -136,6 +136,10 @@ struct profile_sweep {
 	unsigned max_runs;
 };
 
+struct profile_report {
+	char baseline[PROFILE_STR_MAX]; /* "axis:level", or "" */
+};
+
 struct profile {
 	char path[PROFILE_STR_MAX]; /* the file it came from, for messages */
 	struct profile_appliance appliance;
@@ -144,6 +148,7 @@ struct profile {
 	struct profile_guest guest;
 	struct profile_workload workload;
 	struct profile_sweep sweep;
+	struct profile_report report;
 };
 
 /* Names of enum values as written in profiles, plans and results, and

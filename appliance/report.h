@@ -43,4 +43,9 @@ bool report_baseline_worse(struct json_object *report);
 int report_write(struct json_object *report, unsigned formats,
 		 const char *dir);
 
+/* The report of the one bundle DIR (a results directory at the end of its
+ * sweep), every format written into DIR itself.  Reports errors; returns
+ * 0 or a negative errno. */
+int report_write_results(const char *dir);
+
 #endif

@@ -8,6 +8,7 @@
 
 #include <json.h>
 
+#include "atomicfile.h"
 #include "cleanup.h"
 #include "jsonget.h"
 #include "log.h"
@@ -29,7 +30,7 @@ static bool run_ok(const struct journal_run *r)
 	return strcmp(r->status, "ok") == 0;
 }
 
-static double run_value(const struct journal_run *r, const char *metric)
+double summary_run_value(const struct journal_run *r, const char *metric)
 {
 	if (strcmp(metric, SUMMARY_BOOT_METRIC) == 0)
 		return r->boot_seconds;
@@ -102,7 +103,7 @@ static int collect_metrics(struct summary_cell *c,
 	for (size_t m = 0; m < c->n_metrics; m++) {
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {
-			double x = run_value(runs[i], c->metrics[m].name);
+			double x = summary_run_value(runs[i], c->metrics[m].name);
 			if (run_ok(runs[i]) && isfinite(x))
 				v[k++] = x;
 		}
@@ -332,33 +333,14 @@ int summary_write_text(const struct summary *s, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-/* Writes DIR/NAME through a temporary file and rename, so a reader never
- * sees half a summary. */
-static int write_atomically(const char *dir, const char *name,
-			    const struct summary *s,
-			    int (*writer)(const struct summary *, FILE *))
+static int write_json_file(const void *s, FILE *f)
 {
-	_cleanup_free_ char *path = NULL, *tmp = NULL;
-	if (asprintf(&path, "%s/%s", dir, name) < 0 ||
-	    asprintf(&tmp, "%s/.%s.tmp", dir, name) < 0)
-		return -ENOMEM;
-	FILE *f = fopen(tmp, "we");
-	if (!f)
-		return log_error_errno(-errno, "cannot write '%s': %s", tmp,
-				       strerror(errno));
-	int r = writer(s, f);
-	if (r == 0 && (fflush(f) != 0 || fsync(fileno(f)) < 0))
-		r = -errno;
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return log_error_errno(r, "cannot write '%s': %s", path,
-				       strerror(-r));
-	}
-	return 0;
+	return summary_write_json(s, f);
+}
+
+static int write_text_file(const void *s, FILE *f)
+{
+	return summary_write_text(s, f);
 }
 
 int summary_write_results(const char *dir)
@@ -378,9 +360,9 @@ int summary_write_results(const char *dir)
 	if (r < 0)
 		return log_error_errno(r, "summary of '%s': %s", journal_path,
 				       strerror(-r));
-	r = write_atomically(dir, "summary.json", &s, summary_write_json);
+	r = atomicfile_write(dir, "summary.json", write_json_file, &s);
 	if (r == 0)
-		r = write_atomically(dir, "summary.txt", &s, summary_write_text);
+		r = atomicfile_write(dir, "summary.txt", write_text_file, &s);
 	summary_release(&s);
 	return r;
 }

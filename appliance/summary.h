@@ -47,6 +47,10 @@ struct summary {
 int summary_build(const struct journal *j, struct summary *ret);
 void summary_release(struct summary *s);
 
+/* The value of METRIC in run R (boot_to_shutdown is its boot time); NAN
+ * when the run did not report it. */
+double summary_run_value(const struct journal_run *r, const char *metric);
+
 /* True for units where a smaller value is better ("s", "ms", "us", "ns"). */
 bool summary_unit_lower_is_better(const char *unit);
 

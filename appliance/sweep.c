@@ -11,11 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "cleanup.h"
 #include "guestcmdline.h"
 #include "imgbench.h"
 #include "journal.h"
 #include "log.h"
+#include "report.h"
 #include "results.h"
 #include "summary.h"
 
@@ -326,6 +328,11 @@ static int run_until_target(const struct sweep_env *env, const char *journal_pat
 	return n;
 }
 
+static int write_plan_file(const void *plan, FILE *f)
+{
+	return plan_write_json(plan, f);
+}
+
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 {
 	const struct plan *plan = env->plan;
@@ -344,6 +351,11 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 		return log_error_errno(errno, "cannot create '%s': %s", console_dir,
 				       strerror(errno));
 	r = journal_read(journal_path, &done);
+	/* DIR/plan.json: the report lists the levels in the profile's order
+	 * and tells bundles of different plans apart. */
+	if (r == 0)
+		r = atomicfile_write(env->results_dir, "plan.json", write_plan_file,
+				     env->plan);
 	if (r < 0)
 		return r;
 
@@ -383,6 +395,10 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 	r = summary_write_results(env->results_dir);
 	if (r < 0)
 		return r;
+	/* The journal and summary are the results; a report that cannot be
+	 * made is said, and can be made again with `buildapp report`. */
+	if (report_write_results(env->results_dir) < 0)
+		log_warning("the report of '%s' was not written", env->results_dir);
 	*ret = out;
 	return 0;
 }

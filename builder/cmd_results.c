@@ -22,7 +22,7 @@ static void usage(FILE *f)
 		   "image is opened read-only.\n");
 }
 
-static int copy_results(const char *image, const char *dir)
+int results_copy_out(const char *image, const char *dir)
 {
 	_cleanup_guestfs_ guestfs_h *g = gfs_open();
 	struct stat st;
@@ -46,7 +46,8 @@ static int copy_results(const char *image, const char *dir)
 		return r;
 	_cleanup_free_ char *dev = guestfs_findfs_label(g, IMAGE_RESULTS_LABEL);
 	if (!dev)
-		return gfs_error(g, "finding the RESULTS partition");
+		return log_error_errno(-ENOENT, "'%s': no RESULTS partition (not a used kit image or stick)",
+				       image);
 	if (guestfs_mount_ro(g, dev, "/") < 0)
 		return gfs_error(g, "mounting RESULTS");
 	_cleanup_strv_free_ char **names = guestfs_ls(g, "/");
@@ -100,5 +101,6 @@ int cmd_results(int argc, char **argv)
 		log_error("results: cannot create '%s': %s", dir, strerror(errno));
 		return 1;
 	}
-	return copy_results(argv[optind], dir) < 0 ? 1 : 0;
+	int r = results_copy_out(argv[optind], dir);
+	return r == -ENOENT ? EXIT_BAD_INPUT : r < 0 ? 1 : 0;
 }

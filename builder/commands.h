@@ -13,6 +13,12 @@ int cmd_kit(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_image(int argc, char **argv);
 int cmd_results(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* Copies the RESULTS partition of IMAGE (a used kit image or a device)
+ * into DIR, read-only through libguestfs.  Reports errors; returns 0,
+ * -ENOENT when IMAGE has no RESULTS partition, or another negative errno. */
+int results_copy_out(const char *image, const char *dir);
 int cmd_hostroot(int argc, char **argv);
 /* Also the default: `buildapp PROFILE.ini` runs cmd_build. */
 int cmd_build(int argc, char **argv);

@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json.h>
+
 #include "cleanup.h"
 #include "keys.h"
 #include "log.h"
@@ -376,6 +378,26 @@ static bool single(axis_mask m)
 	return m && !(m & (m - 1));
 }
 
+/* True when some cell of P's matrix has axis field AXIS (as the plan's
+ * cells name them, so axes added later are known) at LEVEL. */
+static bool sweeps_level(const struct profile *p, const char *axis, const char *level)
+{
+	struct plan plan = {0};
+	bool found = false;
+
+	if (planner_build(p, &plan) < 0)
+		return false;
+	for (size_t i = 0; i < plan.n_cells && !found; i++) {
+		json_object *o = plan_cell_to_json(&plan.cells[i]), *v;
+		found = strcmp(axis, "id") != 0 && strcmp(axis, "workload") != 0 &&
+			json_object_object_get_ex(o, axis, &v) && v &&
+			strcmp(json_object_get_string(v), level) == 0;
+		json_object_put(o);
+	}
+	plan_release(&plan);
+	return found;
+}
+
 /* Checks that involve more than one key. */
 static int check_combinations(struct load_state *st)
 {
@@ -426,6 +448,15 @@ static int check_combinations(struct load_state *st)
 			 "the matrix has %zu cells: more than %d cells or %d "
 			 "runs in all", n_cells, PLAN_MAX_CELLS, PLAN_MAX_RUNS);
 		return bad_key(st, "sweep", "runs", msg);
+	}
+	const char *base = p->report.baseline, *colon = strchr(base, ':');
+	if (*base) {
+		char axis[64];
+		snprintf(axis, sizeof(axis), "%.*s", colon ? (int)(colon - base) : 0, base);
+		if (!colon || !sweeps_level(p, axis, colon + 1))
+			return bad_key(st, "report", "baseline",
+				       "must be axis:level, a level the sweep runs "
+				       "(e.g. cache:writethrough)");
 	}
 	if (p->host.wipe && strcmp(p->host.disk, "auto") == 0)
 		return bad_key(st, "host", "wipe",

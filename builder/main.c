@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{"kit", cmd_kit, "build the benchmark guest: kernel, initramfs, disk image"},
 	{"run", cmd_run, "run a profile's sweep on this host and print the table"},
 	{"results", cmd_results, "copy the RESULTS partition of a used image or disk out"},
+	{"report", cmd_report, "report of result bundles: answers with confidence, several hosts"},
 	{"hostroot", cmd_hostroot, "write the appliance root as an initramfs"},
 	{"image", cmd_image, "write a bootable disk image from a kernel and initramfs"},
 };

@@ -1,7 +1,7 @@
 BUILDER_SRCS := builder/loader.c builder/planner.c builder/main.c \
 	builder/cmd_plan.c builder/cmd_provision.c builder/cmd_kit.c \
 	builder/cmd_run.c builder/cmd_build.c builder/cmd_hostroot.c \
-	builder/cmd_image.c builder/cmd_results.c \
+	builder/cmd_image.c builder/cmd_results.c builder/cmd_report.c \
 	builder/cas.c builder/elfdeps.c builder/kmods.c builder/guestkit.c \
 	builder/guestimage.c builder/fsimage.c builder/gfs.c builder/hostroot.c \
 	builder/image.c builder/initramfs.c builder/kit.c builder/progress.c builder/extents.c builder/repro.c \

@@ -121,6 +121,9 @@ statuses "$j" | grep -qx ok && fail "crash: a run of a guest that cannot boot is
 grep -q "Kernel panic" "$T/res-crash/console/run-0000.log" ||
 	fail "crash: no panic on the console"
 grep -q '"failed": 2' "$T/res-crash/summary.json" || fail "crash: summary.json does not count 2 failed runs"
+# The report the sweep leaves lists each failed run with its console log.
+[ "$(grep -c ': crashed: .*; console: console/run-000[01].log$' "$T/res-crash/report.txt")" -eq 2 ] ||
+	fail "crash: report.txt does not list the 2 crashed runs with their console logs"
 no_leftovers crash
 
 # --- c. resume after SIGTERM.

@@ -1,0 +1,57 @@
+/* Comparisons of two levels of an axis: the ratio of the level's mean to
+ * the reference level's with its confidence interval, by Welch's t on the
+ * log scale (the ratio of geometric means; Welch-Satterthwaite degrees of
+ * freedom), for one cell or pooled over several (docs/results.md gives
+ * the formulas).  And the rounding of a mean to what its interval
+ * supports. */
+#ifndef BUILDAPP_COMPARE_H
+#define BUILDAPP_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The ok runs of one cell, in run order. */
+struct compare_sample {
+	const double *v;
+	size_t n;
+};
+
+struct compare_ratio {
+	double ratio; /* geometric mean of the level / of the reference */
+	double low;   /* the interval; NAN when a side has fewer than 2 runs */
+	double high;
+	double df;    /* Welch-Satterthwaite; INFINITY when no side varies */
+	size_t n_level, n_reference; /* runs, summed over the strata */
+	bool shown;   /* the interval excludes a ratio of 1 */
+};
+
+/* The ratio of LEVEL to REFERENCE over K strata (pairs of cells that
+ * differ only in the compared axis; K == 1: a plain Welch comparison).
+ * Pooled, the log ratio is the unweighted mean of the strata's log
+ * ratios, and its variance and degrees of freedom are Satterthwaite's for
+ * that linear combination of independent means.  CONFIDENCE is e.g. 0.95.
+ * Returns 0; -EINVAL when K is 0 or a sample is empty; -EDOM when a value
+ * is not a positive finite number (no log). */
+int compare_ratio_pooled(const struct compare_sample *level,
+			 const struct compare_sample *reference, size_t k,
+			 double confidence, struct compare_ratio *ret);
+int compare_ratio(const double *level, size_t n_level,
+		  const double *reference, size_t n_reference,
+		  double confidence, struct compare_ratio *ret);
+
+/* MEAN with the half-width HALF of its interval, for people: the mean is
+ * rounded to the place of the second significant digit of HALF ("1230 ±
+ * 25"), "too few runs (n=N)" when HALF is as large as the mean, and
+ * "1234.5 (n=1)" style without an interval (HALF NAN).  Writes into BUF
+ * (SIZE bytes, 48 is enough); returns true when the interval is too wide. */
+bool compare_display(double mean, double half, size_t n, char *buf,
+		     size_t size);
+
+/* A ratio as a signed percentage change, "+54%", "-3.5%", with DECIMALS
+ * decimals, into BUF. */
+void compare_percent(double ratio, int decimals, char *buf, size_t size);
+/* The decimals a percentage interval [LOW, HIGH] (ratios) needs: 0 when
+ * it is 2 points wide or more, else 1 (2 under 0.2 points). */
+int compare_percent_decimals(double low, double high);
+
+#endif

@@ -1,0 +1,645 @@
+/* The report model (docs/report.md) from result bundles (bundle.h): the
+ * cells placed on the axes the sweep varied, per workload and metric,
+ * with failures, hosts and plan differences.  The comparisons and the
+ * baseline check are report_cmp.c's, the writers report_text.c's. */
+#include "report_model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json.h>
+
+#include "cleanup.h"
+#include "compare.h"
+#include "jsonget.h"
+#include "log.h"
+#include "reference.h"
+#include "summary.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+
+/* --- axes ---------------------------------------------------------------- */
+
+static struct axis *axis_get(struct builder *bd, const char *name)
+{
+	for (size_t i = 0; i < bd->n_axes; i++)
+		if (strcmp(bd->axes[i].name, name) == 0)
+			return &bd->axes[i];
+	if (bd->n_axes == MAX_AXES)
+		return NULL;
+	struct axis *a = &bd->axes[bd->n_axes++];
+	snprintf(a->name, sizeof a->name, "%s", name);
+	return a;
+}
+
+static int axis_level(struct axis *a, const char *level, size_t *ret)
+{
+	for (size_t i = 0; i < a->n_levels; i++)
+		if (strcmp(a->levels[i], level) == 0) {
+			*ret = i;
+			return 0;
+		}
+	char **grown = realloc(a->levels, (a->n_levels + 1) * sizeof *grown);
+	if (!grown)
+		return -ENOMEM;
+	a->levels = grown;
+	if (!(a->levels[a->n_levels] = strdup(level)))
+		return -ENOMEM;
+	*ret = a->n_levels++;
+	return 0;
+}
+
+static const char *axis_value(json_object *v)
+{
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+							    : "-";
+}
+
+/* Registers the axis values of a cell object (plan_cell_to_json's form:
+ * every field but the id and the workload is an axis), filling LEV when
+ * given. */
+static int place(struct builder *bd, json_object *cell, size_t *lev)
+{
+	json_object_object_foreach(cell, key, val)
+	{
+		if (strcmp(key, "id") == 0 || strcmp(key, "workload") == 0 ||
+		    strcmp(key, "reason") == 0)
+			continue;
+		struct axis *a = axis_get(bd, key);
+		size_t l;
+		int r;
+		if (!a)
+			return -E2BIG;
+		if ((r = axis_level(a, axis_value(val), &l)) < 0)
+			return r;
+		if (lev)
+			lev[a - bd->axes] = l;
+	}
+	return 0;
+}
+
+static int cmp_first_position(const void *a, const void *b)
+{
+	const struct rcell *x = a, *y = b;
+	if (x->b != y->b)
+		return x->b < y->b ? -1 : 1;
+	unsigned px = x->b->cr[x->i].first_position, py = y->b->cr[y->i].first_position;
+	return (px > py) - (px < py);
+}
+
+/* Sorted so that charts draw them grouped: workload, then the axes'
+ * levels in axis order (host last). */
+static int cmp_levels(const void *a, const void *b, void *n_axes)
+{
+	size_t n = *(const size_t *)n_axes;
+	const struct rcell *x = a, *y = b;
+	int wx = (int)x->b->s.cells[x->i].cell.workload,
+	    wy = (int)y->b->s.cells[y->i].cell.workload;
+	if (wx != wy)
+		return wx - wy;
+	for (size_t k = 0; k < n; k++)
+		if (x->lev[k] != y->lev[k])
+			return x->lev[k] < y->lev[k] ? -1 : 1;
+	return 0;
+}
+
+/* The plans' levels that no journaled cell has (a sweep cut short, a
+ * plan that differs) would make an axis look varied: only their order is
+ * kept. */
+static void drop_unused_levels(struct builder *bd)
+{
+	for (size_t a = 0; a < bd->n_axes; a++) {
+		struct axis *ax = &bd->axes[a];
+		size_t map[PLAN_MAX_CELLS], kept = 0;
+		bool *used = calloc(ax->n_levels ? ax->n_levels : 1, sizeof *used);
+		if (!used || ax->n_levels > PLAN_MAX_CELLS) {
+			free(used);
+			continue; /* keeping them is only less tidy */
+		}
+		for (size_t i = 0; i < bd->n_cells; i++)
+			used[bd->cells[i].lev[a]] = true;
+		for (size_t l = 0; l < ax->n_levels; l++) {
+			if (!used[l]) {
+				free(ax->levels[l]);
+				continue;
+			}
+			map[l] = kept;
+			ax->levels[kept++] = ax->levels[l];
+		}
+		ax->n_levels = kept;
+		for (size_t i = 0; i < bd->n_cells; i++)
+			bd->cells[i].lev[a] = map[bd->cells[i].lev[a]];
+		free(used);
+	}
+}
+
+static int make_cells(struct builder *bd)
+{
+	int r;
+
+	/* The plans list the levels in the profile's order. */
+	for (size_t i = 0; i < bd->n_bundles; i++) {
+		json_object *cells;
+		if (!bd->bundles[i].plan ||
+		    !json_object_object_get_ex(bd->bundles[i].plan, "cells", &cells) ||
+		    !json_object_is_type(cells, json_type_array))
+			continue;
+		for (size_t k = 0; k < json_object_array_length(cells); k++)
+			if ((r = place(bd, json_object_array_get_idx(cells, k), NULL)) < 0)
+				return r;
+	}
+	size_t total = 0;
+	for (size_t i = 0; i < bd->n_bundles; i++)
+		total += bd->bundles[i].s.n_cells;
+	if (!(bd->cells = calloc(total ? total : 1, sizeof *bd->cells)))
+		return -ENOMEM;
+	for (size_t i = 0; i < bd->n_bundles; i++)
+		for (size_t c = 0; c < bd->bundles[i].s.n_cells; c++) {
+			struct rcell *rc = &bd->cells[bd->n_cells++];
+			rc->b = &bd->bundles[i];
+			rc->i = c;
+			if (!(rc->axes = plan_cell_to_json(&rc->b->s.cells[c].cell)))
+				return -ENOMEM;
+			json_object_object_del(rc->axes, "id");
+			json_object_object_del(rc->axes, "workload");
+		}
+	/* Without a plan, the order the sweep first ran them in. */
+	qsort(bd->cells, bd->n_cells, sizeof *bd->cells, cmp_first_position);
+	for (size_t i = 0; i < bd->n_cells; i++)
+		if ((r = place(bd, bd->cells[i].axes, bd->cells[i].lev)) < 0)
+			return r;
+	drop_unused_levels(bd);
+	if (bd->n_bundles > 1) {
+		struct axis *h = axis_get(bd, HOST_AXIS);
+		if (!h)
+			return -E2BIG;
+		for (size_t i = 0; i < bd->n_bundles; i++)
+			if ((r = axis_level(h, bd->bundles[i].label, &(size_t){0})) < 0)
+				return r;
+		for (size_t i = 0; i < bd->n_cells; i++)
+			bd->cells[i].lev[h - bd->axes] = (size_t)(bd->cells[i].b - bd->bundles);
+	}
+	qsort_r(bd->cells, bd->n_cells, sizeof *bd->cells, cmp_levels, &bd->n_axes);
+	return 0;
+}
+
+/* The reference level of each axis: the options' or the first plan's
+ * [report] baseline = axis:level when it names one of the sweep's levels,
+ * else the first listed. */
+static void pick_references(struct builder *bd)
+{
+	const char *want = bd->o->baseline_level;
+	json_object *profile, *section;
+	if (!want && bd->bundles[0].plan &&
+	    json_object_object_get_ex(bd->bundles[0].plan, "profile", &profile) &&
+	    json_object_object_get_ex(profile, "report", &section) &&
+	    (want = jsonget_string(section, "baseline")) && !*want)
+		want = NULL;
+	const char *colon = want ? strchr(want, ':') : NULL;
+	bool used = false;
+
+	for (size_t i = 0; i < bd->n_axes; i++) {
+		struct axis *a = &bd->axes[i];
+		a->ref = 0;
+		if (!colon || strlen(a->name) != (size_t)(colon - want) ||
+		    strncmp(a->name, want, (size_t)(colon - want)) != 0)
+			continue;
+		for (size_t l = 0; l < a->n_levels; l++)
+			if (strcmp(a->levels[l], colon + 1) == 0) {
+				a->ref = l;
+				used = true;
+			}
+	}
+	if (want && !used)
+		log_warning("report: baseline '%s' is not a level this sweep varied; each axis is compared with its first level",
+			    want);
+}
+
+/* --- per cell ------------------------------------------------------------ */
+
+static const struct summary_metric *metric_of(const struct summary_cell *sc,
+					      const char *name)
+{
+	for (size_t m = 0; m < sc->n_metrics; m++)
+		if (strcmp(sc->metrics[m].name, name) == 0)
+			return &sc->metrics[m];
+	return NULL;
+}
+
+/* "outer / levels" and the innermost varied axis's level. */
+static void group_label(const struct builder *bd, const struct rcell *c,
+			char *group, size_t gsize, char *label, size_t lsize)
+{
+	size_t last = SIZE_MAX;
+	for (size_t k = 0; k < bd->n_axes; k++)
+		if (varied(&bd->axes[k]))
+			last = k;
+	group[0] = label[0] = '\0';
+	size_t used = 0;
+	for (size_t k = 0; k < bd->n_axes && last != SIZE_MAX; k++) {
+		if (!varied(&bd->axes[k]))
+			continue;
+		const char *lv = bd->axes[k].levels[c->lev[k]];
+		if (k == last)
+			snprintf(label, lsize, "%s", lv);
+		else if (used < gsize)
+			used += (size_t)snprintf(group + used, gsize - used, "%s%s",
+						 used ? " / " : "", lv);
+	}
+}
+
+static json_object *runs_json(const double *v, const unsigned *idx, size_t n)
+{
+	json_object *a = json_object_new_array_ext((int)n);
+	for (size_t i = 0; a && i < n; i++) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "index", json_object_new_int64(idx[i]));
+		json_object_object_add(o, "value", jsonget_new_number(v[i]));
+		json_object_object_add(o, "first", json_object_new_boolean(i == 0));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *cell_json(struct builder *bd, const struct rcell *c,
+			      const char *metric)
+{
+	const struct summary_cell *sc = sc_of(c);
+	const struct summary_metric *m = metric_of(sc, metric);
+	const struct bundle_runs *cr = &c->b->cr[c->i];
+	_cleanup_free_ double *v = calloc(cr->n ? cr->n : 1, sizeof *v);
+	_cleanup_free_ unsigned *idx = calloc(cr->n ? cr->n : 1, sizeof *idx);
+	char group[256], label[BUNDLE_LABEL_MAX], display[64];
+	json_object *o = json_object_new_object();
+
+	if (!v || !idx || !o) {
+		json_object_put(o);
+		return NULL;
+	}
+	size_t n = bundle_values(cr, metric, v, idx);
+	const struct stats *s = &m->stats;
+	bool wide = compare_display(s->mean, s->ci95, s->n, display, sizeof display);
+	group_label(bd, c, group, sizeof group, label, sizeof label);
+	json_object_object_add(o, "id", json_object_new_string(sc->cell.id));
+	json_object_object_add(o, "host", json_object_new_string(c->b->label));
+	json_object_object_add(o, "axes", json_object_get(c->axes));
+	json_object_object_add(o, "group", json_object_new_string(group));
+	json_object_object_add(o, "label", json_object_new_string(label));
+	json_object_object_add(o, "n", json_object_new_int64((int64_t)s->n));
+	json_object_object_add(o, "mean", jsonget_new_number(s->mean));
+	json_object_object_add(o, "sd", jsonget_new_number(s->sd));
+	json_object_object_add(o, "ci_low", jsonget_new_number(s->mean - s->ci95));
+	json_object_object_add(o, "ci_high", jsonget_new_number(s->mean + s->ci95));
+	json_object_object_add(o, "display", json_object_new_string(display));
+	json_object_object_add(o, "too_few_runs", json_object_new_boolean(wide));
+	json_object_object_add(o, "runs", runs_json(v, idx, n));
+	json_object_object_add(o, "failed", json_object_new_int64((int64_t)sc->n_failed));
+	json_object_object_add(o, "cache_mismatches",
+			       json_object_new_int64((int64_t)sc->n_cache_mismatch));
+	json_object_object_add(o, "baseline", report_cmp_baseline(bd, c, m, v, n));
+	return o;
+}
+
+/* --- workloads ----------------------------------------------------------- */
+
+static json_object *metric_json(struct builder *bd, struct mcells *m, bool primary)
+{
+	json_object *o = json_object_new_object(), *cells = json_object_new_array();
+	json_object_object_add(o, "name", json_object_new_string(m->metric));
+	json_object_object_add(o, "unit", json_object_new_string(m->unit));
+	json_object_object_add(o, "better", json_object_new_string(m->lower ? "lower" : "higher"));
+	json_object_object_add(o, "cells", cells);
+	for (size_t i = 0; i < m->n; i++)
+		json_object_array_add(cells, cell_json(bd, m->c[i], m->metric));
+	json_object_object_add(o, "comparisons", report_cmp_json(bd, m, primary));
+	return o;
+}
+
+/* One workload: the cells [FROM, TO) of bd->cells (sorted by workload). */
+static int workload_json(struct builder *bd, size_t from, size_t to, json_object *out)
+{
+	_cleanup_free_ const struct rcell **pick = calloc(to - from, sizeof *pick);
+	_cleanup_free_ const char **names = NULL;
+	size_t n_names = 0;
+
+	if (!pick)
+		return -ENOMEM;
+	/* The metrics, primary first, in the order the cells report them. */
+	for (size_t i = from; i < to; i++) {
+		const struct summary_cell *sc = sc_of(&bd->cells[i]);
+		for (size_t k = 0; k < sc->n_metrics; k++) {
+			bool seen = false;
+			for (size_t x = 0; x < n_names && !seen; x++)
+				seen = strcmp(names[x], sc->metrics[k].name) == 0;
+			if (seen)
+				continue;
+			const char **grown = realloc(names, (n_names + 1) * sizeof *grown);
+			if (!grown)
+				return -ENOMEM;
+			names = grown;
+			names[n_names++] = sc->metrics[k].name;
+		}
+	}
+	json_object *w = json_object_new_object(), *metrics = json_object_new_array();
+	json_object_object_add(w, "workload", json_object_new_string(
+						     workload_kind_name(sc_of(&bd->cells[from])->cell.workload)));
+	json_object_object_add(w, "metrics", metrics);
+	json_object_array_add(out, w);
+	for (size_t x = 0; x < n_names; x++) {
+		struct mcells m = {.c = pick, .workload = workload_kind_name(
+						      sc_of(&bd->cells[from])->cell.workload),
+				   .metric = names[x]};
+		for (size_t i = from; i < to; i++) {
+			const struct summary_metric *sm = metric_of(sc_of(&bd->cells[i]), names[x]);
+			if (!sm)
+				continue;
+			if (m.n == 0) {
+				m.unit = sm->unit;
+				m.lower = sm->lower_is_better;
+			}
+			pick[m.n++] = &bd->cells[i];
+		}
+		json_object *mo = metric_json(bd, &m, x == 0);
+		if (!mo)
+			return -ENOMEM;
+		json_object_array_add(metrics, mo);
+	}
+	return 0;
+}
+
+/* --- the rest of the model ----------------------------------------------- */
+
+static json_object *failures_json(const struct builder *bd)
+{
+	json_object *a = json_object_new_array();
+	for (size_t b = 0; b < bd->n_bundles; b++) {
+		const struct bundle *bu = &bd->bundles[b];
+		for (size_t i = 0; i < bu->j.n_runs; i++) {
+			const struct journal_run *r = &bu->j.runs[i];
+			if (strcmp(r->status, "ok") == 0)
+				continue;
+			char log[64], path[4096];
+			snprintf(log, sizeof log, "console/run-%04u.log", r->position);
+			snprintf(path, sizeof path, "%s/%s", bu->dir, log);
+			json_object *o = json_object_new_object();
+			json_object_object_add(o, "host", json_object_new_string(bu->label));
+			json_object_object_add(o, "cell", json_object_new_string(r->cell.id));
+			json_object_object_add(o, "index", json_object_new_int64(r->index));
+			json_object_object_add(o, "status", json_object_new_string(r->status));
+			json_object_object_add(o, "message", json_object_new_string(r->message));
+			json_object_object_add(o, "console_log",
+					       access(path, F_OK) == 0 ? json_object_new_string(log)
+								       : NULL);
+			json_object_array_add(a, o);
+		}
+	}
+	return a;
+}
+
+static json_object *hosts_json(const struct builder *bd)
+{
+	json_object *a = json_object_new_array();
+	for (size_t b = 0; b < bd->n_bundles; b++) {
+		const struct bundle *bu = &bd->bundles[b];
+		size_t failed = 0;
+		for (size_t i = 0; i < bu->j.n_runs; i++)
+			failed += strcmp(bu->j.runs[i].status, "ok") != 0;
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "label", json_object_new_string(bu->label));
+		json_object_object_add(o, "source", json_object_new_string(bu->dir));
+		json_object_object_add(o, "info", json_object_get(bu->host));
+		json_object_object_add(o, "runs", json_object_new_int64((int64_t)bu->j.n_runs));
+		json_object_object_add(o, "failed", json_object_new_int64((int64_t)failed));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* The profile keys whose values differ from the first bundle's plan. */
+static void plan_diff(const struct bundle *ref, const struct bundle *b, json_object *out)
+{
+	json_object *pa, *pb;
+	if (!ref->plan || !b->plan || !json_object_object_get_ex(ref->plan, "profile", &pa) ||
+	    !json_object_object_get_ex(b->plan, "profile", &pb))
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		json_object *x = pass ? pb : pa, *y = pass ? pa : pb;
+		json_object_object_foreach(x, section, keys)
+		{
+			json_object *other = NULL;
+			if (!json_object_is_type(keys, json_type_object))
+				continue;
+			json_object_object_get_ex(y, section, &other);
+			json_object_object_foreach(keys, key, val)
+			{
+				json_object *ov = NULL;
+				if (other)
+					json_object_object_get_ex(other, key, &ov);
+				if (pass == 1 && ov)
+					continue; /* seen from the other side */
+				const char *s1 = json_object_to_json_string(val),
+					   *s2 = ov ? json_object_to_json_string(ov) : "null";
+				if (strcmp(s1, s2) == 0)
+					continue;
+				char name[160];
+				snprintf(name, sizeof name, "[%s] %s", section, key);
+				json_object *o = json_object_new_object();
+				json_object_object_add(o, "host", json_object_new_string(b->label));
+				json_object_object_add(o, "key", json_object_new_string(name));
+				json_object_object_add(o, "value", json_object_new_string(pass ? s1 : s2));
+				json_object_object_add(o, "reference_value",
+						       json_object_new_string(pass ? s2 : s1));
+				json_object_array_add(out, o);
+			}
+		}
+	}
+}
+
+static json_object *axes_json(const struct builder *bd)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < bd->n_axes; i++) {
+		if (!varied(&bd->axes[i]))
+			continue;
+		json_object *o = json_object_new_object(), *l = json_object_new_array();
+		json_object_object_add(o, "name", json_object_new_string(bd->axes[i].name));
+		for (size_t k = 0; k < bd->axes[i].n_levels; k++)
+			json_object_array_add(l, json_object_new_string(bd->axes[i].levels[k]));
+		json_object_object_add(o, "levels", l);
+		json_object_object_add(o, "reference",
+				       json_object_new_string(bd->axes[i].levels[bd->axes[i].ref]));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static const char *title_of(const struct bundle *b)
+{
+	json_object *kit, *profile;
+	const char *s;
+	if (b->host && json_object_object_get_ex(b->host, "kit", &kit) &&
+	    (s = jsonget_string(kit, "profile")))
+		return s;
+	json_object *appliance;
+	if (b->plan && json_object_object_get_ex(b->plan, "profile", &profile) &&
+	    json_object_object_get_ex(profile, "appliance", &appliance) &&
+	    (s = jsonget_string(appliance, "name")) && *s)
+		return s;
+	return b->label;
+}
+
+static void unique_labels(struct builder *bd)
+{
+	for (size_t i = 1; i < bd->n_bundles; i++)
+		for (unsigned k = 2;; k++) {
+			bool taken = false;
+			for (size_t x = 0; x < i && !taken; x++)
+				taken = strcmp(bd->bundles[x].label, bd->bundles[i].label) == 0;
+			if (!taken)
+				break;
+			char base[48];
+			snprintf(base, sizeof base, "%.40s", bd->bundles[i].label);
+			char *dash = strrchr(base, '#');
+			if (dash && k > 2)
+				*dash = '\0';
+			snprintf(bd->bundles[i].label, sizeof bd->bundles[i].label, "%s#%u",
+				 base, k);
+		}
+}
+
+static void builder_release(struct builder *bd)
+{
+	for (size_t i = 0; i < bd->n_cells; i++)
+		json_object_put(bd->cells[i].axes);
+	free(bd->cells);
+	for (size_t i = 0; i < bd->n_axes; i++) {
+		for (size_t l = 0; l < bd->axes[i].n_levels; l++)
+			free(bd->axes[i].levels[l]);
+		free(bd->axes[i].levels);
+	}
+	for (size_t i = 0; i < bd->n_bundles; i++)
+		bundle_release(&bd->bundles[i]);
+	free(bd->bundles);
+	bundle_release(&bd->base);
+	json_object_put(bd->headlines);
+	json_object_put(bd->worse);
+}
+
+static int build(struct builder *bd, json_object *root)
+{
+	const struct report_options *o = bd->o;
+	int r;
+
+	if (!(bd->bundles = calloc(o->n_dirs, sizeof *bd->bundles)))
+		return -ENOMEM;
+	/* Counted before it is loaded: a bundle that fails half-read is
+	 * released with the others. */
+	for (size_t i = 0; i < o->n_dirs; i++)
+		if (bd->n_bundles++, (r = bundle_load(o->dirs[i], &bd->bundles[i])) < 0)
+			return r;
+	if (o->baseline_dir) {
+		if ((r = bundle_load(o->baseline_dir, &bd->base)) < 0)
+			return r;
+		bd->has_base = true;
+	}
+	unique_labels(bd);
+	json_object_object_add(root, "title", json_object_new_string(title_of(&bd->bundles[0])));
+	if ((r = make_cells(bd)) < 0)
+		return r == -E2BIG ? log_error_errno(-EINVAL, "report: more than %d axes", MAX_AXES)
+				   : r;
+	pick_references(bd);
+
+	json_object *workloads = json_object_new_array();
+	json_object_object_add(root, "workloads", workloads);
+	for (size_t i = 0; i < bd->n_cells;) {
+		size_t k = i;
+		while (k < bd->n_cells &&
+		       sc_of(&bd->cells[k])->cell.workload == sc_of(&bd->cells[i])->cell.workload)
+			k++;
+		if ((r = workload_json(bd, i, k, workloads)) < 0)
+			return r;
+		i = k;
+	}
+	json_object *diffs = json_object_new_array();
+	for (size_t i = 1; i < bd->n_bundles; i++)
+		plan_diff(&bd->bundles[0], &bd->bundles[i], diffs);
+	json_object_object_add(root, "plan_differences", diffs);
+	json_object_object_add(root, "hosts", hosts_json(bd));
+	json_object_object_add(root, "axes", axes_json(bd));
+	json_object_object_add(root, "failures", failures_json(bd));
+	if (bd->has_base) {
+		json_object *b = json_object_new_object();
+		json_object_object_add(b, "source", json_object_new_string(o->baseline_dir));
+		json_object_object_add(b, "worse", json_object_get(bd->worse));
+		json_object_object_add(root, "baseline", b);
+		size_t n = json_object_array_length(bd->worse);
+		if (n) {
+			char text[160];
+			snprintf(text, sizeof text, "%zu cell metric%s significantly worse than the baseline %s",
+				 n, n == 1 ? "" : "s", o->baseline_dir);
+			json_object_array_add(bd->headlines, json_object_new_string(text));
+		}
+	} else {
+		json_object_object_add(root, "baseline", NULL);
+	}
+	return 0;
+}
+
+int report_build(const struct report_options *o, struct json_object **ret)
+{
+	struct builder bd = {.o = o};
+	_cleanup_(json_object_putp) json_object *root = json_object_new_object();
+	int r;
+
+	if (o->n_dirs == 0)
+		return log_error_errno(-EINVAL, "report: no results given");
+	if (!root || !(bd.headlines = json_object_new_array()) ||
+	    !(bd.worse = json_object_new_array()))
+		return -ENOMEM;
+	json_object_object_add(root, "format", json_object_new_string("buildapp-report"));
+	json_object_object_add(root, "version", json_object_new_int(1));
+	json_object_object_add(root, "confidence", jsonget_new_number(CONFIDENCE));
+	json_object_object_add(root, "method",
+			       json_object_new_string(
+				       "ratio of geometric means, 95% CI by Welch's t on the log scale "
+				       "(Welch-Satterthwaite df); pooled: the unweighted mean of the "
+				       "cells' log ratios, Satterthwaite df (docs/results.md)"));
+	json_object_object_add(root, "headlines", json_object_get(bd.headlines));
+	r = build(&bd, root);
+	if (r == 0 && o->reference) {
+		json_object *refs = json_object_new_array(), *study = NULL;
+		json_object_object_add(root, "references", refs);
+		r = reference_build(o->reference, root, &study);
+		if (r < 0)
+			r = log_error_errno(r == -ENOENT ? -EINVAL : r,
+					    "report: study '%s': %s", o->reference,
+					    r == -ENOENT ? "not a shipped study" : strerror(-r));
+		else
+			json_object_array_add(refs, study);
+	}
+	builder_release(&bd);
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(root);
+	return 0;
+}
+
+bool report_baseline_worse(struct json_object *report)
+{
+	json_object *b, *w;
+	return json_object_object_get_ex(report, "baseline", &b) && b &&
+	       json_object_object_get_ex(b, "worse", &w) &&
+	       json_object_array_length(w) > 0;
+}
+
+int report_write_results(const char *dir)
+{
+	const char *dirs[] = {dir};
+	struct report_options o = {.dirs = dirs, .n_dirs = 1};
+	_cleanup_(json_object_putp) json_object *model = NULL;
+	int r = report_build(&o, &model);
+	return r < 0 ? r : report_write(model, REPORT_ALL_FORMATS, dir);
+}

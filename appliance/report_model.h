@@ -1,0 +1,81 @@
+/* The report builder's own types, shared by report.c (the model) and
+ * report_cmp.c (comparisons and the baseline check).  Not an interface. */
+#ifndef BUILDAPP_REPORT_MODEL_H
+#define BUILDAPP_REPORT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json.h>
+
+#include "bundle.h"
+#include "report.h"
+
+#define CONFIDENCE 0.95
+#define MAX_AXES 16
+#define AXIS_NAME_MAX 32
+#define HOST_AXIS "host"
+
+struct axis {
+	char name[AXIS_NAME_MAX];
+	char **levels; /* in the order the plan lists them */
+	size_t n_levels;
+	size_t ref;
+};
+
+/* A cell of one bundle, placed on the axes. */
+struct rcell {
+	struct bundle *b;
+	size_t i; /* into b->s.cells */
+	json_object *axes; /* the cell's axis values (owned) */
+	size_t lev[MAX_AXES];
+};
+
+struct builder {
+	const struct report_options *o;
+	struct bundle *bundles;
+	size_t n_bundles;
+	struct bundle base;
+	bool has_base;
+	struct rcell *cells;
+	size_t n_cells;
+	struct axis axes[MAX_AXES];
+	size_t n_axes;
+	json_object *headlines, *worse;
+};
+
+
+/* The cells of one workload's metric: pointers into bd->cells. */
+struct mcells {
+	const struct rcell **c;
+	size_t n;
+	const char *workload, *metric, *unit;
+	bool lower;
+};
+
+static inline bool varied(const struct axis *a)
+{
+	return a->n_levels > 1;
+}
+
+static inline const struct summary_cell *sc_of(const struct rcell *c)
+{
+	return &c->b->s.cells[c->i];
+}
+
+static inline bool is_better(double ratio, bool lower_is_better)
+{
+	return lower_is_better ? ratio < 1 : ratio > 1;
+}
+
+/* The comparisons of metric M (docs/report.md), a new array; with
+ * HEADLINE their pooled sentences are added to bd->headlines.  NULL: no
+ * memory. */
+json_object *report_cmp_json(struct builder *bd, const struct mcells *m, bool headline);
+/* Cell C's metric M (its ok values V, N of them) against the same cell of
+ * the --baseline bundle: the cell's "baseline" member, or NULL; a worse
+ * one is added to bd->worse. */
+json_object *report_cmp_baseline(struct builder *bd, const struct rcell *c,
+				 const struct summary_metric *m, const double *v, size_t n);
+
+#endif

@@ -1,0 +1,179 @@
+/* buildapp report: the report of one or more result bundles (results
+ * directories, used kit images, sticks) written as report.html, .csv,
+ * .json and .txt.  Images are read through libguestfs, without mounting
+ * on the host, into a temporary directory that is always removed. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json.h>
+
+#include "cleanup.h"
+#include "commands.h"
+#include "log.h"
+#include "reference.h"
+#include "report.h"
+#include "tempfiles.h"
+
+#define MAX_INPUTS 64
+/* Exit status when a cell is significantly worse than the baseline. */
+#define EXIT_WORSE 3
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: buildapp report INPUT... [-o DIR] [--format html,csv,json,txt]\n"
+		   "                       [--baseline INPUT] [--reference STUDY]\n\n"
+		   "Writes the report of the result bundles INPUT (results directories,\n"
+		   "used kit images or sticks carrying a RESULTS partition, read without\n"
+		   "mounting) into DIR (default: report): the answers first (each varied\n"
+		   "axis's levels against its reference, ratio of means with its 95%% CI),\n"
+		   "then every cell with its runs.  Several INPUTs are several hosts.\n\n"
+		   "  -o, --output DIR     where to write (created if missing)\n"
+		   "  --format LIST        some of html,csv,json,txt (default: all)\n"
+		   "  --baseline INPUT     mark cells significantly worse than INPUT's;\n"
+		   "                       exit status 3 when any is\n"
+		   "  --reference STUDY    the study's published table beside the measured\n"
+		   "                       one: kvm-perf-2011, bonnie-qcow2-vs-raw,\n"
+		   "                       qcow2-l2-cache, guest-vs-host, cache-modes-lvm\n\n"
+		   "Exit status: 0 written, 1 failure, 2 bad usage or bad input,\n"
+		   "3 a cell worse than the baseline (the report is written).\n");
+}
+
+static int parse_formats(const char *list, unsigned *ret)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {{"html", REPORT_HTML}, {"csv", REPORT_CSV},
+		     {"json", REPORT_JSON}, {"txt", REPORT_TXT}};
+	_cleanup_free_ char *copy = strdup(list);
+	char *save = NULL;
+	unsigned f = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t i;
+		for (i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (strcmp(w, names[i].name) == 0)
+				break;
+		if (i == sizeof names / sizeof names[0])
+			return log_error_errno(-EINVAL, "report: --format: unknown format '%s' (html, csv, json, txt)",
+					       w);
+		f |= names[i].bit;
+	}
+	if (!f)
+		return log_error_errno(-EINVAL, "report: --format: no format given");
+	*ret = f;
+	return 0;
+}
+
+/* The results directory of INPUT into RET (PATH_MAX): INPUT itself, or a
+ * temporary copy of an image's RESULTS partition. */
+static int resolve(const char *input, char *ret, size_t size)
+{
+	struct stat st;
+
+	if (stat(input, &st) < 0)
+		return log_error_errno(-EINVAL, "report: '%s': %s", input, strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(ret, size, "%s", input);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return log_error_errno(-EINVAL, "report: '%s': not a results directory, image or device",
+				       input);
+	const char *tmp = getenv("TMPDIR");
+	snprintf(ret, size, "%s/buildapp-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(ret))
+		return log_error_errno(-errno, "report: cannot create '%s': %s", ret,
+				       strerror(errno));
+	int r = tempfiles_add(ret, TEMPFILE_TREE);
+	if (r < 0)
+		return r;
+	r = results_copy_out(input, ret);
+	return r == -ENOENT ? -EINVAL : r;
+}
+
+static int report(const char *const *inputs, size_t n, const char *baseline,
+		  const char *study, unsigned formats, const char *out)
+{
+	char dirs[MAX_INPUTS][4096], base[4096];
+	const char *dirp[MAX_INPUTS];
+	_cleanup_(json_object_putp) json_object *model = NULL;
+	int r;
+
+	for (size_t i = 0; i < n; i++) {
+		if ((r = resolve(inputs[i], dirs[i], sizeof dirs[i])) < 0)
+			return r;
+		dirp[i] = dirs[i];
+	}
+	if (baseline && (r = resolve(baseline, base, sizeof base)) < 0)
+		return r;
+	struct report_options o = {
+		.dirs = dirp,
+		.n_dirs = n,
+		.baseline_dir = baseline ? base : NULL,
+		.reference = study,
+	};
+	if ((r = report_build(&o, &model)) < 0)
+		return r;
+	if ((r = report_write(model, formats, out)) < 0)
+		return r;
+	log_info("report of %zu bundle%s written to %s", n, n == 1 ? "" : "s", out);
+	return report_baseline_worse(model) ? 1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"format", required_argument, NULL, 'f'},
+		{"baseline", required_argument, NULL, 'b'},
+		{"reference", required_argument, NULL, 'r'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *out = "report", *baseline = NULL, *study = NULL;
+	unsigned formats = REPORT_ALL_FORMATS;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'f':
+			if (parse_formats(optarg, &formats) < 0)
+				return EXIT_BAD_INPUT;
+			break;
+		case 'b': baseline = optarg; break;
+		case 'r': study = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return EXIT_BAD_INPUT;
+		}
+	}
+	size_t n = (size_t)(argc - optind);
+	if (n == 0 || n > MAX_INPUTS) {
+		if (n)
+			log_error("report: at most %d inputs", MAX_INPUTS);
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (study && !reference_known(study)) {
+		log_error("report: --reference: unknown study '%s' (kvm-perf-2011, bonnie-qcow2-vs-raw, qcow2-l2-cache, guest-vs-host, cache-modes-lvm)",
+			  study);
+		return EXIT_BAD_INPUT;
+	}
+	tempfiles_install_handlers();
+	unsigned long mark = tempfiles_mark();
+	int r = report((const char *const *)argv + optind, n, baseline, study, formats, out);
+	tempfiles_remove_since(mark);
+	if (r == 1)
+		return EXIT_WORSE;
+	return r == -EINVAL ? EXIT_BAD_INPUT : r < 0 ? 1 : 0;
+}

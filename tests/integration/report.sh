@@ -1,0 +1,167 @@
+#!/bin/sh
+# buildapp report on journals made here: the answer and its files (the
+# CSV read back by python3's csv module), two bundles as two hosts, the
+# baseline check's exit status 3, bad input (a truncated journal, one of
+# another version, a directory with no results, an image with no RESULTS
+# partition: exit 2, one message, nothing at the output path), and an
+# image's RESULTS partition read through libguestfs.
+set -u
+B=${B:-build}
+BUILDAPP=${BUILDAPP:-$B/buildapp}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "${TOP:-.}/tests/lib/check.sh"
+
+# journal DIR UNSAFE_SCALE [VERSION]: 2 backends x unsafe/directsync x 5
+# fio runs; unsafe's IOPS about 3x directsync's, times UNSAFE_SCALE; run
+# 4 of raw/directsync timed out.
+journal() {
+	python3 - "$@" <<'PY'
+import json, os, random, sys
+d, scale = sys.argv[1], float(sys.argv[2])
+version = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+os.makedirs(os.path.join(d, "console"), exist_ok=True)
+rnd = random.Random(7)
+pos = 0
+with open(os.path.join(d, "runs.jsonl"), "w") as f:
+    for i in range(5):
+        for backend in ("raw", "qcow2"):
+            for cache in ("directsync", "unsafe"):
+                cid = "%s/%s/-/%s/threads/virtio/fio" % (backend, backend, cache)
+                iops = (3000 * scale if cache == "unsafe" else 1000) * rnd.uniform(0.95, 1.05)
+                failed = backend == "raw" and cache == "directsync" and i == 4
+                run = {"version": version,
+                       "cell": {"id": cid, "backend": backend, "format": backend,
+                                "preallocation": None, "cache": cache, "aio": "threads",
+                                "bus": "virtio", "workload": "fio"},
+                       "index": i, "position": pos, "start_time": "2026-12-01T10:00:00Z",
+                       "status": "timeout" if failed else "ok",
+                       "message": "still running after 60 s" if failed else None,
+                       "boot_seconds": 20.0 + rnd.random(), "accel": "tcg",
+                       "applied_cache": None, "host_kernel": "6.1.0", "guest_kernel": "6.1.0",
+                       "metrics": [] if failed else
+                                  [{"name": "fio_write_iops", "value": iops, "unit": "IOPS"}]}
+                if failed:
+                    open(os.path.join(d, "console", "run-%04d.log" % pos), "w").write("boot\n")
+                f.write(json.dumps(run) + "\n")
+                pos += 1
+PY
+}
+
+journal "$tmp/a" 1
+journal "$tmp/slow" 0.5
+"$BUILDAPP" report "$tmp/a" -o "$tmp/out" >"$tmp/stdout" 2>"$tmp/err"
+rc=$?
+cat "$tmp/err"
+check "report exits 0" test $rc -eq 0
+for f in report.txt report.csv report.json; do
+	check "$f written" test -s "$tmp/out/$f"
+done
+check "no temporary file left" sh -c '! ls -A "$1" | grep -q tmp' - "$tmp/out"
+check "the answer comes first: unsafe faster than directsync, pooled over backend" \
+	sh -c 'sed -n 5p "$1" | grep -q "^unsafe vs directsync, fio_write_iops (fio, pooled over 2 settings of backend, format): +[0-9]*% \[+[0-9]*%, +[0-9]*%\], n=10 vs 9, better$"' \
+	- "$tmp/out/report.txt"
+check "the timed-out run is listed with its console log" \
+	grep -q "raw/raw/-/directsync/threads/virtio/fio run 4: timeout: still running after 60 s; console: console/run-0016.log" \
+	"$tmp/out/report.txt"
+check "report.csv: RFC 4180, one row per run and per cell x metric, units in the header" \
+	python3 - "$tmp/out/report.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head, body = rows[0], rows[1:]
+assert all(len(r) == len(head) for r in body), "ragged rows"
+assert "value (unit)" in head and "unit" in head
+k = head.index("kind")
+runs = [r for r in body if r[k] == "run"]
+cells = [r for r in body if r[k] == "cell"]
+# 19 ok runs x 2 metrics (fio_write_iops, boot_to_shutdown), 1 timeout
+assert len(runs) == 19 * 2 + 1, len(runs)
+assert len(cells) == 4 * 2, len(cells)
+u = head.index("unit")
+assert {r[u] for r in cells} == {"IOPS", "s"}
+PY
+
+# Two hosts; the baseline check.
+"$BUILDAPP" report "$tmp/a" "$tmp/a" -o "$tmp/two" --format txt,json >/dev/null 2>"$tmp/err"
+check "same bundle twice: exit 0" test $? -eq 0
+check "same bundle twice: the host comparison shows no difference" \
+	grep -q "^a#2 vs a, fio_write_iops (fio, pooled over 4 settings of backend, format, cache): no difference shown at n=19 each" \
+	"$tmp/two/report.txt"
+check "--format: only the formats asked for" test ! -e "$tmp/two/report.csv"
+"$BUILDAPP" report "$tmp/slow" --baseline "$tmp/a" -o "$tmp/base" >/dev/null 2>"$tmp/err"
+check "--baseline: a cell significantly worse exits 3" test $? -eq 3
+check "--baseline: the worse cells are listed" \
+	sh -c '[ "$(grep -c "^worse: slow .*/unsafe/.* fio_write_iops: -50%" "$1")" -eq 2 ]' - "$tmp/base/report.txt"
+"$BUILDAPP" report "$tmp/a" --baseline "$tmp/a" -o "$tmp/base2" >/dev/null 2>"$tmp/err"
+check "--baseline: itself is not worse (exit 0)" test $? -eq 0
+
+# The plan: [report] baseline names the reference level; bundles whose
+# plans differ say which keys differ.
+cp -r "$tmp/a" "$tmp/p"
+cp -r "$tmp/a" "$tmp/p3"
+printf '[appliance]\ninclude = %s/profiles/ci-smoke.ini\n[report]\nbaseline = cache:unsafe\n' \
+	"$TOP" >"$tmp/p.ini"
+printf '[appliance]\ninclude = %s/profiles/ci-smoke.ini\n[sweep]\nruns = 3\n' "$TOP" >"$tmp/p3.ini"
+printf '[appliance]\ninclude = %s/profiles/ci-smoke.ini\n[report]\nbaseline = cache:writethrough\n' \
+	"$TOP" >"$tmp/bad.ini"
+"$BUILDAPP" plan "$tmp/bad.ini" >/dev/null 2>"$tmp/err"
+check "[report] baseline: a level the sweep does not run is refused (exit 2)" test $? -eq 2
+check "[report] baseline: the message names the key" \
+	grep -q "bad.ini:4: \[report\] baseline: must be axis:level, a level the sweep runs" "$tmp/err"
+"$BUILDAPP" plan --json "$tmp/p.ini" >"$tmp/p/plan.json"
+"$BUILDAPP" plan --json "$tmp/p3.ini" >"$tmp/p3/plan.json"
+"$BUILDAPP" report "$tmp/p" -o "$tmp/pout" --format txt 2>/dev/null
+check "the title is the profile's name" grep -q '^buildapp report: ci-smoke$' "$tmp/pout/report.txt"
+check "[report] baseline = cache:unsafe: the answer is directsync vs unsafe" \
+	sh -c 'sed -n 5p "$1" | grep -q "^directsync vs unsafe, fio_write_iops (fio, pooled over 2 settings of backend, format): -[0-9.]*% \[-[0-9.]*%, -[0-9.]*%\], n=9 vs 10, worse$"' \
+	- "$tmp/pout/report.txt"
+"$BUILDAPP" report "$tmp/p" "$tmp/p3" -o "$tmp/p3out" --format txt 2>/dev/null
+check "plans that differ: the keys are listed" \
+	grep -q '^p3: \[sweep\] runs = 3 (first bundle: 2)$' "$tmp/p3out/report.txt"
+check "plans that differ: the baseline key too" \
+	grep -q '^p3: \[report\] baseline = "" (first bundle: "cache:unsafe")$' "$tmp/p3out/report.txt"
+
+# Bad input: exit 2, one message, nothing written.
+bad() { # description, expected message, INPUT...
+	bdesc=$1 msg=$2
+	shift 2
+	rm -rf "$tmp/badout"
+	"$BUILDAPP" report "$@" -o "$tmp/badout" >"$tmp/out.bad" 2>"$tmp/err"
+	rc=$?
+	check "$bdesc: exit 2 (got $rc)" test $rc -eq 2
+	check "$bdesc: says '$msg'" grep -q "$msg" "$tmp/err"
+	check "$bdesc: one message" test "$(grep -c 'error' "$tmp/err")" -eq 1
+	check "$bdesc: no report at the output path" test ! -e "$tmp/badout"
+}
+mkdir "$tmp/empty"
+bad "a directory with no results" "no results" "$tmp/empty"
+journal "$tmp/cut" 1
+head -c -30 "$tmp/a/runs.jsonl" >"$tmp/cut/runs.jsonl"
+bad "a truncated journal" "is truncated: its last line is cut short" "$tmp/cut"
+journal "$tmp/v2" 1 2
+bad "a journal of another version" "is version 2; this buildapp reads version 1" "$tmp/v2"
+bad "one bad bundle among good ones" "no results" "$tmp/a" "$tmp/empty"
+bad "an unknown format" "unknown format 'pdf'" "$tmp/a" --format pdf
+bad "a missing input" "No such file or directory" "$tmp/missing"
+
+# Images: one without a RESULTS partition, one with (libguestfs).
+if ! command -v guestfish >/dev/null; then
+	echo "no guestfish: the image cases are not run"
+else
+	truncate -s 16M "$tmp/blank.img"
+	bad "an image with no RESULTS partition" "no RESULTS partition" "$tmp/blank.img"
+	guestfish -N "$tmp/kit.img=fs:ext4:32M" -m /dev/sda1 <<EOF
+set-label /dev/sda1 RESULTS
+copy-in $tmp/a/runs.jsonl $tmp/a/console /
+EOF
+	before=$(ls -d "${TMPDIR:-/tmp}"/buildapp-report.* 2>/dev/null | wc -l)
+	"$BUILDAPP" report "$tmp/kit.img" -o "$tmp/fromimg" --format txt >/dev/null 2>"$tmp/err"
+	rc=$?
+	cat "$tmp/err"
+	check "an image's RESULTS: exit 0" test $rc -eq 0
+	check "an image's RESULTS: the same answer" \
+		sh -c 'sed -n 5p "$1" | grep -q "^unsafe vs directsync, fio_write_iops"' - "$tmp/fromimg/report.txt"
+	check "an image's RESULTS: the temporary copy is removed" \
+		test "$(ls -d "${TMPDIR:-/tmp}"/buildapp-report.* 2>/dev/null | wc -l)" -eq "$before"
+fi
+exit $fail

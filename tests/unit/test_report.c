@@ -1,0 +1,337 @@
+/* Report: the kvm-perf study's raw-image write runs journaled as a sweep
+ * (cache x aio x bus), reported: the cache comparison finds unsafe
+ * faster than directsync with an interval excluding 1, the same bundle
+ * given twice as two hosts shows no difference, failures and first runs
+ * are kept, the baseline check, bad bundles refused, and the files. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json.h>
+
+#include "journal.h"
+#include "kvmperf.h"
+#include "names.h"
+#include "report.h"
+
+static char dir[] = "/tmp/test-report.XXXXXX";
+static char study[256], slower[256], bad[256];
+
+static void journal_cell(const char *d, const struct study_cell *sc, double scale,
+			 unsigned *position)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/runs.jsonl", d);
+	for (size_t r = 0; r < sc->n[WRITES]; r++) {
+		struct journal_run run;
+		journal_run_init(&run);
+		run.cell.backend = BACKEND_RAW;
+		run.cell.format = IMAGE_FORMAT_RAW;
+		run.cell.prealloc = -1;
+		run.cell.cache = name_table_lookup(&cache_mode_names, sc->cache);
+		run.cell.aio = name_table_lookup(&aio_mode_names, sc->aio);
+		run.cell.bus = name_table_lookup(&disk_bus_names, sc->iface);
+		run.cell.workload = WORKLOAD_TARBALL_WRITE;
+		plan_cell_make_id(&run.cell);
+		run.index = (unsigned)r;
+		run.position = (*position)++;
+		snprintf(run.status, sizeof run.status, "ok");
+		run.boot_seconds = sc->runs[WRITES][r] * scale;
+		assert_int_equal(journal_append(path, &run), 0);
+		journal_run_release(&run);
+	}
+}
+
+/* The raw, not preallocated cells of the study, once each. */
+static void journal_study(const char *d, double unsafe_scale)
+{
+	unsigned position = 0;
+	assert_int_equal(mkdir(d, 0755), 0);
+	for (size_t i = 0; i < n_cells; i++) {
+		bool dup = false;
+		if (strcmp(cells[i].type, "raw") != 0 || strcmp(cells[i].prealloc, "no") != 0)
+			continue;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = strcmp(cells[k].type, "raw") == 0 &&
+			      strcmp(cells[k].prealloc, "no") == 0 &&
+			      strcmp(cells[k].cache, cells[i].cache) == 0 &&
+			      strcmp(cells[k].aio, cells[i].aio) == 0 &&
+			      strcmp(cells[k].iface, cells[i].iface) == 0;
+		if (!dup)
+			journal_cell(d, &cells[i],
+				     strcmp(cells[i].cache, "unsafe") ? 1.0 : unsafe_scale,
+				     &position);
+	}
+}
+
+static int setup(void **state)
+{
+	if (load_study(state) < 0 || !mkdtemp(dir))
+		return -1;
+	snprintf(study, sizeof study, "%s/study", dir);
+	snprintf(slower, sizeof slower, "%s/slower", dir);
+	snprintf(bad, sizeof bad, "%s/bad", dir);
+	journal_study(study, 1.0);
+	/* The same sweep with unsafe's writes taking twice as long. */
+	journal_study(slower, 2.0);
+	return mkdir(bad, 0755);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (getenv("KEEP_TMP"))
+		return 0;
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+	assert_true(json_object_object_get_ex(o, key, &v));
+	return v;
+}
+
+static json_object *build(const char *const *dirs, size_t n, const char *baseline)
+{
+	struct report_options o = {.dirs = dirs, .n_dirs = n, .baseline_dir = baseline,
+				   .baseline_level = "cache:directsync"};
+	json_object *model = NULL;
+	assert_int_equal(report_build(&o, &model), 0);
+	assert_non_null(model);
+	return model;
+}
+
+/* The comparison of AXIS's LEVEL, pooled (or not), in the primary metric
+ * of the only workload. */
+static json_object *comparison(json_object *model, const char *axis, const char *level,
+			       bool pooled)
+{
+	json_object *w = json_object_array_get_idx(get(model, "workloads"), 0);
+	json_object *m = json_object_array_get_idx(get(w, "metrics"), 0);
+	assert_string_equal(json_object_get_string(get(m, "name")), "boot_to_shutdown");
+	json_object *cmps = get(m, "comparisons");
+	for (size_t i = 0; i < json_object_array_length(cmps); i++) {
+		json_object *c = json_object_array_get_idx(cmps, i);
+		if (strcmp(json_object_get_string(get(c, "axis")), axis) == 0 &&
+		    strcmp(json_object_get_string(get(c, "level")), level) == 0 &&
+		    json_object_get_boolean(get(c, "pooled")) == pooled)
+			return c;
+	}
+	fail_msg("no comparison of %s %s", axis, level);
+	return NULL;
+}
+
+static void test_cache_answer(void **state)
+{
+	(void)state;
+	const char *dirs[] = {study};
+	json_object *model = build(dirs, 1, NULL);
+
+	/* unsafe vs directsync, pooled over aio x bus: faster (lower time),
+	 * the interval excludes 1 */
+	json_object *c = comparison(model, "cache", "unsafe", true);
+	assert_string_equal(json_object_get_string(get(c, "reference")), "directsync");
+	double ratio = json_object_get_double(get(c, "ratio")),
+	       high = json_object_get_double(get(c, "ratio_high"));
+	assert_true(ratio < 1 && high < 1);
+	assert_true(json_object_get_boolean(get(c, "shown")));
+	assert_true(json_object_get_boolean(get(c, "better")));
+	assert_int_equal(json_object_get_int(get(c, "strata")), 4);
+	const char *s = json_object_get_string(get(c, "sentence"));
+	assert_non_null(strstr(s, "unsafe vs directsync, boot_to_shutdown (tarball-write, pooled over 4 settings of aio, bus): -"));
+	assert_non_null(strstr(s, "n=20 each, better"));
+	/* It is a headline. */
+	json_object *h = get(model, "headlines");
+	bool found = false;
+	for (size_t i = 0; i < json_object_array_length(h); i++)
+		found |= strcmp(json_object_get_string(json_object_array_get_idx(h, i)), s) == 0;
+	assert_true(found);
+
+	/* The axes: cache with directsync as the reference, not host. */
+	json_object *axes = get(model, "axes");
+	assert_int_equal(json_object_array_length(axes), 3); /* cache, aio, bus */
+	/* Each cell: group by the outer axes, label the innermost, five
+	 * runs with the first marked, a display rounded to its interval. */
+	json_object *w = json_object_array_get_idx(get(model, "workloads"), 0);
+	json_object *m = json_object_array_get_idx(get(w, "metrics"), 0);
+	json_object *cell = json_object_array_get_idx(get(m, "cells"), 0);
+	json_object *runs = get(cell, "runs");
+	assert_int_equal(json_object_array_length(runs), 5);
+	assert_true(json_object_get_boolean(get(json_object_array_get_idx(runs, 0), "first")));
+	assert_false(json_object_get_boolean(get(json_object_array_get_idx(runs, 1), "first")));
+	assert_non_null(strstr(json_object_get_string(get(cell, "group")), " / "));
+	assert_non_null(strstr(json_object_get_string(get(cell, "display")), " ± "));
+	json_object_put(model);
+}
+
+static void test_two_hosts_same(void **state)
+{
+	(void)state;
+	const char *dirs[] = {study, study};
+	json_object *model = build(dirs, 2, NULL);
+	json_object *hosts = get(model, "hosts");
+	assert_int_equal(json_object_array_length(hosts), 2);
+	const char *a = json_object_get_string(get(json_object_array_get_idx(hosts, 0), "label")),
+		   *b = json_object_get_string(get(json_object_array_get_idx(hosts, 1), "label"));
+	assert_string_not_equal(a, b);
+	json_object *c = comparison(model, "host", b, true);
+	assert_false(json_object_get_boolean(get(c, "shown")));
+	assert_float_equal(json_object_get_double(get(c, "ratio")), 1.0, 1e-12);
+	assert_non_null(strstr(json_object_get_string(get(c, "sentence")), "no difference shown at n="));
+	/* The cache answer holds per host too. */
+	c = comparison(model, "cache", "unsafe", true);
+	assert_int_equal(json_object_get_int(get(c, "strata")), 8);
+	assert_true(json_object_get_boolean(get(c, "shown")));
+	json_object_put(model);
+}
+
+static void test_baseline(void **state)
+{
+	(void)state;
+	const char *dirs[] = {slower};
+	json_object *model = build(dirs, 1, study);
+	assert_true(report_baseline_worse(model));
+	json_object *worse = get(get(model, "baseline"), "worse");
+	/* unsafe's 4 cells (x aio x bus) took twice as long */
+	assert_int_equal(json_object_array_length(worse), 4);
+	for (size_t i = 0; i < 4; i++) {
+		json_object *w = json_object_array_get_idx(worse, i);
+		assert_non_null(strstr(json_object_get_string(get(w, "cell")), "/unsafe/"));
+		assert_float_equal(json_object_get_double(get(w, "ratio")), 2.0, 1e-9);
+	}
+	json_object_put(model);
+	/* Against itself: nothing worse. */
+	const char *same[] = {study};
+	model = build(same, 1, study);
+	assert_false(report_baseline_worse(model));
+	json_object_put(model);
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", bad, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_bad_bundles(void **state)
+{
+	(void)state;
+	const char *dirs[] = {bad};
+	struct report_options o = {.dirs = dirs, .n_dirs = 1};
+	json_object *model = NULL;
+	char path[512], line[65536];
+
+	/* no journal */
+	assert_int_equal(report_build(&o, &model), -EINVAL);
+	/* an empty one */
+	write_file("runs.jsonl", "");
+	assert_int_equal(report_build(&o, &model), -EINVAL);
+	/* a journal cut short */
+	snprintf(path, sizeof path, "%s/runs.jsonl", study);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof line, f));
+	fclose(f);
+	char cut[65536 + 64];
+	snprintf(cut, sizeof cut, "%s%.40s", line, line);
+	write_file("runs.jsonl", cut);
+	assert_int_equal(report_build(&o, &model), -EINVAL);
+	/* another version */
+	char *v = strstr(line, "\"version\": 1");
+	if (!v)
+		v = strstr(line, "\"version\":1");
+	assert_non_null(v);
+	v[strlen(v[10] == ' ' ? "\"version\": " : "\"version\":")] = '9';
+	write_file("runs.jsonl", line);
+	assert_int_equal(report_build(&o, &model), -EINVAL);
+	/* not a directory */
+	const char *nodir[] = {path};
+	o.dirs = nodir;
+	assert_int_equal(report_build(&o, &model), -EINVAL);
+	assert_null(model);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 20);
+	size_t n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_files(void **state)
+{
+	(void)state;
+	const char *dirs[] = {study};
+	json_object *model = build(dirs, 1, NULL);
+	char out[512], path[600];
+	snprintf(out, sizeof out, "%s/out", dir);
+	assert_int_equal(report_write(model, REPORT_ALL_FORMATS, out), 0);
+
+	snprintf(path, sizeof path, "%s/report.txt", out);
+	char *txt = slurp(path);
+	assert_non_null(txt);
+	/* the answers come first */
+	char *answers = strstr(txt, "== Answers ==\n"), *first = strstr(txt, "unsafe vs directsync");
+	assert_non_null(answers);
+	assert_non_null(first);
+	assert_true(first < strstr(txt, "== Hosts =="));
+	free(txt);
+
+	snprintf(path, sizeof path, "%s/report.json", out);
+	json_object *back = json_object_from_file(path);
+	assert_non_null(back);
+	assert_string_equal(json_object_get_string(get(back, "format")), "buildapp-report");
+	json_object_put(back);
+
+	snprintf(path, sizeof path, "%s/report.csv", out);
+	char *csv = slurp(path);
+	assert_non_null(csv);
+	assert_int_equal(strncmp(csv, "kind,host,cell,workload,backend,", 32), 0);
+	assert_non_null(strstr(csv, "\r\n"));
+	free(csv);
+	/* every row as wide as the header (python3's csv reads it): the 6
+	 * answers first, then 100 runs and 20 cells */
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+		 "python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=\"\")));"
+		 " sys.exit(not (len(r) == 127 and {len(x) for x in r} == {len(r[0])}"
+		 " and r[1][0] == \"answer\" and r[1][-1].startswith(\"unsafe vs directsync\")))' '%s'",
+		 path);
+	assert_int_equal(system(cmd), 0);
+	/* no temporary file left */
+	snprintf(path, sizeof path, "%s/.report.json.tmp", out);
+	assert_int_equal(access(path, F_OK), -1);
+	json_object_put(model);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cache_answer),
+		cmocka_unit_test(test_two_hosts_same),
+		cmocka_unit_test(test_baseline),
+		cmocka_unit_test(test_bad_bundles),
+		cmocka_unit_test(test_files),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
