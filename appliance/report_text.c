@@ -14,6 +14,7 @@
 #include "cleanup.h"
 #include "jsonget.h"
 #include "log.h"
+#include "reference.h"
 #include "report.h"
 #include "report_html.h"
 
@@ -127,6 +128,12 @@ static int write_txt(json_object *report, FILE *f)
 			fprintf(f, "worse: %s %s %s: %+.0f%% [%s, %s]\n", str(x, "host"), str(x, "cell"),
 				str(x, "metric"), (json_object_get_double(get(x, "ratio")) - 1) * 100, lo, hi);
 		}
+	}
+	FOR_EACH(x, get(report, "references")) {
+		fputc('\n', f);
+		int r = reference_write_text(x, f);
+		if (r < 0)
+			return r;
 	}
 	return ferror(f) ? -EIO : 0;
 }
