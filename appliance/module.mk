@@ -7,14 +7,17 @@ APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/jsonget.c appliance/summary.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
 	appliance/sweep.c appliance/volumes.c appliance/bench.c \
-	appliance/disks.c appliance/hosttune.c appliance/sysfs.c
+	appliance/disks.c appliance/hosttune.c appliance/sysfs.c \
+	appliance/report_html.c appliance/report_chart.c appliance/hostinfo.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
-APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \
+APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu libcrypto) \
 	-lpthread -lm
 
 # libxml2 keeps its headers in a subfolder.
 XML_CFLAGS = $(call pc_cflags,libxml-2.0)
 $(B)/appliance/domain.o $(B)/tests/unit/test_domain.o: ALL_CFLAGS += $(XML_CFLAGS)
+$(B)/appliance/report_html.o $(B)/appliance/report_chart.o \
+	$(B)/tests/unit/test_report_html.o: ALL_CFLAGS += $(XML_CFLAGS)
 
 # Driver of the libvirt integration test (tests/integration/vm-run.sh).
 $(B)/tests/integration/vm-run: $(B)/tests/integration/vm_run.o \
@@ -49,3 +52,10 @@ PROGRAMS += $(B)/buildapp-init
 # kit_build() finds it in LIBEXECDIR once installed.
 INSTALL_EXTRA += install -m 755 $(B)/buildapp-init \
 	$(DESTDIR)$(LIBEXECDIR)/buildapp-init;
+
+# Driver of the report.html test (tests/integration/report-html.sh).
+$(B)/tests/integration/report-html-render: \
+		$(B)/tests/integration/report_html_render.o $(B)/libappliance.a \
+		$(B)/libcommon.a
+	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(APPLIANCE_LIBS)
+CHECK_PROGRAMS += $(B)/tests/integration/report-html-render
