@@ -278,7 +278,7 @@ int hostinfo_write(const char *dir, json_object *info)
 	snprintf(tmp, sizeof(tmp), "%s/.host.json.%ld", dir, (long)getpid());
 	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return log_error_errno(errno, "'%s': %s", tmp, strerror(errno));
+		return log_error_errno(errno, "writing '%s': %s", path, strerror(errno));
 	size_t len = strlen(text);
 	int r = write(fd, text, len) == (ssize_t)len && write(fd, "\n", 1) == 1 &&
 				fsync(fd) == 0
@@ -306,8 +306,8 @@ int hostinfo_read(const char *dir, json_object **ret)
 	_cleanup_(json_object_putp) json_object *o = json_object_from_file(path);
 	if (!o || !json_object_is_type(o, json_type_object) ||
 	    !jsonget_uint(o, "version", &version) || version != 1) {
-		log_error("'%s': not a host.json of version 1%s%s", path,
-			  o ? "" : ": ", o ? "" : json_util_get_last_err());
+		log_error("'%s': not a host.json of version 1 (%s)", path,
+			  o ? "no \"version\": 1" : "not JSON");
 		return -EBADMSG;
 	}
 	*ret = TAKE_PTR(o);
