@@ -111,7 +111,10 @@ static void tick_text(double v, double step, char *buf, size_t len)
 		suffix = "k";
 	}
 	int decimals = (int)fmax(0, -floor(log10(step / scale) + 1e-9));
-	snprintf(buf, len, "%.*f%s", decimals, v / scale, suffix);
+	if (v == 0)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, "%.*f%s", decimals, v / scale, suffix);
 }
 
 static int attr_num(xmlTextWriterPtr w, const char *name, double v)

@@ -28,6 +28,7 @@ static const char css[] =
 	"h2{font-size:1.25rem;margin:2rem 0 .5rem;padding-bottom:.2rem;"
 	"border-bottom:2px solid var(--ink)}"
 	"h3{font-size:1.05rem;margin:1.5rem 0 .4rem}"
+	"h4{font-size:.95rem;margin:.6rem 0 .2rem}"
 	"p.sub,p.method,.muted{color:var(--muted)}"
 	"p.method{font-size:.9rem;margin:.25rem 0 1rem}"
 	"section.answers ul{list-style:none;padding:0;margin:0}"

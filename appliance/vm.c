@@ -363,8 +363,10 @@ void vm_host_versions(const struct vm_host *h, char qemu[32], char libvirt[32])
 {
 	unsigned long hv = 0, lib = 0;
 
-	version_text(virConnectGetVersion(h->conn, &hv), hv, qemu);
-	version_text(virConnectGetLibVersion(h->conn, &lib), lib, libvirt);
+	int r = virConnectGetVersion(h->conn, &hv);
+	version_text(r, hv, qemu);
+	r = virConnectGetLibVersion(h->conn, &lib);
+	version_text(r, lib, libvirt);
 }
 
 int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
