@@ -198,6 +198,14 @@ static int write_runs(xmlTextWriterPtr w, json_object *c, double x,
 		W(attr_num(w, "cx", x + BAR + 6 + (double)(k % 3) * 4));
 		W(attr_num(w, "cy", y_of(s, v)));
 		W(hattr(w, "r", first ? "3.2" : "2.6"));
+		unsigned index = (unsigned)k;
+		char title[64];
+		jsonget_uint(r, "index", &index);
+		snprintf(title, sizeof(title), "run %u%s: %.4g", index,
+			 first ? " (first)" : "", v);
+		W(hstart(w, "title"));
+		W(report_html_text(w, title));
+		W(svgend(w));
 		W(svgend(w));
 	}
 	return 0;
