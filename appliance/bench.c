@@ -11,7 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json.h>
+
 #include "cleanup.h"
+#include "hostinfo.h"
 #include "log.h"
 #include "volumes.h"
 
@@ -126,6 +129,33 @@ static void share_qemu_caps(const char *caps, const char *statedir, bool save)
 	copy_xml_files(caps, root);
 }
 
+/* host.json: what the report says of this host.  Written when the
+ * sweep starts, and again by a resumed one. */
+static int write_host_json(const struct bench_inputs *in, const struct vm_host *host)
+{
+	char qemu[32], libvirt[32];
+	json_object *info = NULL;
+
+	vm_host_versions(host, qemu, libvirt);
+	struct hostinfo_inputs hi = {
+		.plan = in->plan,
+		.target = in->target,
+		.tune = in->tune,
+		.kit_dir = in->kit_dir,
+		.kvm = vm_host_kvm(host),
+		.qemu_version = qemu,
+		.libvirt_version = libvirt,
+	};
+	if (mkdir(in->results_dir, 0755) < 0 && errno != EEXIST)
+		return log_error_errno(errno, "creating '%s': %s", in->results_dir,
+				       strerror(errno));
+	int r = hostinfo_collect(&hi, &info);
+	if (r == 0)
+		r = hostinfo_write(in->results_dir, info);
+	json_object_put(info);
+	return r;
+}
+
 int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 {
 	const struct plan *plan = in->plan;
@@ -161,6 +191,8 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		struct vm_spec check = check_spec(p, in, &rec->volumes[0], console);
 		r = vm_host_check_boot(host, &check, 60);
 	}
+	if (r >= 0)
+		r = write_host_json(in, host);
 	if (r >= 0) {
 		log_info("sweep: %zu runs of %zu cells, %s guests", plan->n_runs,
 			 plan->n_cells, vm_host_kvm(host) ? "KVM" : "TCG");

@@ -26,9 +26,16 @@ struct bench_inputs {
 	/* Where libvirt's QEMU capabilities are kept between sweeps (created
 	 * when missing); NULL: probed again by every sweep. */
 	const char *caps_dir;
+	/* For host.json (hostinfo.h): the host tuning applied (NULL: none)
+	 * and the kit baked in this root (NULL: none, `buildapp run`). */
+	const struct hosttune *tune;
+	const char *kit_dir;
 };
 
-/* Runs IN's sweep.  Returns 0 with *ret filled, -EINVAL or -EPERM for a
+struct hosttune;
+
+/* Runs IN's sweep, with host.json written into the results directory
+ * once the boot check has told KVM from TCG.  Returns 0 with *ret filled, -EINVAL or -EPERM for a
  * target that cannot be used (reported), or another negative errno. */
 int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret);
 

@@ -1,11 +1,315 @@
-/* replaced by the report_html/hostinfo/reference work at merge */
 #include "hostinfo.h"
 
-#include <stddef.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
-int hostinfo_read(const char *dir, struct json_object **ret)
+#include <json.h>
+#include <openssl/evp.h>
+
+#include "cleanup.h"
+#include "disks.h"
+#include "hosttune.h"
+#include "jsonget.h"
+#include "log.h"
+#include "plan.h"
+#include "sysfs.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+DEFINE_TRIVIAL_CLEANUP_FUNC(EVP_MD_CTX, EVP_MD_CTX_free)
+
+static json_object *string_or_null(const char *s)
 {
-	(void)dir;
-	*ret = NULL;
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+unsigned hostinfo_parse_cpuinfo(const char *text, char *model, size_t len)
+{
+	unsigned n = 0;
+
+	if (len)
+		model[0] = '\0';
+	for (const char *line = text; line && *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t l = eol ? (size_t)(eol - line) : strlen(line);
+		const char *colon = memchr(line, ':', l);
+		if (colon && strncmp(line, "processor", 9) == 0 &&
+		    strspn(line + 9, " \t") == (size_t)(colon - line - 9))
+			n++;
+		if (colon && len && !model[0] && strncmp(line, "model name", 10) == 0) {
+			const char *v = colon + 1 + strspn(colon + 1, " \t");
+			size_t vl = (size_t)(line + l - v);
+			snprintf(model, len, "%.*s", (int)vl, v);
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	return n;
+}
+
+/* SHA-256 of DATA (SIZE bytes, may be NULL) and then what FD holds
+ * (-1: nothing), as 64 hex digits. */
+static int sha256_fd(int fd, const void *data, size_t size, char hex[65])
+{
+	_cleanup_(EVP_MD_CTX_freep) EVP_MD_CTX *md = EVP_MD_CTX_new();
+	unsigned char buf[1 << 16], out[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	ssize_t r = 0;
+
+	if (!md || EVP_DigestInit_ex(md, EVP_sha256(), NULL) != 1)
+		return -ENOMEM;
+	if (data)
+		EVP_DigestUpdate(md, data, size);
+	while (fd >= 0 && (r = read(fd, buf, sizeof(buf))) > 0)
+		EVP_DigestUpdate(md, buf, (size_t)r);
+	if (r < 0)
+		return -errno;
+	if (EVP_DigestFinal_ex(md, out, &n) != 1)
+		return -EIO;
+	for (unsigned i = 0; i < n && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", out[i]);
+	return 0;
+}
+
+int hostinfo_kit_sha256(const char *dir, char hex[65])
+{
+	static const char *const files[] = {"plan.json", "vmlinuz", "initrd.img",
+					    "disk.qcow2"};
+	char list[4 * (64 + 2 + 16 + 1) + 1] = "";
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[PATH_MAX], h[65];
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		int r = sha256_fd(fd, NULL, 0, h);
+		if (r < 0)
+			return r;
+		size_t l = strlen(list);
+		snprintf(list + l, sizeof(list) - l, "%s  %s\n", h, files[i]);
+	}
+	return sha256_fd(-1, list, strlen(list), hex);
+}
+
+static json_object *plan_json(const struct plan *plan)
+{
+	json_object *o = json_object_new_object();
+	_cleanup_free_ char *text = NULL;
+	size_t size = 0;
+	char hex[65];
+
+	json_object_object_add(o, "seed", json_object_new_uint64(plan->profile.sweep.seed));
+	/* The plan as plan_write_json prints it: the same plan, the same hash,
+	 * whichever file it was read from. */
+	FILE *f = open_memstream(&text, &size);
+	int r = f ? plan_write_json(plan, f) : -ENOMEM;
+	if (f && fclose(f) != 0)
+		r = -EIO;
+	json_object_object_add(o, "sha256",
+			       r == 0 && sha256_fd(-1, text, size, hex) == 0
+				       ? json_object_new_string(hex)
+				       : NULL);
+	return o;
+}
+
+/* The whole disk behind block device PATH ("sda" for /dev/sda2), from
+ * /sys/dev/block; "" when PATH is not a block device. */
+static void disk_of(const char *path, char name[DISK_NAME_MAX])
+{
+	char link[64], real[PATH_MAX], part[PATH_MAX + 16];
+	struct stat st;
+
+	name[0] = '\0';
+	if (!path || stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev),
+		 minor(st.st_rdev));
+	if (!realpath(link, real))
+		return;
+	snprintf(part, sizeof(part), "%s/partition", real);
+	if (access(part, F_OK) == 0)
+		*strrchr(real, '/') = '\0';
+	snprintf(name, DISK_NAME_MAX, "%s", basename(real));
+}
+
+static json_object *block_number(const char *disk, const char *attr)
+{
+	char buf[32], *end;
+
+	if (sysfs_read_block(disk, attr, buf, sizeof(buf)) < 0)
+		return NULL;
+	unsigned long long v = strtoull(buf, &end, 10);
+	return end != buf && !*end ? json_object_new_uint64(v) : NULL;
+}
+
+static const char *on_off(int v)
+{
+	return v < 0 ? NULL : v ? "on" : "off";
+}
+
+static json_object *disk_json(const struct hostinfo_inputs *in)
+{
+	char name[DISK_NAME_MAX], rev[DISK_ID_MAX] = "", rot[8];
+	struct disk_info d;
+
+	disk_of(in->target, name);
+	if (!name[0] || disks_info(name, &d) < 0)
+		return NULL;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(d.name));
+	json_object_object_add(o, "model", string_or_null(d.model));
+	/* SCSI and ATA say rev, NVMe firmware_rev (on the controller). */
+	if (sysfs_read_block(name, "device/rev", rev, sizeof(rev)) < 0)
+		sysfs_read_block(name, "device/firmware_rev", rev, sizeof(rev));
+	json_object_object_add(o, "firmware", string_or_null(rev));
+	json_object_object_add(o, "serial", string_or_null(d.serial));
+	json_object_object_add(o, "wwid", string_or_null(d.wwid));
+	json_object_object_add(o, "size_bytes", json_object_new_uint64(d.size));
+	json_object_object_add(o, "rotational",
+			       sysfs_read_block(name, "queue/rotational", rot, sizeof(rot)) == 0
+				       ? json_object_new_boolean(strcmp(rot, "0") != 0)
+				       : NULL);
+	json_object_object_add(o, "logical_sector_bytes",
+			       block_number(name, "queue/logical_block_size"));
+	json_object_object_add(o, "physical_sector_bytes",
+			       block_number(name, "queue/physical_block_size"));
+	/* What the profile asked for and what the device said after it was
+	 * applied; only the appliance's host tuning knows either. */
+	const struct hosttune *t = in->tune;
+	json_object_object_add(
+		o, "write_cache_requested",
+		t ? json_object_new_string(
+			    write_cache_setting_name(in->plan->profile.host.write_cache))
+		  : NULL);
+	json_object_object_add(o, "write_cache_read_back",
+			       t ? string_or_null(on_off(t->write_cache_effective)) : NULL);
+	return o;
+}
+
+static json_object *cpu_json(json_object *o)
+{
+	_cleanup_free_ char *text = malloc(1 << 20);
+	char model[256] = "";
+	unsigned listed = 0;
+
+	_cleanup_close_ int fd = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC);
+	if (text && fd >= 0) {
+		size_t len = 0;
+		ssize_t n;
+		while (len < (1 << 20) - 1 &&
+		       (n = read(fd, text + len, (1 << 20) - 1 - len)) > 0)
+			len += (size_t)n;
+		text[len] = '\0';
+		listed = hostinfo_parse_cpuinfo(text, model, sizeof(model));
+	}
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	json_object_object_add(o, "cpu_model", string_or_null(model));
+	json_object_object_add(o, "cpus",
+			       online > 0 ? json_object_new_int64(online)
+			       : listed   ? json_object_new_int64(listed)
+					  : NULL);
+	return o;
+}
+
+int hostinfo_collect(const struct hostinfo_inputs *in, json_object **ret)
+{
+	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
+	char host[256] = "", started[32];
+	struct utsname u;
+
+	if (!o)
+		return -ENOMEM;
+	json_object_object_add(o, "version", json_object_new_int(1));
+	gethostname(host, sizeof(host) - 1);
+	json_object_object_add(o, "hostname", string_or_null(host));
+	cpu_json(o);
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	json_object_object_add(o, "memory_bytes",
+			       pages > 0 && page > 0
+				       ? json_object_new_uint64((uint64_t)pages * (uint64_t)page)
+				       : NULL);
+	json_object_object_add(o, "kernel",
+			       uname(&u) == 0 ? json_object_new_string(u.release) : NULL);
+	json_object_object_add(o, "qemu_version", string_or_null(in->qemu_version));
+	json_object_object_add(o, "libvirt_version", string_or_null(in->libvirt_version));
+	json_object_object_add(o, "accel", json_object_new_string(in->kvm ? "kvm" : "tcg"));
+	json_object_object_add(o, "firmware",
+			       json_object_new_string(access("/sys/firmware/efi", F_OK) == 0
+							      ? "uefi"
+							      : "bios"));
+	json_object_object_add(o, "disk", disk_json(in));
+	json_object *kit = NULL;
+	char hex[65];
+	if (in->kit_dir) {
+		kit = json_object_new_object();
+		json_object_object_add(kit, "profile",
+				       string_or_null(in->plan->profile.appliance.name));
+		json_object_object_add(kit, "sha256",
+				       hostinfo_kit_sha256(in->kit_dir, hex) == 0
+					       ? json_object_new_string(hex)
+					       : NULL);
+	}
+	json_object_object_add(o, "kit", kit);
+	json_object_object_add(o, "plan", plan_json(in->plan));
+	time_t now = time(NULL);
+	struct tm tm;
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	json_object_object_add(o, "started", json_object_new_string(started));
+	*ret = TAKE_PTR(o);
+	return 0;
+}
+
+int hostinfo_write(const char *dir, json_object *info)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	const char *text = json_object_to_json_string_ext(
+		info, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	snprintf(path, sizeof(path), "%s/host.json", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.host.json.%ld", dir, (long)getpid());
+	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return log_error_errno(errno, "writing '%s': %s", path, strerror(errno));
+	size_t len = strlen(text);
+	int r = write(fd, text, len) == (ssize_t)len && write(fd, "\n", 1) == 1 &&
+				fsync(fd) == 0
+			? 0
+			: (errno ? -errno : -EIO);
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return log_error_errno(-r, "writing '%s': %s", path, strerror(-r));
+	}
+	return 0;
+}
+
+int hostinfo_read(const char *dir, json_object **ret)
+{
+	char path[PATH_MAX];
+	unsigned version = 0;
+
+	snprintf(path, sizeof(path), "%s/host.json", dir);
+	if (access(path, F_OK) < 0 && errno == ENOENT) {
+		*ret = NULL;
+		return 0;
+	}
+	_cleanup_(json_object_putp) json_object *o = json_object_from_file(path);
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !jsonget_uint(o, "version", &version) || version != 1) {
+		log_error("'%s': not a host.json of version 1 (%s)", path,
+			  o ? "no \"version\": 1" : "not JSON");
+		return -EBADMSG;
+	}
+	*ret = TAKE_PTR(o);
 	return 0;
 }

@@ -235,6 +235,8 @@ static int run_sweep(struct init_env *env)
 		.target = target,
 		.results_dir = RESULTS_DIR,
 		.accel = env->profile.guest.accel,
+		.tune = &env->tune,
+		.kit_dir = BENCH_KIT_DIR,
 	};
 	r = bench_run(&in, &out);
 	if (r < 0)

@@ -9,7 +9,7 @@ APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/sweep.c appliance/volumes.c appliance/bench.c \
 	appliance/disks.c appliance/hosttune.c appliance/sysfs.c \
 	appliance/bundle.c appliance/report.c appliance/report_cmp.c appliance/report_text.c appliance/report_html.c \
-	appliance/hostinfo.c appliance/reference.c appliance/reftable.c
+	appliance/report_chart.c appliance/hostinfo.c appliance/reference.c appliance/reftable.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o) \
 	$(B)/appliance/reference_data.o
 
@@ -34,12 +34,14 @@ $(B)/appliance/reference_data.c: $(REFERENCE_JSON) appliance/module.mk
 	} > $@.tmp && mv $@.tmp $@
 $(B)/appliance/reference_data.o: $(B)/appliance/reference_data.c appliance/reference_data.h
 	$(call quiet,CC,$<)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
-APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \
+APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu libcrypto) \
 	-lpthread -lm
 
 # libxml2 keeps its headers in a subfolder.
 XML_CFLAGS = $(call pc_cflags,libxml-2.0)
 $(B)/appliance/domain.o $(B)/tests/unit/test_domain.o: ALL_CFLAGS += $(XML_CFLAGS)
+$(B)/appliance/report_html.o $(B)/appliance/report_chart.o \
+	$(B)/tests/unit/test_report_html.o: ALL_CFLAGS += $(XML_CFLAGS)
 
 # Driver of the libvirt integration test (tests/integration/vm-run.sh).
 $(B)/tests/integration/vm-run: $(B)/tests/integration/vm_run.o \
@@ -74,3 +76,10 @@ PROGRAMS += $(B)/buildapp-init
 # kit_build() finds it in LIBEXECDIR once installed.
 INSTALL_EXTRA += install -m 755 $(B)/buildapp-init \
 	$(DESTDIR)$(LIBEXECDIR)/buildapp-init;
+
+# Driver of the report.html test (tests/integration/report-html.sh).
+$(B)/tests/integration/report-html-render: \
+		$(B)/tests/integration/report_html_render.o $(B)/libappliance.a \
+		$(B)/libcommon.a
+	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(APPLIANCE_LIBS)
+CHECK_PROGRAMS += $(B)/tests/integration/report-html-render

@@ -350,6 +350,25 @@ bool vm_host_kvm(const struct vm_host *h)
 	return h->kvm;
 }
 
+/* libvirt's versions are major * 1000000 + minor * 1000 + release. */
+static void version_text(int r, unsigned long v, char buf[32])
+{
+	if (r < 0 || v == 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, 32, "%lu.%lu.%lu", v / 1000000, v / 1000 % 1000, v % 1000);
+}
+
+void vm_host_versions(const struct vm_host *h, char qemu[32], char libvirt[32])
+{
+	unsigned long hv = 0, lib = 0;
+
+	int r = virConnectGetVersion(h->conn, &hv);
+	version_text(r, hv, qemu);
+	r = virConnectGetLibVersion(h->conn, &lib);
+	version_text(r, lib, libvirt);
+}
+
 int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
 		       unsigned timeout)
 {

@@ -61,6 +61,9 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 void vm_host_close(struct vm_host *h);
 /* True when H's domains are of type kvm (see domain_kvm_usable). */
 bool vm_host_kvm(const struct vm_host *h);
+/* The versions of H's hypervisor (QEMU) and of libvirt, "7.2.19", each
+ * "" when libvirt cannot tell. */
+void vm_host_versions(const struct vm_host *h, char qemu[32], char libvirt[32]);
 /* When H chose KVM by itself (VM_ACCEL_AUTO), boots SPEC's kernel under
  * it with nothing to run (it panics at once and the domain ends); if that
  * does not happen within TIMEOUT seconds, H falls back to TCG with a

@@ -15,7 +15,8 @@ linux-image-amd64 busybox-static kmod cpio zstd
 fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux
 syslinux syslinux-common extlinux systemd-boot-efi
 hdparm sdparm nvme-cli fdisk
-python3 xxd
+python3 python3-html5lib xxd
+chromium poppler-utils tidy
 "
 
 missing=""

@@ -7,7 +7,7 @@
 # what the appliance left on RESULTS: the disk was found by serial, its
 # write cache turned off, read back off and restored; the backend was
 # provisioned on it and the nested sweep's run journaled, with the cache
-# mode QEMU applied.
+# mode QEMU applied; host.json names the disk, its cache and the kit.
 . "$TOP/tests/lib/common.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
 work=$(mktemp -d "$CACHE/kit.XXXXXX")
@@ -67,4 +67,25 @@ for firmware in bios uefi; do
 	grep -q '"name":"fio_write_iops"' "$work/runs.jsonl" || fail "no fio result"
 	guestfish --ro -a "$img" -m /dev/sda2 is-file /summary.json | grep -qx true ||
 		fail "no summary.json on RESULTS"
+	# host.json: the disk under test as the appliance found it, its write
+	# cache as set and read back, the firmware, and the kit's identity as
+	# the manifest's hashes of the kit's files give it (docs/report.md).
+	guestfish --ro -a "$img" -m /dev/sda2 cat /host.json >"$work/host.json" ||
+		fail "no host.json on RESULTS"
+	python3 - "$work/host.json" "$work/out/kit-test.manifest.json" "$firmware" <<'EOF' ||
+import hashlib, json, sys
+h = json.load(open(sys.argv[1]))
+files = {f["path"]: f["sha256"] for f in json.load(open(sys.argv[2]))["files"]}
+listing = "".join(f'{files["initrd:/usr/lib/buildapp/kit/" + n]}  {n}\n'
+                  for n in ("plan.json", "vmlinuz", "initrd.img", "disk.qcow2"))
+kit = {"profile": "kit-test", "sha256": hashlib.sha256(listing.encode()).hexdigest()}
+d = h.get("disk") or {}
+ok = (h["firmware"] == sys.argv[3] and h["kit"] == kit and d.get("serial") == "KIT-TEST-DUT"
+      and d.get("write_cache_requested") == "off" and d.get("write_cache_read_back") == "off"
+      and d.get("logical_sector_bytes") == 512 and h["qemu_version"] and h["libvirt_version"]
+      and len(h["plan"]["sha256"]) == 64)
+if not ok:
+    sys.exit(f"want kit {kit}, got {json.dumps(h)}")
+EOF
+		fail "host.json is not what the appliance saw"
 done

@@ -105,6 +105,23 @@ grep -q '"runs": 2' "$T/res-timeout/summary.json" &&
 grep -q "sweep done: 2 runs made, 0 already there, 2 failed" "$T/timeout.out" ||
 	fail "timeout: no 'sweep done' line with 2 failed runs"
 no_leftovers timeout
+# host.json (docs/report.md), written once the boot check knew TCG: the
+# versions as qemu and virsh print them, no disk for a directory target,
+# no kit for `buildapp run`, a seed and the plan's hash, no temporary
+# file left.
+qemu_v=$(qemu-system-x86_64 --version | sed -n '1s/.*version \([0-9.]*\).*/\1/p')
+libvirt_v=$(virsh --version 2>/dev/null || true)
+python3 - "$T/res-timeout/host.json" "$qemu_v" "$libvirt_v" <<'EOF' ||
+import json, sys
+h = json.load(open(sys.argv[1]))
+want = {"version": 1, "accel": "tcg", "disk": None, "kit": None,
+        "qemu_version": sys.argv[2], "libvirt_version": sys.argv[3] or h["libvirt_version"]}
+bad = {k: h.get(k) for k, v in want.items() if h.get(k) != v}
+if bad or h["plan"]["seed"] is None or len(h["plan"]["sha256"]) != 64 or h["cpus"] < 1:
+    sys.exit(f"host.json: {bad or h}")
+EOF
+	fail "timeout: host.json is not what was expected"
+! ls -A "$T/res-timeout" | grep -q '^\.host' || fail "timeout: a temporary host.json was left"
 
 # --- b. crash: 128M cannot hold the unpacked kit (it needs 256M): the
 # kernel panics while unpacking the initramfs, and reboots (panic=-1).

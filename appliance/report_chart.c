@@ -1,0 +1,635 @@
+/* One metric as an SVG bar chart: a bar per cell at its mean with the 95%
+ * interval as whiskers, every run as a dot beside its bar (the first one
+ * hollow), cells grouped by the outer axes with the innermost level under
+ * each bar.  Drawn in viewBox units; the page scales it to its width. */
+#include "report_chart.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonget.h"
+
+/* Geometry in viewBox units (about CSS pixels at full size). */
+#define SLOT 48.0   /* one cell: its bar and its dots */
+#define BAR 26.0
+#define GROUP_GAP 18.0
+#define LEFT 64.0   /* tick labels and the unit */
+#define RIGHT 12.0
+#define TOP 26.0    /* room for the value and the marks above a bar */
+#define PLOT 200.0
+#define CHAR_W 6.2  /* of an 11-unit label, roughly */
+#define COLOURS 8
+
+struct scale {
+	double bottom, top, step;
+};
+
+static double finite_or(double v, double fallback)
+{
+	return isfinite(v) ? v : fallback;
+}
+
+static double number(json_object *o, const char *key)
+{
+	double v = NAN;
+
+	jsonget_number(o, key, &v);
+	return v;
+}
+
+/* Characters, not bytes, of UTF-8 text: for widths. */
+static size_t chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* 1, 2 or 5 times a power of ten, the smallest at least X. */
+static double nice_step(double x)
+{
+	double p = pow(10, floor(log10(x)));
+	double f = x / p;
+
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+/* From zero (bars start there) to the highest whisker or run.  The
+ * whiskers of a cell with too few runs are left out (they would squash
+ * every other bar) and drawn clipped; so are whiskers below zero. */
+static struct scale make_scale(json_object *cells)
+{
+	double lo = 0, hi = 0;
+
+	for (size_t i = 0; i < json_object_array_length(cells); i++) {
+		json_object *c = json_object_array_get_idx(cells, i);
+		bool too_few = false;
+		jsonget_bool(c, "too_few_runs", &too_few);
+		double v[] = {number(c, "mean"), too_few ? NAN : number(c, "ci_high")};
+		for (size_t k = 0; k < 2; k++)
+			if (isfinite(v[k])) {
+				lo = fmin(lo, v[k]);
+				hi = fmax(hi, v[k]);
+			}
+		json_object *runs = report_html_array(c, "runs");
+		for (size_t k = 0; runs && k < json_object_array_length(runs); k++) {
+			double r = number(json_object_array_get_idx(runs, k), "value");
+			if (isfinite(r)) {
+				lo = fmin(lo, r);
+				hi = fmax(hi, r);
+			}
+		}
+	}
+	if (hi - lo <= 0 || !isfinite(hi - lo))
+		hi = lo + 1;
+	struct scale s = {.step = nice_step((hi - lo) / 5)};
+	s.top = ceil(hi / s.step - 1e-9) * s.step;
+	s.bottom = floor(lo / s.step + 1e-9) * s.step;
+	return s;
+}
+
+static double y_of(const struct scale *s, double v)
+{
+	return TOP + PLOT * (s->top - v) / (s->top - s->bottom);
+}
+
+/* A tick value in few characters: 250, 0.05, 12k, 3.5M. */
+static void tick_text(double v, double step, char *buf, size_t len)
+{
+	const char *suffix = "";
+	double scale = 1;
+
+	if (fabs(step) >= 1e6) {
+		scale = 1e6;
+		suffix = "M";
+	} else if (fabs(step) >= 1e3) {
+		scale = 1e3;
+		suffix = "k";
+	}
+	int decimals = (int)fmax(0, -floor(log10(step / scale) + 1e-9));
+	if (v == 0)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, "%.*f%s", decimals, v / scale, suffix);
+}
+
+static int attr_num(xmlTextWriterPtr w, const char *name, double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.1f", v);
+	return hattr(w, name, buf);
+}
+
+static int svg_text(xmlTextWriterPtr w, const char *class, double x, double y,
+		    const char *anchor, const char *transform, const char *text)
+{
+	W(hstart(w, "text"));
+	W(hattr(w, "class", class));
+	W(attr_num(w, "x", x));
+	W(attr_num(w, "y", y));
+	if (anchor)
+		W(hattr(w, "text-anchor", anchor));
+	if (transform)
+		W(hattr(w, "transform", transform));
+	W(report_html_text(w, text));
+	W(svgend(w));
+	return 0;
+}
+
+static int write_axis(xmlTextWriterPtr w, const struct scale *s, double width,
+		      const char *unit)
+{
+	char buf[64];
+
+	for (double v = s->bottom; v <= s->top + s->step / 2; v += s->step) {
+		double y = y_of(s, v);
+		W(hstart(w, "path"));
+		W(hattr(w, "class", fabs(v) < s->step / 2 ? "axis" : "grid"));
+		snprintf(buf, sizeof(buf), "M%.1f,%.1fH%.1f", LEFT, y, width - RIGHT);
+		W(hattr(w, "d", buf));
+		W(svgend(w));
+		tick_text(fabs(v) < s->step / 2 ? 0 : v, s->step, buf, sizeof(buf));
+		W(svg_text(w, "tick", LEFT - 6, y + 4, "end", NULL, buf));
+	}
+	snprintf(buf, sizeof(buf), "rotate(-90 14 %.1f)", TOP + PLOT / 2);
+	W(svg_text(w, "unit", 14, TOP + PLOT / 2, "middle", buf, unit));
+	return 0;
+}
+
+/* The bar's tooltip: "raw / unsafe: 1230 ± 25 IOPS, n=5". */
+static int write_tooltip(xmlTextWriterPtr w, json_object *c, const char *unit)
+{
+	const char *group = jsonget_string(c, "group");
+	const char *label = jsonget_string(c, "label");
+	const char *display = jsonget_string(c, "display");
+	unsigned n = 0;
+	char buf[512];
+
+	jsonget_uint(c, "n", &n);
+	snprintf(buf, sizeof(buf), "%s%s%s: %s %s, n=%u", group ? group : "",
+		 group && *group ? " / " : "", label ? label : "?",
+		 display ? display : "no runs", unit, n);
+	W(hstart(w, "title"));
+	W(report_html_text(w, buf));
+	W(svgend(w));
+	return 0;
+}
+
+static int write_runs(xmlTextWriterPtr w, json_object *c, double x,
+		      const struct scale *s)
+{
+	json_object *runs = report_html_array(c, "runs");
+
+	for (size_t k = 0; runs && k < json_object_array_length(runs); k++) {
+		json_object *r = json_object_array_get_idx(runs, k);
+		double v = number(r, "value");
+		bool first = false;
+		if (!isfinite(v))
+			continue;
+		jsonget_bool(r, "first", &first);
+		W(hstart(w, "circle"));
+		W(hattr(w, "class", first ? "run first" : "run"));
+		/* Three columns so equal values do not hide each other. */
+		W(attr_num(w, "cx", x + BAR + 6 + (double)(k % 3) * 4));
+		W(attr_num(w, "cy", y_of(s, v)));
+		W(hattr(w, "r", first ? "3.2" : "2.6"));
+		unsigned index = (unsigned)k;
+		char title[64];
+		jsonget_uint(r, "index", &index);
+		snprintf(title, sizeof(title), "run %u%s: %.4g", index,
+			 first ? " (first)" : "", v);
+		W(hstart(w, "title"));
+		W(report_html_text(w, title));
+		W(svgend(w));
+		W(svgend(w));
+	}
+	return 0;
+}
+
+struct cell_marks {
+	bool mismatch, worse, empty;
+};
+
+static struct cell_marks marks_of(json_object *c)
+{
+	struct cell_marks m = {0};
+	json_object *b;
+	unsigned mism = 0, n = 0;
+
+	jsonget_uint(c, "cache_mismatches", &mism);
+	jsonget_uint(c, "n", &n);
+	m.mismatch = mism > 0;
+	m.empty = n == 0 || !isfinite(number(c, "mean"));
+	if (json_object_object_get_ex(c, "baseline", &b) && b)
+		jsonget_bool(b, "worse", &m.worse);
+	return m;
+}
+
+/* The whisker from LO to HI, clipped to the plot; a clipped end gets an
+ * arrowhead instead of its cap. */
+static int write_whisker(xmlTextWriterPtr w, double cx, double lo, double hi,
+			 const struct scale *s)
+{
+	bool lo_cut = lo < s->bottom, hi_cut = hi > s->top;
+	double ylo = y_of(s, fmax(lo, s->bottom)), yhi = y_of(s, fmin(hi, s->top));
+	char d[200];
+	int n;
+
+	n = snprintf(d, sizeof(d), "M%.1f,%.1fV%.1f", cx, ylo, yhi);
+	if (hi_cut)
+		n += snprintf(d + n, sizeof(d) - (size_t)n, "M%.1f,%.1fL%.1f,%.1fL%.1f,%.1f",
+			      cx - 4, yhi + 6, cx, yhi, cx + 4, yhi + 6);
+	else
+		n += snprintf(d + n, sizeof(d) - (size_t)n, "M%.1f,%.1fH%.1f", cx - 5,
+			      yhi, cx + 5);
+	if (lo_cut)
+		snprintf(d + n, sizeof(d) - (size_t)n, "M%.1f,%.1fL%.1f,%.1fL%.1f,%.1f",
+			 cx - 4, ylo - 6, cx, ylo, cx + 4, ylo - 6);
+	else
+		snprintf(d + n, sizeof(d) - (size_t)n, "M%.1f,%.1fH%.1f", cx - 5, ylo,
+			 cx + 5);
+	W(hstart(w, "path"));
+	W(hattr(w, "class", "ci"));
+	W(hattr(w, "d", d));
+	W(svgend(w));
+	return 0;
+}
+
+static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
+		     const struct scale *s, unsigned colour, unsigned chart,
+		     const char *unit)
+{
+	struct cell_marks m = marks_of(c);
+	double mean = finite_or(number(c, "mean"), 0);
+	double y0 = y_of(s, 0), y1 = y_of(s, mean);
+	double lo = number(c, "ci_low"), hi = number(c, "ci_high");
+	char class[64], buf[64];
+
+	/* A hatched bar has no colour of its own: the class's fill would
+	 * hide the pattern. */
+	if (m.mismatch)
+		snprintf(class, sizeof(class), "bar mismatch%s%s",
+			 m.worse ? " worse" : "", m.empty ? " none" : "");
+	else
+		snprintf(class, sizeof(class), "bar c%u%s%s", colour,
+			 m.worse ? " worse" : "", m.empty ? " none" : "");
+	W(hstart(w, "rect"));
+	W(hattr(w, "class", class));
+	W(attr_num(w, "x", x));
+	W(attr_num(w, "y", fmin(y0, y1)));
+	W(attr_num(w, "width", BAR));
+	W(attr_num(w, "height", fabs(y1 - y0)));
+	if (m.mismatch) {
+		snprintf(buf, sizeof(buf), "url(#hatch-%u)", chart);
+		W(hattr(w, "fill", buf));
+	}
+	W(write_tooltip(w, c, unit));
+	W(svgend(w));
+	double top = y1;
+	if (isfinite(lo) && isfinite(hi)) {
+		W(write_whisker(w, x + BAR / 2, lo, hi, s));
+		top = fmin(top, y_of(s, fmin(hi, s->top)));
+	}
+	if (m.empty)
+		W(svg_text(w, "val", x + BAR / 2, y0 - 4, "middle", NULL, "no runs"));
+	double my = fmax(12, top - 5);
+	if (m.mismatch)
+		W(svg_text(w, "mark mismatch", x + BAR / 2 - (m.worse ? 6 : 0), my,
+			   "middle", NULL, "!"));
+	if (m.worse)
+		W(svg_text(w, "mark worse", x + BAR / 2 + (m.mismatch ? 6 : 0), my,
+			   "middle", NULL, "\u25bc"));
+	return 0;
+}
+
+static bool same(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static const char *label_at(json_object *cells, size_t i)
+{
+	return jsonget_string(json_object_array_get_idx(cells, i), "label");
+}
+
+/* The colour of a cell: the place of its label among the distinct labels
+ * in order of appearance, so one cache mode has one colour in every
+ * group. */
+static unsigned colour_of(json_object *cells, size_t i)
+{
+	unsigned distinct = 0;
+
+	for (size_t k = 0; k < i; k++) {
+		if (same(label_at(cells, k), label_at(cells, i)))
+			return distinct % COLOURS;
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = same(label_at(cells, j), label_at(cells, k));
+		distinct += !seen;
+	}
+	return distinct % COLOURS;
+}
+
+struct layout {
+	double width, height, label_h, group_h;
+	bool rotate, groups;
+};
+
+static struct layout make_layout(json_object *cells)
+{
+	struct layout l = {0};
+	size_t n = json_object_array_length(cells), longest = 0, n_groups = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(cells, i);
+		const char *g = jsonget_string(c, "group");
+		if (i == 0 || !same(g, jsonget_string(json_object_array_get_idx(cells, i - 1),
+						      "group")))
+			n_groups++;
+		l.groups |= g && *g;
+		size_t k = chars(jsonget_string(c, "label"));
+		longest = k > longest ? k : longest;
+	}
+	l.rotate = longest * CHAR_W > SLOT - 4;
+	l.label_h = l.rotate ? 14 + (double)longest * CHAR_W * 0.71 : 18;
+	l.group_h = l.groups ? 22 : 4;
+	l.width = LEFT + (double)n * SLOT + (double)(n_groups ? n_groups - 1 : 0) * GROUP_GAP +
+		  RIGHT;
+	l.height = TOP + PLOT + l.label_h + l.group_h;
+	return l;
+}
+
+static int write_defs(xmlTextWriterPtr w, unsigned chart)
+{
+	char id[32];
+
+	snprintf(id, sizeof(id), "hatch-%u", chart);
+	W(hstart(w, "defs"));
+	W(hstart(w, "pattern"));
+	W(hattr(w, "id", id));
+	W(hattr(w, "patternUnits", "userSpaceOnUse"));
+	W(hattr(w, "width", "6"));
+	W(hattr(w, "height", "6"));
+	W(hattr(w, "patternTransform", "rotate(45)"));
+	W(hstart(w, "rect"));
+	W(hattr(w, "class", "hatch-bg"));
+	W(hattr(w, "width", "6"));
+	W(hattr(w, "height", "6"));
+	W(svgend(w));
+	W(hstart(w, "path"));
+	W(hattr(w, "class", "hatch"));
+	W(hattr(w, "d", "M0,0V6"));
+	W(svgend(w));
+	W(svgend(w));
+	W(svgend(w));
+	return 0;
+}
+
+static int write_group_label(xmlTextWriterPtr w, const struct layout *l,
+			     double x0, double x1, const char *group)
+{
+	double y = TOP + PLOT + l->label_h;
+	char d[96];
+
+	snprintf(d, sizeof(d), "M%.1f,%.1fH%.1f", x0, y, x1);
+	W(hstart(w, "path"));
+	W(hattr(w, "class", "bracket"));
+	W(hattr(w, "d", d));
+	W(svgend(w));
+	return svg_text(w, "group", (x0 + x1) / 2, y + 15, "middle", NULL, group);
+}
+
+static int write_cells(xmlTextWriterPtr w, json_object *cells,
+		       const struct layout *l, const struct scale *s,
+		       unsigned chart, const char *unit)
+{
+	size_t n = json_object_array_length(cells);
+	double x = LEFT, group_x = LEFT;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(cells, i);
+		const char *g = jsonget_string(c, "group");
+		if (i > 0 && !same(g, jsonget_string(json_object_array_get_idx(cells, i - 1),
+						     "group"))) {
+			x += GROUP_GAP;
+			group_x = x;
+		}
+		double bx = x + (SLOT - BAR - 14) / 2;
+		W(write_bar(w, c, bx, s, colour_of(cells, i), chart, unit));
+		W(write_runs(w, c, bx, s));
+		double lx = bx + BAR / 2, ly = TOP + PLOT + 14;
+		char rot[64];
+		snprintf(rot, sizeof(rot), "rotate(-45 %.1f %.1f)", lx, ly - 4);
+		const char *label = jsonget_string(c, "label");
+		W(svg_text(w, "label", lx, ly, l->rotate ? "end" : "middle",
+			   l->rotate ? rot : NULL, label ? label : ""));
+		x += SLOT;
+		bool last = i + 1 == n ||
+			    !same(g, jsonget_string(json_object_array_get_idx(cells, i + 1),
+						    "group"));
+		if (last && l->groups)
+			W(write_group_label(w, l, group_x + 2, x - 2, g ? g : ""));
+	}
+	return 0;
+}
+
+/* Keys for the marks the chart uses; small inline drawings whose classes
+ * ("key-…") a count of bars and runs does not see. */
+static int write_key(xmlTextWriterPtr w, const char *shape, const char *class,
+		     const char *text)
+{
+	W(hstart(w, "li"));
+	W(hstart(w, "svg"));
+	W(hattr(w, "class", "key"));
+	W(hattr(w, "viewBox", "0 0 14 14"));
+	W(hattr(w, "width", "14"));
+	W(hattr(w, "height", "14"));
+	W(hattr(w, "aria-hidden", "true"));
+	if (strcmp(shape, "text") == 0) {
+		W(svg_text(w, class, 7, 12, "middle", NULL,
+			   strstr(class, "worse") ? "\u25bc" : "!"));
+	} else if (strcmp(shape, "path") == 0) {
+		W(hstart(w, "path"));
+		W(hattr(w, "class", class));
+		W(hattr(w, "d", "M7,1V13M3,1H11M3,13H11"));
+		W(svgend(w));
+	} else {
+		W(hstart(w, shape));
+		W(hattr(w, "class", class));
+		if (strcmp(shape, "circle") == 0) {
+			W(hattr(w, "cx", "7"));
+			W(hattr(w, "cy", "7"));
+			W(hattr(w, "r", "3.2"));
+		} else {
+			W(hattr(w, "x", "2"));
+			W(hattr(w, "y", "2"));
+			W(hattr(w, "width", "10"));
+			W(hattr(w, "height", "10"));
+		}
+		W(svgend(w));
+	}
+	W(svgend(w));
+	W(report_html_text(w, text));
+	W(hend(w));
+	return 0;
+}
+
+static int write_legend(xmlTextWriterPtr w, json_object *cells)
+{
+	bool mismatch = false, worse = false;
+
+	for (size_t i = 0; i < json_object_array_length(cells); i++) {
+		struct cell_marks m = marks_of(json_object_array_get_idx(cells, i));
+		mismatch |= m.mismatch;
+		worse |= m.worse;
+	}
+	W(hstart(w, "ul"));
+	W(hattr(w, "class", "legend"));
+	W(write_key(w, "rect", "key-bar", "mean"));
+	W(write_key(w, "path", "key-ci", "95% interval"));
+	W(write_key(w, "circle", "key-run", "a run"));
+	W(write_key(w, "circle", "key-run first", "the first run of a cell"));
+	if (mismatch)
+		W(write_key(w, "text", "mark mismatch",
+			    "cache flags applied did not match (hatched)"));
+	if (worse)
+		W(write_key(w, "text", "mark worse",
+			    "significantly worse than the baseline"));
+	W(hend(w));
+	return 0;
+}
+
+int report_chart_write(xmlTextWriterPtr w, json_object *metric, unsigned chart)
+{
+	json_object *cells = report_html_array(metric, "cells");
+	const char *unit = jsonget_string(metric, "unit");
+	const char *name = jsonget_string(metric, "name");
+	char buf[256];
+
+	if (!cells || json_object_array_length(cells) == 0)
+		return 0;
+	unit = unit ? unit : "";
+	struct layout l = make_layout(cells);
+	struct scale s = make_scale(cells);
+
+	W(hstart(w, "div"));
+	W(hattr(w, "class", "scroll"));
+	W(hstart(w, "svg"));
+	W(hattr(w, "xmlns", "http://www.w3.org/2000/svg"));
+	W(hattr(w, "class", "chart"));
+	W(hattr(w, "role", "img"));
+	snprintf(buf, sizeof(buf), "0 0 %.0f %.0f", ceil(l.width), ceil(l.height));
+	W(hattr(w, "viewBox", buf));
+	/* Full width on a phone down to 60% of the drawn size (then the box
+	 * scrolls), and no larger than 130% of it on a wide screen. */
+	snprintf(buf, sizeof(buf), "min-width:%.0fpx;max-width:%.0fpx",
+		 l.width * 0.6, l.width * 1.3);
+	W(hattr(w, "style", buf));
+	W(hstart(w, "title"));
+	snprintf(buf, sizeof(buf), "%s (%s), one bar per cell", name ? name : "", unit);
+	W(report_html_text(w, buf));
+	W(svgend(w));
+	W(write_defs(w, chart));
+	W(write_axis(w, &s, l.width, unit));
+	W(write_cells(w, cells, &l, &s, chart, unit));
+	W(svgend(w));
+	W(hend(w));
+	return write_legend(w, cells);
+}
+
+/* Distinct values of member KEY over CELLS in order of appearance, into
+ * OUT (borrowed strings); returns their number. */
+static size_t distinct(json_object *cells, const char *key, const char **out,
+		       size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(cells); i++) {
+		const char *v = jsonget_string(json_object_array_get_idx(cells, i), key);
+		size_t k = 0;
+		while (k < n && !same(out[k], v))
+			k++;
+		if (k == n && n < max)
+			out[n++] = v;
+	}
+	return n;
+}
+
+static json_object *cell_at(json_object *cells, const char *group, const char *label)
+{
+	for (size_t i = 0; i < json_object_array_length(cells); i++) {
+		json_object *c = json_object_array_get_idx(cells, i);
+		if (same(jsonget_string(c, "group"), group) &&
+		    same(jsonget_string(c, "label"), label))
+			return c;
+	}
+	return NULL;
+}
+
+static int write_value(xmlTextWriterPtr w, json_object *c)
+{
+	char buf[160];
+	unsigned n = 0, failed = 0;
+
+	W(hstart(w, "td"));
+	W(hattr(w, "class", "num"));
+	if (!c) {
+		W(report_html_text(w, "\u2013"));
+		return hend(w);
+	}
+	struct cell_marks m = marks_of(c);
+	const char *display = jsonget_string(c, "display");
+	jsonget_uint(c, "n", &n);
+	jsonget_uint(c, "failed", &failed);
+	W(report_html_text(w, m.empty ? "no runs" : display ? display : "?"));
+	if (failed)
+		snprintf(buf, sizeof(buf), " n=%u, %u failed", n, failed);
+	else
+		snprintf(buf, sizeof(buf), " n=%u", n);
+	W(report_html_element(w, "span", "muted", buf));
+	if (m.mismatch)
+		W(report_html_element(w, "span", "mark mismatch", " !"));
+	if (m.worse)
+		W(report_html_element(w, "span", "mark worse", " \u25bc"));
+	return hend(w);
+}
+
+int report_chart_values(xmlTextWriterPtr w, json_object *metric)
+{
+	json_object *cells = report_html_array(metric, "cells");
+	const char *groups[256], *labels[64];
+
+	if (!cells || json_object_array_length(cells) == 0)
+		return 0;
+	size_t ng = distinct(cells, "group", groups, 256);
+	size_t nl = distinct(cells, "label", labels, 64);
+	W(hstart(w, "div"));
+	W(hattr(w, "class", "scroll"));
+	W(hstart(w, "table"));
+	W(hattr(w, "class", "values"));
+	W(report_html_element(w, "caption", NULL, "mean \u00b1 95% interval, runs"));
+	W(hstart(w, "thead"));
+	W(hstart(w, "tr"));
+	W(report_html_element(w, "th", NULL, ""));
+	for (size_t l = 0; l < nl; l++)
+		W(report_html_element(w, "th", "num", labels[l] ? labels[l] : ""));
+	W(hend(w));
+	W(hend(w));
+	W(hstart(w, "tbody"));
+	for (size_t g = 0; g < ng; g++) {
+		W(hstart(w, "tr"));
+		W(report_html_element(w, "th", NULL, groups[g] && *groups[g] ? groups[g] : "all"));
+		for (size_t l = 0; l < nl; l++)
+			W(write_value(w, cell_at(cells, groups[g], labels[l])));
+		W(hend(w));
+	}
+	W(hend(w));
+	W(hend(w));
+	W(hend(w));
+	return 0;
+}

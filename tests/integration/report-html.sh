@@ -1,0 +1,132 @@
+#!/bin/sh
+# report.html in a real browser: the fixture report models
+# (tests/unit/data/report-*.json) rendered and opened in headless
+# Chromium with the network off (every request goes to a dead proxy and
+# is logged).  Each page must render without console messages, fetch
+# nothing, and its DOM must hold one bar per cell and one dot per run of
+# the model.  Screenshots at desktop and phone width and a PDF (with the
+# print CSS: a page per workload) are kept in $B/test-logs/report-html/.
+# A canary page first proves that a console error and a fetch would be
+# seen.
+set -eu
+: "${B:=build}" "${TOP:=$(pwd)}"
+# Until `buildapp report` renders a model: RENDER MODEL OUT.
+RENDER="$B/tests/integration/report-html-render"
+PY=/usr/bin/python3
+OUT=$B/test-logs/report-html
+
+[ -x "$RENDER" ] || { echo "$RENDER is not built"; exit 77; }
+CHROMIUM=$(command -v chromium || true)
+[ -n "$CHROMIUM" ] || { echo "chromium is not installed (scripts/install-deps.sh)"; exit 77; }
+"$PY" -c 'import html5lib' 2>/dev/null || { echo "python3-html5lib is not installed"; exit 77; }
+[ "$(id -u)" -ne 0 ] || SANDBOX=--no-sandbox
+rm -rf "$OUT"
+mkdir -p "$OUT"
+T=$(mktemp -d /tmp/buildapp-report-html.XXXXXX)
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$T"' EXIT
+
+# browser NAME ARGS...: one headless Chromium with a new empty profile,
+# no network (a dead proxy), its log in $OUT/NAME.log and its network
+# log in $T/NAME.net.json.
+browser() {
+	name=$1
+	shift
+	rm -rf "$T/profile"
+	mkdir "$T/profile"
+	timeout 120 "$CHROMIUM" --headless ${SANDBOX:-} --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --disable-quic --disable-extensions \
+		--user-data-dir="$T/profile" --proxy-server=127.0.0.1:9 \
+		--enable-logging=stderr --v=0 --log-net-log="$T/$name.net.json" \
+		--hide-scrollbars "$@" 2>"$OUT/$name.log"
+}
+
+# Requests the page made: the browser's own services (update, time,
+# accounts) are asked for whatever the flags say, and die at the proxy.
+page_requests() {
+	grep -o '"url":"[a-z]*://[^"]*"' "$T/$1.net.json" |
+		grep -Ev '"url":"https?://[a-z0-9.-]*(google\.com|googleapis\.com|gstatic\.com)[/"]' |
+		grep -v '"url":"file://' | sort -u || true
+}
+
+console_lines() {
+	grep ':CONSOLE' "$OUT/$1.log" || true
+}
+
+# The canary: a console error and a fetch must both show.
+cat >"$T/canary.html" <<'EOF'
+<!DOCTYPE html><html lang="en"><head><title>canary</title></head><body>
+<img src="http://192.0.2.1/canary.png" alt=""><script>console.error("canary-error")</script>
+</body></html>
+EOF
+browser canary --dump-dom "file://$T/canary.html" >"$T/canary.dom" ||
+	{ echo "chromium cannot run here: $(tail -n 3 "$OUT/canary.log")"; exit 77; }
+console_lines canary | grep -q canary-error || { echo "FAIL: console errors are not seen"; exit 1; }
+page_requests canary | grep -q 192.0.2.1 || { echo "FAIL: requests are not seen"; exit 1; }
+
+failed=0
+for model in one-host two-hosts references; do
+	html=$OUT/report-$model.html
+	"$RENDER" "$TOP/tests/unit/data/report-$model.json" "$html"
+	browser "$model-dom" --dump-dom "file://$TOP/$html" >"$OUT/report-$model.dom.html"
+	if [ -n "$(console_lines "$model-dom")" ]; then
+		echo "FAIL: $model: console messages:"; console_lines "$model-dom"; failed=1
+	fi
+	if [ -n "$(page_requests "$model-dom")" ]; then
+		echo "FAIL: $model: the page fetched:"; page_requests "$model-dom"; failed=1
+	fi
+	# The rendered DOM against the model: a bar per cell, a dot per run,
+	# a first-run dot per cell with runs, the marks; nothing external.
+	"$PY" - "$TOP/tests/unit/data/report-$model.json" "$OUT/report-$model.dom.html" <<'EOF' || failed=1
+import json, sys, html5lib
+model = json.load(open(sys.argv[1]))
+dom = html5lib.parse(open(sys.argv[2], encoding="utf-8").read(), namespaceHTMLElements=False)
+def classes(e):
+    return set((e.get("class") or "").split())
+def count(tag, *want):
+    return sum(1 for e in dom.iter() if isinstance(e.tag, str) and e.tag.split("}")[-1] == tag
+               and set(want) <= classes(e))
+cells = [c for w in model["workloads"] for m in w["metrics"] for c in m["cells"]]
+expect = {
+    "bars": (count("rect", "bar"), len(cells)),
+    "runs": (count("circle", "run"), sum(len(c["runs"]) for c in cells)),
+    "first runs": (count("circle", "run", "first"), sum(1 for c in cells if c["runs"])),
+    "mismatched": (count("rect", "bar", "mismatch"), sum(1 for c in cells if c["cache_mismatches"])),
+    "worse": (count("rect", "bar", "worse"),
+              sum(1 for c in cells if c.get("baseline") and c["baseline"]["worse"])),
+    "charts": (count("svg", "chart"), sum(1 for w in model["workloads"] for m in w["metrics"] if m["cells"])),
+    "failures": (sum(1 for e in dom.iter("td") if (e.text or "").startswith("console/")),
+                 len(model["failures"])),
+    "external": (sum(1 for e in dom.iter() if isinstance(e.tag, str)
+                     and (e.get("src") or e.get("href") or e.tag.endswith(("link", "img", "iframe", "script")))), 0),
+}
+bad = [f"{k}: {got} in the DOM, {want} expected" for k, (got, want) in expect.items() if got != want]
+for b in bad:
+    print(f"FAIL: {sys.argv[1]}: {b}")
+print(", ".join(f"{k} {got}" for k, (got, _) in expect.items()))
+sys.exit(1 if bad else 0)
+EOF
+done
+
+# What a person sees: desktop and phone width, and printed.
+for model in one-host two-hosts; do
+	url="file://$TOP/$OUT/report-$model.html"
+	browser "$model-desktop" --window-size=1280,3600 --screenshot="$OUT/$model-desktop.png" "$url" >/dev/null
+	browser "$model-phone" --window-size=390,7000 --screenshot="$OUT/$model-phone.png" "$url" >/dev/null
+	browser "$model-pdf" --no-pdf-header-footer --print-to-pdf="$OUT/$model.pdf" "$url" >/dev/null
+	for f in "$OUT/$model-desktop.png" "$OUT/$model-phone.png" "$OUT/$model.pdf"; do
+		[ -s "$f" ] || { echo "FAIL: $f was not written"; failed=1; }
+	done
+	# The print CSS starts each workload on a page of its own.
+	if command -v pdfinfo >/dev/null && [ -s "$OUT/$model.pdf" ]; then
+		pages=$(pdfinfo "$OUT/$model.pdf" | awk '/^Pages:/ {print $2}')
+		workloads=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["workloads"]))' \
+			"$TOP/tests/unit/data/report-$model.json")
+		[ "$pages" -gt "$workloads" ] ||
+			{ echo "FAIL: $model.pdf: $pages pages for $workloads workloads and the header"; failed=1; }
+		pdftoppm -png -r 50 -f 1 -l 2 "$OUT/$model.pdf" "$OUT/$model-print"
+		echo "$model.pdf: $pages pages"
+	fi
+done
+ls "$OUT"
+exit $failed

@@ -1,0 +1,204 @@
+/* host.json: /proc/cpuinfo parsing from a fixture, what is collected on
+ * this host (against uname, sysconf, sysfs and sha256sum, asked
+ * independently), the kit's identity, the file written atomically and
+ * read back, and files that are not a host.json. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json.h>
+
+#include "hostinfo.h"
+#include "jsonget.h"
+#include "keys.h"
+#include "plan.h"
+
+static const char cpuinfo[] =
+	"processor\t: 0\n"
+	"vendor_id\t: AuthenticAMD\n"
+	"model name\t: AMD EPYC 7302 16-Core Processor\n"
+	"flags\t\t: fpu vme processor_trace\n"
+	"\n"
+	"processor\t: 1\n"
+	"model name\t: AMD EPYC 7302 16-Core Processor\n"
+	"processors_extra: 7\n";
+
+static void parse_cpuinfo(void **state)
+{
+	char model[64];
+	(void)state;
+
+	assert_int_equal(hostinfo_parse_cpuinfo(cpuinfo, model, sizeof(model)), 2);
+	assert_string_equal(model, "AMD EPYC 7302 16-Core Processor");
+	assert_int_equal(hostinfo_parse_cpuinfo("", model, sizeof(model)), 0);
+	assert_string_equal(model, "");
+	/* Truncated to the buffer, never past it. */
+	assert_int_equal(hostinfo_parse_cpuinfo(cpuinfo, model, 8), 2);
+	assert_string_equal(model, "AMD EPY");
+}
+
+/* What `sh -c CMD` prints, first line. */
+static void shell_line(const char *cmd, char *buf, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(buf, (int)len, p));
+	buf[strcspn(buf, " \n")] = '\0';
+	assert_int_equal(pclose(p), 0);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void kit_sha256(void **state)
+{
+	char dir[] = "/tmp/test-hostinfo-kit.XXXXXX", hex[65], want[128], cmd[256];
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "plan.json", "{\"plan\": 1}\n");
+	write_file(dir, "vmlinuz", "kernel");
+	write_file(dir, "initrd.img", "initrd");
+	assert_int_equal(hostinfo_kit_sha256(dir, hex), -ENOENT);
+	write_file(dir, "disk.qcow2", "disk");
+	assert_int_equal(hostinfo_kit_sha256(dir, hex), 0);
+	/* What docs/report.md says a person can check it with. */
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && sha256sum plan.json vmlinuz initrd.img disk.qcow2 | sha256sum", dir);
+	shell_line(cmd, want, sizeof(want));
+	assert_string_equal(hex, want);
+	snprintf(cmd, sizeof(cmd), "rm -r %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void collect_here(void **state)
+{
+	struct plan plan = {0};
+	json_object *info = NULL, *v, *disk;
+	char want[128], cmd[256], path[] = "/tmp/test-hostinfo-plan.XXXXXX";
+	struct utsname u;
+	(void)state;
+
+	assert_int_equal(keys_set_defaults(&plan.profile), 0);
+	plan.profile.sweep.seed = 42;
+	struct hostinfo_inputs in = {.plan = &plan, .target = "/tmp", .kvm = false,
+				     .qemu_version = "7.2.19", .libvirt_version = ""};
+	assert_int_equal(hostinfo_collect(&in, &info), 0);
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(jsonget_string(info, "kernel"), u.release);
+	assert_true(json_object_object_get_ex(info, "cpus", &v));
+	assert_int_equal(json_object_get_int64(v), sysconf(_SC_NPROCESSORS_ONLN));
+	assert_string_equal(jsonget_string(info, "accel"), "tcg");
+	assert_string_equal(jsonget_string(info, "qemu_version"), "7.2.19");
+	/* Unknown is null, not "". */
+	assert_true(json_object_object_get_ex(info, "libvirt_version", &v));
+	assert_null(v);
+	/* A directory target has no disk; `buildapp run` no kit. */
+	assert_true(json_object_object_get_ex(info, "disk", &v));
+	assert_null(v);
+	assert_true(json_object_object_get_ex(info, "kit", &v));
+	assert_null(v);
+	assert_string_equal(jsonget_string(info, "firmware"),
+			    access("/sys/firmware/efi", F_OK) == 0 ? "uefi" : "bios");
+	json_object *p;
+	assert_true(json_object_object_get_ex(info, "plan", &p));
+	assert_true(json_object_object_get_ex(p, "seed", &v));
+	assert_int_equal(json_object_get_int64(v), 42);
+	/* The plan's hash is sha256sum's of what plan_write_json prints. */
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_int_equal(plan_write_json(&plan, f), 0);
+	assert_int_equal(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "sha256sum %s", path);
+	shell_line(cmd, want, sizeof(want));
+	unlink(path);
+	assert_string_equal(jsonget_string(p, "sha256"), want);
+	json_object_put(info);
+
+	/* A block device: its whole disk, as sysfs describes it. */
+	const char *const devs[] = {"/dev/vda", "/dev/sda", "/dev/nvme0n1", "/dev/loop0"};
+	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		struct stat st;
+		if (stat(devs[i], &st) < 0 || !S_ISBLK(st.st_mode))
+			continue;
+		in.target = devs[i];
+		assert_int_equal(hostinfo_collect(&in, &info), 0);
+		assert_true(json_object_object_get_ex(info, "disk", &disk));
+		assert_non_null(disk);
+		assert_string_equal(jsonget_string(disk, "name"), devs[i] + 5);
+		snprintf(cmd, sizeof(cmd), "cat /sys/block/%s/queue/logical_block_size",
+			 devs[i] + 5);
+		shell_line(cmd, want, sizeof(want));
+		assert_true(json_object_object_get_ex(disk, "logical_sector_bytes", &v));
+		assert_int_equal(json_object_get_int64(v), atoll(want));
+		/* No host tuning: neither what was asked nor what was read. */
+		assert_true(json_object_object_get_ex(disk, "write_cache_read_back", &v));
+		assert_null(v);
+		json_object_put(info);
+		break;
+	}
+	plan_release(&plan);
+}
+
+static void write_and_read(void **state)
+{
+	char dir[] = "/tmp/test-hostinfo.XXXXXX", cmd[128];
+	json_object *back = NULL;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(hostinfo_read(dir, &back), 0);
+	assert_null(back);
+	json_object *info = json_tokener_parse(
+		"{\"version\": 1, \"hostname\": \"lab-7\", \"disk\": null, \"cpus\": 32}");
+	assert_int_equal(hostinfo_write(dir, info), 0);
+	assert_int_equal(hostinfo_read(dir, &back), 0);
+	assert_true(json_object_equal(info, back));
+	json_object_put(back);
+	json_object_put(info);
+	/* Nothing but host.json is left. */
+	snprintf(cmd, sizeof(cmd), "test \"$(ls -A %s)\" = host.json", dir);
+	assert_int_equal(system(cmd), 0);
+
+	const char *bad[] = {"{\"version\": 2}", "[1, 2]", "{\"version\": 1", "", "{}"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_file(dir, "host.json", bad[i]);
+		back = NULL;
+		assert_int_equal(hostinfo_read(dir, &back), -EBADMSG);
+		assert_null(back);
+	}
+	/* A directory that cannot be written: an error, no file. */
+	assert_int_equal(hostinfo_write("/nonexistent-dir", info = json_object_new_object()),
+			 -ENOENT);
+	json_object_put(info);
+	snprintf(cmd, sizeof(cmd), "rm -r %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parse_cpuinfo),
+		cmocka_unit_test(kit_sha256),
+		cmocka_unit_test(collect_here),
+		cmocka_unit_test(write_and_read),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
