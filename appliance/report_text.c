@@ -323,12 +323,7 @@ int report_write(struct json_object *report, unsigned formats, const char *dir)
 		struct job job = {report, files[i].write};
 		r = atomicfile_write_tmp(tmp[i], run_job, &job);
 		made[i] = true;
-		/* Until the HTML renderer is in, that format is left out. */
-		if (r == -ENOTSUP && files[i].format == REPORT_HTML) {
-			made[i] = false;
-			log_warning("report: %s is not available in this build", files[i].name);
-			r = 0;
-		} else if (r < 0) {
+		if (r < 0) {
 			log_error("report: cannot write '%s/%s': %s", dir, files[i].name,
 				  strerror(-r));
 		}
