@@ -9,8 +9,8 @@
 # A canary page first proves that a console error and a fetch would be
 # seen.
 set -eu
-: "${B:=build}" "${TOP:=$(pwd)}"
-# Until `buildapp report` renders a model: RENDER MODEL OUT.
+: "${B:=build}" "${TOP:=$(pwd)}" "${BUILDAPP:=$B/buildapp}"
+# Renders a hand-made model (edge cases a sweep rarely makes): RENDER MODEL OUT.
 RENDER="$B/tests/integration/report-html-render"
 PY=/usr/bin/python3
 OUT=$B/test-logs/report-html
@@ -64,10 +64,45 @@ browser canary --dump-dom "file://$T/canary.html" >"$T/canary.dom" ||
 console_lines canary | grep -q canary-error || { echo "FAIL: console errors are not seen"; exit 1; }
 page_requests canary | grep -q 192.0.2.1 || { echo "FAIL: requests are not seen"; exit 1; }
 
+# The page `buildapp report` writes for a bundle made here: two backends x
+# unsafe/directsync x 3 fio runs, one run failed.
+mkdir -p "$T/bundle/console"
+"$PY" - "$T/bundle/runs.jsonl" <<'EOF'
+import json, random, sys
+rnd, pos = random.Random(3), 0
+with open(sys.argv[1], "w") as f:
+    for i in range(3):
+        for backend in ("raw", "qcow2"):
+            for cache in ("directsync", "unsafe"):
+                failed = backend == "qcow2" and cache == "unsafe" and i == 2
+                f.write(json.dumps({"version": 1,
+                    "cell": {"id": "%s/%s/-/%s/threads/virtio/fio" % (backend, backend, cache),
+                             "backend": backend, "format": backend, "preallocation": None,
+                             "cache": cache, "aio": "threads", "bus": "virtio", "workload": "fio"},
+                    "index": i, "position": pos, "start_time": "2026-12-01T10:00:00Z",
+                    "status": "timeout" if failed else "ok",
+                    "message": "still running after 60 s" if failed else None,
+                    "boot_seconds": 20 + rnd.random(), "accel": "tcg", "applied_cache": None,
+                    "host_kernel": "6.1.0", "guest_kernel": "6.1.0",
+                    "metrics": [] if failed else [{"name": "fio_write_iops", "unit": "IOPS",
+                        "value": (3000 if cache == "unsafe" else 1000) * rnd.uniform(0.9, 1.1)}]}) + "\n")
+                if failed:
+                    open("%s/console/run-%04d.log" % (sys.argv[1].rsplit("/", 1)[0], pos), "w").write("boot\n")
+                pos += 1
+EOF
+"$BUILDAPP" report "$T/bundle" -o "$T/cli" --format html,json >"$OUT/cli-report.log" 2>&1 ||
+	{ echo "FAIL: buildapp report: $(tail -n 3 "$OUT/cli-report.log")"; exit 1; }
+
 failed=0
-for model in one-host two-hosts references; do
+for model in one-host two-hosts references cli; do
 	html=$OUT/report-$model.html
-	"$RENDER" "$TOP/tests/unit/data/report-$model.json" "$html"
+	json=$TOP/tests/unit/data/report-$model.json
+	if [ "$model" = cli ]; then
+		json=$T/cli/report.json
+		cp "$T/cli/report.html" "$html"
+	else
+		"$RENDER" "$json" "$html"
+	fi
 	browser "$model-dom" --dump-dom "file://$TOP/$html" >"$OUT/report-$model.dom.html"
 	if [ -n "$(console_lines "$model-dom")" ]; then
 		echo "FAIL: $model: console messages:"; console_lines "$model-dom"; failed=1
@@ -77,7 +112,7 @@ for model in one-host two-hosts references; do
 	fi
 	# The rendered DOM against the model: a bar per cell, a dot per run,
 	# a first-run dot per cell with runs, the marks; nothing external.
-	"$PY" - "$TOP/tests/unit/data/report-$model.json" "$OUT/report-$model.dom.html" <<'EOF' || failed=1
+	"$PY" - "$json" "$OUT/report-$model.dom.html" <<'EOF' || failed=1
 import json, sys, html5lib
 model = json.load(open(sys.argv[1]))
 dom = html5lib.parse(open(sys.argv[2], encoding="utf-8").read(), namespaceHTMLElements=False)
@@ -109,8 +144,10 @@ EOF
 done
 
 # What a person sees: desktop and phone width, and printed.
-for model in one-host two-hosts; do
+for model in one-host two-hosts cli; do
 	url="file://$TOP/$OUT/report-$model.html"
+	json=$TOP/tests/unit/data/report-$model.json
+	[ "$model" != cli ] || json=$T/cli/report.json
 	browser "$model-desktop" --window-size=1280,3600 --screenshot="$OUT/$model-desktop.png" "$url" >/dev/null
 	browser "$model-phone" --window-size=390,7000 --screenshot="$OUT/$model-phone.png" "$url" >/dev/null
 	browser "$model-pdf" --no-pdf-header-footer --print-to-pdf="$OUT/$model.pdf" "$url" >/dev/null
@@ -121,7 +158,7 @@ for model in one-host two-hosts; do
 	if command -v pdfinfo >/dev/null && [ -s "$OUT/$model.pdf" ]; then
 		pages=$(pdfinfo "$OUT/$model.pdf" | awk '/^Pages:/ {print $2}')
 		workloads=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["workloads"]))' \
-			"$TOP/tests/unit/data/report-$model.json")
+			"$json")
 		[ "$pages" -gt "$workloads" ] ||
 			{ echo "FAIL: $model.pdf: $pages pages for $workloads workloads and the header"; failed=1; }
 		pdftoppm -png -r 50 -f 1 -l 2 "$OUT/$model.pdf" "$OUT/$model-print"
