@@ -186,9 +186,34 @@ static void test_append_read(void **state)
 	assert_int_equal(j.n_runs, 3);
 	journal_release(&j);
 
+	/* The next append removes the torn line instead of writing after
+	 * it: reader and writer agree, nothing but that run is lost. */
+	assert_int_equal(journal_append(path, &runs[1]), 0);
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(j.n_runs, 4);
+	assert_runs_equal(&runs[1], &j.runs[3]);
+	journal_release(&j);
+
+	/* A whole record without its newline was not committed (its append
+	 * failed): the reader ignores it and the writer removes it. */
+	char *whole = NULL;
+	assert_int_equal(journal_run_to_json(&runs[2], &whole), 0);
+	f = fopen(path, "a");
+	fputs(whole, f);
+	fclose(f);
+	free(whole);
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(j.n_runs, 4);
+	journal_release(&j);
+	assert_int_equal(journal_append(path, &runs[0]), 0);
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(j.n_runs, 5);
+	assert_runs_equal(&runs[0], &j.runs[4]);
+	journal_release(&j);
+
 	/* ...but garbage in the middle is an error. */
 	f = fopen(path, "a");
-	fputs("\n", f);
+	fputs("{\"version\":1,\"cell\":{\"id\":\"lvm\n", f);
 	fclose(f);
 	assert_int_equal(journal_append(path, &runs[0]), 0);
 	assert_int_equal(journal_read(path, &j), -EBADMSG);
