@@ -48,6 +48,7 @@ struct init_env {
 	int tuned;
 	int write_cache_restored; /* read back after the restore, -1 unknown */
 	char sweep_status[256];
+	char failure[512]; /* the error that stopped the boot's work, as shown */
 };
 
 static void mount_api_filesystems(void)
@@ -236,10 +237,12 @@ static int run_sweep(struct init_env *env)
 		.results_dir = RESULTS_DIR,
 		.accel = env->profile.guest.accel,
 	};
+	log_clear_last_error();
 	r = bench_run(&in, &out);
 	if (r < 0)
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
-			 "failed: %s", strerror(-r));
+			 "failed: %s", *log_last_error() ? log_last_error()
+							  : strerror(-r));
 	else
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "%zu runs made, %zu failed, %zu already there", out.made,
@@ -285,9 +288,15 @@ static void write_report(const struct init_env *env, int status)
 	}
 	fprintf(f, "sweep: %s\n", env->sweep_status[0] ? env->sweep_status : "not run");
 	fprintf(f, "status: %s\n", status == 0 ? "ok" : "failed");
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0 ||
-	    rename(REPORT_PATH ".tmp", REPORT_PATH) < 0)
-		log_error("writing %s: %s", REPORT_PATH, strerror(errno));
+	if (status != 0)
+		fprintf(f, "reason: %s\n", env->failure[0] ? env->failure : strerror(-status));
+	/* A full RESULTS must not leave a half report under either name. */
+	if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) < 0 ||
+	    rename(REPORT_PATH ".tmp", REPORT_PATH) < 0) {
+		int e = errno ? errno : EIO;
+		unlink(REPORT_PATH ".tmp");
+		log_error("cannot write %s: %s", REPORT_PATH, strerror(e));
+	}
 }
 
 static int run(struct init_env *env)
@@ -381,7 +390,10 @@ int main(void)
 	else
 		keys_set_defaults(&env.profile);
 	read_cmdline(&env.profile);
+	log_clear_last_error();
 	r = run(&env);
+	if (r < 0)
+		snprintf(env.failure, sizeof(env.failure), "%s", log_last_error());
 	if (env.results_part[0])
 		write_report(&env, r);
 	log_info("%s; %s", r == 0 ? "done" : "failed",
