@@ -49,6 +49,7 @@ struct init_env {
 	int write_cache_restored; /* read back after the restore, -1 unknown */
 	char sweep_status[256];
 	char failure[512]; /* the error that stopped the boot's work, as shown */
+	int bad_plan;      /* plan_read_json's error: nothing is touched */
 };
 
 static void mount_api_filesystems(void)
@@ -306,6 +307,11 @@ static int run(struct init_env *env)
 	r = mount_results(env);
 	if (r < 0)
 		return r;
+	if (env->bad_plan) {
+		snprintf(env->sweep_status, sizeof(env->sweep_status),
+			 "not run: the plan of this appliance is invalid");
+		return env->bad_plan;
+	}
 	for (int i = 0; i < 80; i++) {
 		coldplug();
 		r = disks_find_target(env->profile.host.disk, env->boot_disk,
@@ -385,14 +391,19 @@ int main(void)
 	if (access(BENCH_KIT_DIR "/plan.json", F_OK) < 0) {
 		log_info("no plan in this root: host settings only");
 		keys_set_defaults(&env.profile);
-	} else if (plan_read_json(BENCH_KIT_DIR "/plan.json", &env.plan) == 0)
+	} else if ((r = plan_read_json(BENCH_KIT_DIR "/plan.json", &env.plan)) == 0) {
 		env.profile = env.plan.profile;
-	else
+	} else {
+		/* Reported, and nothing is touched; `after` is the default
+		 * or the command line's. */
+		env.bad_plan = r;
+		snprintf(env.failure, sizeof(env.failure), "%s", log_last_error());
 		keys_set_defaults(&env.profile);
+	}
 	read_cmdline(&env.profile);
 	log_clear_last_error();
 	r = run(&env);
-	if (r < 0)
+	if (r < 0 && !env.failure[0])
 		snprintf(env.failure, sizeof(env.failure), "%s", log_last_error());
 	if (env.results_part[0])
 		write_report(&env, r);
