@@ -31,6 +31,7 @@
 #include "parse.h"
 #include "plan.h"
 #include "profile.h"
+#include "safety.h"
 #include "sysfs.h"
 
 #define RESULTS_LABEL "RESULTS"
@@ -47,7 +48,7 @@ struct init_env {
 	struct hosttune tune;
 	int tuned;
 	int write_cache_restored; /* read back after the restore, -1 unknown */
-	char sweep_status[256];
+	char sweep_status[640];
 	char failure[512]; /* the error that stopped the boot's work, as shown */
 	int bad_plan;      /* plan_read_json's error: nothing is touched */
 };
@@ -251,6 +252,29 @@ static int run_sweep(struct init_env *env)
 	return r;
 }
 
+static void write_list(FILE *f, const char *key, char (*items)[SAFETY_ITEM_MAX],
+		       size_t n)
+{
+	fprintf(f, "%s:", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s %s", i ? "," : "", items[i]);
+	fprintf(f, "%s\n", n ? "" : " none");
+}
+
+/* What the safety rules saw of the disk under test: the identities
+ * [host] disk may name it by, and the signatures that need wipe. */
+static void write_disk_facts(const struct init_env *env, FILE *f)
+{
+	struct safety_facts facts;
+	char dev[DISK_NAME_MAX + 8];
+
+	snprintf(dev, sizeof(dev), "/dev/%s", env->target.name);
+	if (safety_probe(dev, &facts) < 0)
+		return;
+	write_list(f, "disk_identities", facts.identities, facts.n_identities);
+	write_list(f, "disk_signatures", facts.signatures, facts.n_signatures);
+}
+
 static void write_report(const struct init_env *env, int status)
 {
 	_cleanup_fclose_ FILE *f = fopen(REPORT_PATH ".tmp", "we");
@@ -279,6 +303,8 @@ static void write_report(const struct init_env *env, int status)
 	} else {
 		fprintf(f, "disk_under_test: none found\n");
 	}
+	if (env->have_target)
+		write_disk_facts(env, f);
 	fprintf(f, "write_cache_requested: %s\n",
 		write_cache_setting_name(env->profile.host.write_cache));
 	if (env->tuned) {

@@ -392,7 +392,10 @@ int safety_decide(const struct safety_facts *f, const struct safety_policy *p,
 	}
 	if (f->n_signatures > 0 && !p->wipe) {
 		snprintf(reason, len, "disk '%s' carries signatures (%s) and wipe is "
-			 "not set", f->disk, sigs);
+			 "not set: to erase it, set [host] wipe = yes and [host] disk "
+			 "to one of its identities (%s; on the appliance: "
+			 "buildapp.wipe=yes buildapp.disk=ID at the boot menu)",
+			 f->disk, sigs, *ids ? ids : "none");
 		return -EPERM;
 	}
 	if (f->n_signatures > 0 && !named) {
