@@ -24,6 +24,7 @@
 #include "parse.h"
 #include "planner.h"
 #include "recipe.h"
+#include "tempfiles.h"
 #include "tool.h"
 #include "volumes.h"
 
@@ -243,7 +244,11 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 		r = bench_run(&in, &out);
 	}
 	detach_image(loopdev);
-	/* Cleaned up: now die of the signal that stopped the sweep. */
+	/* Cleaned up (this process' temporaries too, which no exit handler
+	 * removes when it dies of a signal): now die of the signal that
+	 * stopped the sweep. */
+	if (vm_pending_signal())
+		tempfiles_remove_all();
 	vm_reraise_pending_signal();
 	if (r < 0)
 		return r;

@@ -1,13 +1,24 @@
 #include "tempfiles.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "command.h"
+#include "log.h"
+#include "owner.h"
 
 struct tempfile {
 	char path[PATH_MAX];
@@ -110,6 +121,8 @@ int tempfiles_add(const char *path, int is_dir)
 
 	if (strlen(path) >= PATH_MAX)
 		return -ENAMETOOLONG;
+	/* Whatever command registers a temporary wants it gone on a signal. */
+	tempfiles_install_handlers();
 	block(&old);
 	for (int i = 0; i < TEMPFILES_MAX; i++)
 		if (!entries[i].used) {
@@ -157,4 +170,111 @@ void tempfiles_remove_since(unsigned long mark)
 void tempfiles_set_child(pid_t pid)
 {
 	child_pid = pid;
+}
+
+/* --- leftovers of killed builds ------------------------------------------ */
+
+int tempfiles_mkdtemp_owned(char *template)
+{
+	if (!mkdtemp(template))
+		return log_error_errno(-errno, "cannot create '%s': %s", template,
+				       strerror(errno));
+	int r = tempfiles_add(template, TEMPFILE_TREE);
+	if (r < 0) {
+		rmdir(template);
+		return log_error_errno(r, "'%s': too many temporary files", template);
+	}
+	r = owner_claim(template);
+	if (r < 0)
+		return log_error_errno(r, "cannot lock '%s/.owner': %s", template,
+				       strerror(-r));
+	return 0;
+}
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(DIR, closedir)
+
+void tempfiles_reap_owned(const char *dir, const char *pattern)
+{
+	_cleanup_(closedirp) DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX + 256];
+
+	while (d && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || fnmatch(pattern, e->d_name, 0) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!owner_abandoned(path))
+			continue;
+		remove_tree(path);
+		log_info("removed '%s', left by a build that was killed", path);
+	}
+}
+
+void tempfiles_tmp_name(const char *path, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.tmp%d", path, (int)getpid());
+}
+
+void tempfiles_reap_tmp(const char *path)
+{
+	_cleanup_free_ char *copy = strdup(path), *copy2 = strdup(path);
+	char stale[PATH_MAX + 256];
+	struct dirent *e;
+
+	if (!copy || !copy2)
+		return;
+	const char *base = basename(copy2);
+	size_t n = strlen(base);
+	const char *dir = dirname(copy);
+	_cleanup_(closedirp) DIR *d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		const char *p = e->d_name;
+		char *end;
+		if (strncmp(p, base, n) != 0 || strncmp(p + n, ".tmp", 4) != 0)
+			continue;
+		long pid = strtol(p + n + 4, &end, 10);
+		/* A live pid may be another build making the same file. */
+		if (end == p + n + 4 || *end || pid <= 0 || pid == getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(stale, sizeof(stale), "%s/%s", dir, p);
+		remove_tree(stale);
+		log_info("removed '%s', left by a build that was killed", stale);
+	}
+}
+
+static char scratch[64];
+static pid_t scratch_owner;
+
+/* At exit of the process that made it, not of a forked child's exit(). */
+static void remove_scratch(void)
+{
+	if (scratch[0] && getpid() == scratch_owner) {
+		tempfiles_forget(scratch);
+		remove_tree(scratch);
+	}
+}
+
+int tempfiles_scratch(char *buf, size_t len)
+{
+	static bool at_exit;
+	char *dir = scratch;
+	struct stat st;
+
+	if (!at_exit)
+		at_exit = atexit(remove_scratch) == 0;
+	if (!dir[0] || stat(dir, &st) < 0) {
+		tempfiles_reap_owned("/tmp", "buildapp-tmp.??????");
+		snprintf(dir, sizeof(scratch), "/tmp/buildapp-tmp.XXXXXX");
+		int r = tempfiles_mkdtemp_owned(dir);
+		if (r < 0) {
+			dir[0] = '\0';
+			return r;
+		}
+		scratch_owner = getpid();
+	}
+	if (strlen(dir) >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, dir, strlen(dir) + 1);
+	return 0;
 }
