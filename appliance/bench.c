@@ -13,6 +13,7 @@
 
 #include "cleanup.h"
 #include "log.h"
+#include "runstate.h"
 #include "volumes.h"
 
 /* The boot check's guest: the kit's kernel on the first volume. */
@@ -133,7 +134,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 	_cleanup_free_ struct recipe *rec = calloc(1, sizeof(*rec));
 	/* Short: libvirt puts sockets under it (108-byte limit); /tmp
 	 * exists in the appliance's root too. */
-	char statedir[] = "/tmp/buildapp-run-XXXXXX";
+	char statedir[] = RUNSTATE_TEMPLATE;
 	char console[PATH_MAX], mountpoint[PATH_MAX];
 	struct vm_host *host = NULL;
 	struct sweep_outcome out;
@@ -144,11 +145,15 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		return -ENOMEM;
 	/* From here a signal stops the sweep and this function cleans up. */
 	vm_catch_signals();
-	if (!mkdtemp(statedir))
-		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
+	runstate_reap();
+	r = runstate_create(statedir);
+	if (r < 0)
+		return r;
 	snprintf(mountpoint, sizeof(mountpoint), "%s/volumes", statedir);
 	snprintf(console, sizeof(console), "%s/check.log", statedir);
 	r = mkdir(mountpoint, 0755) < 0 ? -errno : 0;
+	if (r >= 0 && in->image)
+		r = runstate_record_loop(statedir, in->target, in->image);
 	if (r >= 0) {
 		r = volumes_provision(p, in->target, mountpoint, rec);
 		provisioned = r >= 0;

@@ -26,9 +26,12 @@ struct bench_inputs {
 	/* Where libvirt's QEMU capabilities are kept between sweeps (created
 	 * when missing); NULL: probed again by every sweep. */
 	const char *caps_dir;
+	/* The image file behind a loop device TARGET, or NULL: recorded so
+	 * a sweep killed with SIGKILL has it detached by the next one. */
+	const char *image;
 };
 
-/* Runs IN's sweep.  Returns 0 with *ret filled, -EINVAL or -EPERM for a
+/* Runs IN's sweep, after undoing what killed sweeps left (runstate_reap).  Returns 0 with *ret filled, -EINVAL or -EPERM for a
  * target that cannot be used (reported), or another negative errno. */
 int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret);
 

@@ -6,7 +6,7 @@ APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/stats.c appliance/domain.c appliance/vm.c appliance/journal.c \
 	appliance/jsonget.c appliance/summary.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
-	appliance/sweep.c appliance/volumes.c appliance/bench.c \
+	appliance/sweep.c appliance/volumes.c appliance/bench.c appliance/runstate.c \
 	appliance/disks.c appliance/hosttune.c appliance/sysfs.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
 APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \

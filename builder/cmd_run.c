@@ -24,6 +24,7 @@
 #include "parse.h"
 #include "planner.h"
 #include "recipe.h"
+#include "runstate.h"
 #include "tempfiles.h"
 #include "tool.h"
 #include "volumes.h"
@@ -227,6 +228,8 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	}
 	if (r >= 0)
 		r = guestimage_build(p, o->cache, &img);
+	/* A killed sweep's QEMU and loop device would hold the image. */
+	runstate_reap();
 	if (r >= 0 && (stat(o->target, &st) < 0 || S_ISREG(st.st_mode)))
 		r = attach_image(p, o->target, loopdev, sizeof(loopdev));
 	if (r >= 0) {
@@ -240,6 +243,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			.uri = o->uri,
 			.accel = o->accel_given ? o->accel : p->guest.accel,
 			.caps_dir = caps,
+			.image = loopdev[0] ? o->target : NULL,
 		};
 		r = bench_run(&in, &out);
 	}
