@@ -14,6 +14,7 @@
 #include "cleanup.h"
 #include "log.h"
 #include "runstate.h"
+#include "safety.h"
 #include "volumes.h"
 
 /* The boot check's guest: the kit's kernel on the first volume. */
@@ -154,10 +155,16 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 	r = mkdir(mountpoint, 0755) < 0 ? -errno : 0;
 	if (r >= 0 && in->image)
 		r = runstate_record_loop(statedir, in->target, in->image);
+	char own[SAFETY_ITEM_MAX];
+	bool have_own = volumes_layout_read(in->results_dir, own, sizeof(own)) == 0;
 	if (r >= 0) {
-		r = volumes_provision(p, in->target, mountpoint, rec);
+		r = volumes_provision(p, in->target, mountpoint,
+				      have_own ? own : NULL, rec);
 		provisioned = r >= 0;
 	}
+	/* What a later boot or run with these RESULTS recognises as its own. */
+	if (r >= 0 && rec->target.kind == STORAGE_TARGET_DISK)
+		r = volumes_layout_write(in->results_dir, in->target);
 	if (r >= 0 && !in->uri && in->caps_dir)
 		share_qemu_caps(in->caps_dir, statedir, false);
 	if (r >= 0)

@@ -4,11 +4,14 @@
 # its filesystem mounted under the run's /tmp/buildapp-run-* directory.
 # The next `buildapp run` kills that QEMU, unmounts, detaches the loop
 # device and removes the directory, says so for each, and touches no
-# other sweep's (a live one's state directory, owned, is left alone).
+# other sweep's (a live one's state directory, owned, is left alone);
+# then it recognises the layout the killed run made on the image file
+# (recorded on RESULTS) and resumes without wipe: every planned run once.
 set -eu
 . "$(dirname "$0")/../lib/run-env.sh"
 command -v losetup >/dev/null || { echo "no losetup"; exit 77; }
 command -v flock >/dev/null || { echo "no flock"; exit 77; }
+command -v sfdisk >/dev/null || { echo "no sfdisk"; exit 77; }
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 is not installed"; exit 77; }
 command -v fio >/dev/null || { echo "fio is not installed (the guest kit needs it)"; exit 77; }
 
@@ -74,8 +77,9 @@ kill -0 "$qemu" 2>/dev/null || fail "no QEMU outlived the killed run (the test i
 dev=$(sed -n 1p "$state/loop")
 grep -q " $state/" /proc/self/mounts || fail "nothing mounted under $state (the test is moot)"
 
+rc=0
 "$BUILDAPP" run "$T/one.ini" --target "$T/disk.img" --results "$T/res" \
-	--cache "$T/cache" >"$T/run2.out" 2>&1 || true
+	--cache "$T/cache" >"$T/run2.out" 2>&1 || rc=$?
 cat "$T/run2.out"
 grep -q "killed QEMU (pid $qemu) of a sweep that was killed ($state)" "$T/run2.out" ||
 	fail "the next run does not say it killed the QEMU"
@@ -89,4 +93,19 @@ grep -q "removed '$state', left by a sweep that was killed" "$T/run2.out" ||
 grep -q "Failed to get \"write\" lock" "$T/run2.out" && fail "the image is still locked"
 [ -e "$live/.owner" ] || fail "a live sweep's state directory was removed"
 grep -q "$live" "$T/run2.out" && fail "a live sweep's state directory was touched"
+grep -q "carries the layout this sweep made on it" "$T/run2.out" ||
+	fail "the next run does not recognise the layout it made"
+[ "$rc" -eq 0 ] || fail "the next run exited $rc"
+j=$T/res/runs.jsonl
+[ "$(sed -n 's/.*"index":\([0-9]*\).*/\1/p' "$j" | sort | tr '\n' ' ')" = "0 1 " ] ||
+	fail "journal indexes $(sed -n 's/.*"index":\([0-9]*\).*/\1/p' "$j" | tr '\n' ' '), expected 0 1 once each"
+# Another file with a partition table is still refused with these RESULTS.
+qemu-img create -q -f raw "$T/other.img" 200M
+echo 'label: gpt' | sfdisk -q "$T/other.img"
+rc=0
+"$BUILDAPP" run "$T/one.ini" --target "$T/other.img" --results "$T/res" \
+	--cache "$T/cache" >"$T/run3.out" 2>&1 || rc=$?
+cat "$T/run3.out"
+[ "$rc" -ne 0 ] && grep -q "carries signatures (gpt) and wipe is not set" "$T/run3.out" ||
+	fail "a foreign image file was not refused"
 echo "all killed-run checks passed"
