@@ -354,23 +354,30 @@ enum member_type {
 	MEMBER_BYTES,    /* an integer >= 0, into a uint64_t field */
 };
 
+enum member_presence {
+	MEMBER_REQUIRED, /* present and not null */
+	MEMBER_NULLABLE, /* present; null: -1 (names), 0 (bytes), false */
+	MEMBER_ADDED,    /* added later: absent or null as NULLABLE, so older
+			  * journals and plans still read */
+};
+
 struct cell_member {
 	const char *name;
 	enum member_type type;
 	const struct name_table *names; /* MEMBER_NAME */
-	bool nullable; /* null: -1 (names), 0 (bytes) */
+	enum member_presence presence;
 	size_t offset; /* into struct plan_cell */
 };
 
 #define CELL_FIELD(f) offsetof(struct plan_cell, f)
 static const struct cell_member cell_members[] = {
-	{"backend", MEMBER_NAME, &backend_names, false, CELL_FIELD(backend)},
-	{"format", MEMBER_NAME, &image_format_names, false, CELL_FIELD(format)},
-	{"preallocation", MEMBER_PREALLOC, NULL, true, CELL_FIELD(prealloc)},
-	{"cache", MEMBER_NAME, &cache_mode_names, false, CELL_FIELD(cache)},
-	{"aio", MEMBER_NAME, &aio_mode_names, false, CELL_FIELD(aio)},
-	{"bus", MEMBER_NAME, &disk_bus_names, true, CELL_FIELD(bus)},
-	{"workload", MEMBER_NAME, &workload_kind_names, false, CELL_FIELD(workload)},
+	{"backend", MEMBER_NAME, &backend_names, MEMBER_REQUIRED, CELL_FIELD(backend)},
+	{"format", MEMBER_NAME, &image_format_names, MEMBER_REQUIRED, CELL_FIELD(format)},
+	{"preallocation", MEMBER_PREALLOC, NULL, MEMBER_NULLABLE, CELL_FIELD(prealloc)},
+	{"cache", MEMBER_NAME, &cache_mode_names, MEMBER_REQUIRED, CELL_FIELD(cache)},
+	{"aio", MEMBER_NAME, &aio_mode_names, MEMBER_REQUIRED, CELL_FIELD(aio)},
+	{"bus", MEMBER_NAME, &disk_bus_names, MEMBER_NULLABLE, CELL_FIELD(bus)},
+	{"workload", MEMBER_NAME, &workload_kind_names, MEMBER_REQUIRED, CELL_FIELD(workload)},
 };
 
 /* Member M of the cell object O into C; "backend" comes first, so the
@@ -380,20 +387,23 @@ static int cell_member_from_json(json_object *o, const struct cell_member *m,
 {
 	void *field = (char *)c + m->offset;
 	const struct name_table *names = m->names;
-	json_object *v;
+	json_object *v = NULL;
 
-	if (!json_object_object_get_ex(o, m->name, &v)) {
+	bool present = json_object_object_get_ex(o, m->name, &v);
+	if (!present && m->presence != MEMBER_ADDED) {
 		snprintf(why, len, "%s: missing", m->name);
 		return -EINVAL;
 	}
 	if (!v) {
-		if (!m->nullable) {
+		if (m->presence == MEMBER_REQUIRED) {
 			snprintf(why, len, "%s: null", m->name);
 			return -EINVAL;
 		}
 		if (m->type == MEMBER_BYTES)
 			*(uint64_t *)field = 0;
-		else if (m->type != MEMBER_BOOL)
+		else if (m->type == MEMBER_BOOL)
+			*(bool *)field = false;
+		else
 			*(int *)field = -1;
 		return 0;
 	}
