@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,11 +67,109 @@ static void remove_entries(unsigned long since)
 		}
 }
 
+/* --- libguestfs' socket directory ---------------------------------------- */
+
+#define SOCKDIR_PREFIX "/tmp/libguestfs"
+#define SOCKDIR_LEN (sizeof(SOCKDIR_PREFIX) - 1 + 6) /* + XXXXXX */
+
+/* Reads at most LEN - 1 bytes of PATH into BUF, terminated.  Returns
+ * the count or -1.  Async-signal-safe. */
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* "/proc/" PID NAME into BUF, without snprintf (not async-signal-safe). */
+static void proc_path(char *buf, size_t len, const char *pid, const char *name)
+{
+	size_t n = 0;
+	for (const char *parts[] = {"/proc/", pid, name}, **p = parts; p < parts + 3; p++)
+		for (const char *c = *p; *c && n + 1 < len; c++)
+			buf[n++] = *c;
+	buf[n] = '\0';
+}
+
+/* When process PID is a child of SELF whose command line names a
+ * libguestfs socket directory (its QEMU: -chardev socket,path=...), that
+ * directory into DIR. */
+static bool child_sockdir(pid_t self, const char *pid, char *dir)
+{
+	char path[64], buf[8192];
+
+	proc_path(path, sizeof(path), pid, "/stat");
+	if (read_small(path, buf, sizeof(buf)) < 0)
+		return false;
+	/* "PID (COMM) STATE PPID ...": COMM may hold anything but the last ')'. */
+	char *p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return false;
+	long ppid = 0;
+	for (p += 4; *p >= '0' && *p <= '9'; p++)
+		ppid = ppid * 10 + (*p - '0');
+	if (ppid != self)
+		return false;
+	proc_path(path, sizeof(path), pid, "/cmdline");
+	ssize_t n = read_small(path, buf, sizeof(buf));
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	char *at = n > 0 ? strstr(buf, "path=" SOCKDIR_PREFIX) : NULL;
+	if (!at)
+		return false;
+	at += 5;
+	for (size_t i = sizeof(SOCKDIR_PREFIX) - 1; i < SOCKDIR_LEN; i++) {
+		char c = at[i];
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			return false;
+	}
+	if (at[SOCKDIR_LEN] != '/')
+		return false;
+	memcpy(dir, at, SOCKDIR_LEN);
+	dir[SOCKDIR_LEN] = '\0';
+	return true;
+}
+
+/* As root, libguestfs keeps a launch's sockets in /tmp/libguestfsXXXXXX
+ * whatever its tmpdir is, and only guestfs_close removes it: found in the
+ * command line of the handle's QEMU (a child of this process), it goes
+ * with the other temporaries.  From the handler: raw directory reads, no
+ * stdio, no malloc. */
+static void remove_guestfs_sockdirs(void)
+{
+	char buf[4096], dir[SOCKDIR_LEN + 1];
+	pid_t self = getpid();
+	long n;
+	int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (proc < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, proc, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+			off += d->d_reclen;
+			if (d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
+			    child_sockdir(self, d->d_name, dir))
+				remove_tree(dir);
+		}
+	close(proc);
+}
+
 static void on_signal(int sig)
 {
 	int saved = errno;
 
 	pid_t tool = command_current_child();
+
+	/* Before QEMU is killed: a dead child's command line is empty. */
+	remove_guestfs_sockdirs();
 
 	if (child_pid > 0)
 		kill(child_pid, SIGKILL);

@@ -3,8 +3,8 @@
 # cells, a fresh cache each time):
 #   a. SIGTERM during the libguestfs launch: nothing left in the cache
 #      and no temporary directory of the build (the one libguestfs keeps
-#      its own in included; its socket directory, always in /tmp for
-#      root, is not checked);
+#      its own in, and its socket directory, always in /tmp for root,
+#      included);
 #   b. SIGKILL there (no handler runs) leaves disk.img.tmpPID and the
 #      build's directory: the next build removes both and says so, and,
 #      finishing, leaves no temporary directory of its own;
@@ -38,14 +38,19 @@ for sig in TERM KILL; do
 	echo "SIG$sig during the libguestfs launch"
 	before=$(scratch)
 	kit_bg "$T/c-$sig"
-	# The image file exists from just before the launch.
-	i=0
-	while [ -z "$(ls "$T/c-$sig"/image-*/disk.img.tmp* 2>/dev/null)" ] &&
-		kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do
+	# Mid-launch: libguestfs' QEMU, a child of the build, runs (its
+	# command line names the launch's socket directory in /tmp).
+	i=0 sockdir=
+	while [ -z "$sockdir" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do
 		sleep 0.2
 		i=$((i + 1))
+		sockdir=$(ps --ppid "$pid" -o args= 2>/dev/null |
+			grep -o 'path=/tmp/libguestfs[A-Za-z0-9]\{6\}/' | head -n 1 || true)
 	done
-	sleep 3
+	sockdir=${sockdir#path=}
+	sockdir=${sockdir%/}
+	[ -n "$sockdir" ] || { cat "$T/log"; fail "SIG$sig: no libguestfs launch seen"; }
+	sleep 1
 	kill -"$sig" "$pid"
 	wait "$pid" || true
 	cat "$T/log"
@@ -54,6 +59,7 @@ for sig in TERM KILL; do
 	left=$(ls -d "$d"/disk.img.tmp* 2>/dev/null || true)
 	if [ "$sig" = TERM ]; then
 		[ -z "$left" ] || fail "SIGTERM: left in the cache: $left"
+		[ ! -e "$sockdir" ] || fail "SIGTERM: libguestfs' socket directory $sockdir is left"
 		[ -z "$(new_scratch "$before")" ] || fail "SIGTERM: temporary directory left: $(new_scratch "$before")"
 		continue
 	fi
