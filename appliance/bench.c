@@ -16,6 +16,8 @@
 #include "cleanup.h"
 #include "hostinfo.h"
 #include "log.h"
+#include "runstate.h"
+#include "safety.h"
 #include "volumes.h"
 
 /* The boot check's guest: the kit's kernel on the first volume. */
@@ -163,7 +165,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 	_cleanup_free_ struct recipe *rec = calloc(1, sizeof(*rec));
 	/* Short: libvirt puts sockets under it (108-byte limit); /tmp
 	 * exists in the appliance's root too. */
-	char statedir[] = "/tmp/buildapp-run-XXXXXX";
+	char statedir[] = RUNSTATE_TEMPLATE;
 	char console[PATH_MAX], mountpoint[PATH_MAX];
 	struct vm_host *host = NULL;
 	struct sweep_outcome out;
@@ -174,15 +176,25 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		return -ENOMEM;
 	/* From here a signal stops the sweep and this function cleans up. */
 	vm_catch_signals();
-	if (!mkdtemp(statedir))
-		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
+	runstate_reap();
+	r = runstate_create(statedir);
+	if (r < 0)
+		return r;
 	snprintf(mountpoint, sizeof(mountpoint), "%s/volumes", statedir);
 	snprintf(console, sizeof(console), "%s/check.log", statedir);
 	r = mkdir(mountpoint, 0755) < 0 ? -errno : 0;
+	if (r >= 0 && in->image)
+		r = runstate_record_loop(statedir, in->target, in->image);
+	char own[SAFETY_ITEM_MAX];
+	bool have_own = volumes_layout_read(in->results_dir, own, sizeof(own)) == 0;
 	if (r >= 0) {
-		r = volumes_provision(p, in->target, mountpoint, rec);
+		r = volumes_provision(p, in->target, mountpoint,
+				      have_own ? own : NULL, rec);
 		provisioned = r >= 0;
 	}
+	/* What a later boot or run with these RESULTS recognises as its own. */
+	if (r >= 0 && rec->target.kind == STORAGE_TARGET_DISK)
+		r = volumes_layout_write(in->results_dir, in->target);
 	if (r >= 0 && !in->uri && in->caps_dir)
 		share_qemu_caps(in->caps_dir, statedir, false);
 	if (r >= 0)

@@ -30,12 +30,16 @@ struct bench_inputs {
 	 * and the kit baked in this root (NULL: none, `buildapp run`). */
 	const struct hosttune *tune;
 	const char *kit_dir;
+	/* The image file behind a loop device TARGET, or NULL: recorded so
+	 * a sweep killed with SIGKILL has it detached by the next one. */
+	const char *image;
 };
 
 struct hosttune;
 
-/* Runs IN's sweep, with host.json written into the results directory
- * once the boot check has told KVM from TCG.  Returns 0 with *ret filled, -EINVAL or -EPERM for a
+/* Runs IN's sweep, after undoing what killed sweeps left (runstate_reap),
+ * with host.json written into the results directory once the boot check
+ * has told KVM from TCG.  Returns 0 with *ret filled, -EINVAL or -EPERM for a
  * target that cannot be used (reported), or another negative errno. */
 int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret);
 

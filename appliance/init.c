@@ -31,6 +31,7 @@
 #include "parse.h"
 #include "plan.h"
 #include "profile.h"
+#include "safety.h"
 #include "sysfs.h"
 
 #define RESULTS_LABEL "RESULTS"
@@ -47,7 +48,9 @@ struct init_env {
 	struct hosttune tune;
 	int tuned;
 	int write_cache_restored; /* read back after the restore, -1 unknown */
-	char sweep_status[256];
+	char sweep_status[640];
+	char failure[512]; /* the error that stopped the boot's work, as shown */
+	int bad_plan;      /* plan_read_json's error: nothing is touched */
 };
 
 static void mount_api_filesystems(void)
@@ -238,15 +241,40 @@ static int run_sweep(struct init_env *env)
 		.tune = &env->tune,
 		.kit_dir = BENCH_KIT_DIR,
 	};
+	log_clear_last_error();
 	r = bench_run(&in, &out);
 	if (r < 0)
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
-			 "failed: %s", strerror(-r));
+			 "failed: %s", *log_last_error() ? log_last_error()
+							  : strerror(-r));
 	else
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "%zu runs made, %zu failed, %zu already there", out.made,
 			 out.failed, out.skipped);
 	return r;
+}
+
+static void write_list(FILE *f, const char *key, char (*items)[SAFETY_ITEM_MAX],
+		       size_t n)
+{
+	fprintf(f, "%s:", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s %s", i ? "," : "", items[i]);
+	fprintf(f, "%s\n", n ? "" : " none");
+}
+
+/* What the safety rules saw of the disk under test: the identities
+ * [host] disk may name it by, and the signatures that need wipe. */
+static void write_disk_facts(const struct init_env *env, FILE *f)
+{
+	struct safety_facts facts;
+	char dev[DISK_NAME_MAX + 8];
+
+	snprintf(dev, sizeof(dev), "/dev/%s", env->target.name);
+	if (safety_probe(dev, &facts) < 0)
+		return;
+	write_list(f, "disk_identities", facts.identities, facts.n_identities);
+	write_list(f, "disk_signatures", facts.signatures, facts.n_signatures);
 }
 
 static void write_report(const struct init_env *env, int status)
@@ -277,6 +305,8 @@ static void write_report(const struct init_env *env, int status)
 	} else {
 		fprintf(f, "disk_under_test: none found\n");
 	}
+	if (env->have_target)
+		write_disk_facts(env, f);
 	fprintf(f, "write_cache_requested: %s\n",
 		write_cache_setting_name(env->profile.host.write_cache));
 	if (env->tuned) {
@@ -287,9 +317,15 @@ static void write_report(const struct init_env *env, int status)
 	}
 	fprintf(f, "sweep: %s\n", env->sweep_status[0] ? env->sweep_status : "not run");
 	fprintf(f, "status: %s\n", status == 0 ? "ok" : "failed");
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0 ||
-	    rename(REPORT_PATH ".tmp", REPORT_PATH) < 0)
-		log_error("writing %s: %s", REPORT_PATH, strerror(errno));
+	if (status != 0)
+		fprintf(f, "reason: %s\n", env->failure[0] ? env->failure : strerror(-status));
+	/* A full RESULTS must not leave a half report under either name. */
+	if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) < 0 ||
+	    rename(REPORT_PATH ".tmp", REPORT_PATH) < 0) {
+		int e = errno ? errno : EIO;
+		unlink(REPORT_PATH ".tmp");
+		log_error("cannot write %s: %s", REPORT_PATH, strerror(e));
+	}
 }
 
 static int run(struct init_env *env)
@@ -299,6 +335,11 @@ static int run(struct init_env *env)
 	r = mount_results(env);
 	if (r < 0)
 		return r;
+	if (env->bad_plan) {
+		snprintf(env->sweep_status, sizeof(env->sweep_status),
+			 "not run: the plan of this appliance is invalid");
+		return env->bad_plan;
+	}
 	for (int i = 0; i < 80; i++) {
 		coldplug();
 		r = disks_find_target(env->profile.host.disk, env->boot_disk,
@@ -378,12 +419,20 @@ int main(void)
 	if (access(BENCH_KIT_DIR "/plan.json", F_OK) < 0) {
 		log_info("no plan in this root: host settings only");
 		keys_set_defaults(&env.profile);
-	} else if (plan_read_json(BENCH_KIT_DIR "/plan.json", &env.plan) == 0)
+	} else if ((r = plan_read_json(BENCH_KIT_DIR "/plan.json", &env.plan)) == 0) {
 		env.profile = env.plan.profile;
-	else
+	} else {
+		/* Reported, and nothing is touched; `after` is the default
+		 * or the command line's. */
+		env.bad_plan = r;
+		snprintf(env.failure, sizeof(env.failure), "%s", log_last_error());
 		keys_set_defaults(&env.profile);
+	}
 	read_cmdline(&env.profile);
+	log_clear_last_error();
 	r = run(&env);
+	if (r < 0 && !env.failure[0])
+		snprintf(env.failure, sizeof(env.failure), "%s", log_last_error());
 	if (env.results_part[0])
 		write_report(&env, r);
 	log_info("%s; %s", r == 0 ? "done" : "failed",

@@ -281,6 +281,46 @@ static int fsync_parent(const char *path)
 	return 0;
 }
 
+/* The length of FD's contents up to and including its last newline: what
+ * is after it is a line cut short (a power cut or a full disk in the
+ * middle of an append), which journal_read ignores and the next append
+ * removes.  Returns the length or a negative errno. */
+static off_t committed_length(int fd)
+{
+	char buf[4096];
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	for (off_t end = st.st_size; end > 0;) {
+		size_t n = end < (off_t)sizeof buf ? (size_t)end : sizeof buf;
+		ssize_t got = pread(fd, buf, n, end - (off_t)n);
+		if (got != (ssize_t)n)
+			return got < 0 ? -errno : -EIO;
+		for (size_t i = n; i > 0; i--)
+			if (buf[i - 1] == '\n')
+				return end - (off_t)n + (off_t)i;
+		end -= (off_t)n;
+	}
+	return 0;
+}
+
+/* Writes all of BUF at the end of FD.  A short write is retried, so a full
+ * disk answers with its errno (ENOSPC) rather than a count. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int journal_append(const char *path, const struct journal_run *run)
 {
 	_cleanup_free_ char *line = NULL;
@@ -291,18 +331,37 @@ int journal_append(const char *path, const struct journal_run *run)
 
 	bool existed = access(path, F_OK) == 0;
 	_cleanup_close_ int fd =
-		open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return log_error_errno(-errno, "journal '%s': %s", path,
 				       strerror(errno));
-	/* One write of the whole line: O_APPEND keeps it in one piece. */
+	/* A torn last line goes first: written after, the new record would
+	 * share its line and every later read would fail there. */
+	off_t keep = committed_length(fd);
+	struct stat st;
+	if (keep < 0 || fstat(fd, &st) < 0)
+		return log_error_errno(keep < 0 ? (int)keep : -errno,
+				       "journal '%s': cannot read its end: %s", path,
+				       strerror(keep < 0 ? (int)-keep : errno));
+	if (keep < st.st_size) {
+		log_warning("journal '%s': removing a last line cut short (%lld bytes)",
+			    path, (long long)(st.st_size - keep));
+		if (ftruncate(fd, keep) < 0)
+			return log_error_errno(-errno, "journal '%s': cannot remove the cut-short line: %s",
+					       path, strerror(errno));
+	}
 	size_t len = strlen(line);
 	line[len] = '\n';
-	ssize_t n = write(fd, line, len + 1);
+	r = write_all(fd, line, len + 1);
 	line[len] = '\0';
-	if (n != (ssize_t)(len + 1))
-		return log_error_errno(n < 0 ? -errno : -EIO,
-				       "journal '%s': short write", path);
+	if (r < 0) {
+		/* Leave no fragment behind: this run is lost, no other. */
+		if (ftruncate(fd, keep) < 0)
+			log_warning("journal '%s': cannot remove the partial line: %s",
+				    path, strerror(errno));
+		return log_error_errno(r, "journal '%s': cannot append run %u of '%s': %s",
+				       path, run->index, run->cell.id, strerror(-r));
+	}
 	if (fsync(fd) < 0)
 		return log_error_errno(-errno, "journal '%s': fsync: %s", path,
 				       strerror(errno));
@@ -344,14 +403,17 @@ int journal_read(const char *path, struct journal *ret)
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
+		/* A record is committed by its newline: without one (the last
+		 * line, cut short) it is ignored even when it parses, as
+		 * journal_append removes it before it writes. */
+		if (!complete) {
+			log_warning("journal '%s': line %u was cut short (interrupted run), ignored",
+				    path, lineno);
+			break;
+		}
 		struct journal_run run;
 		if (len > JOURNAL_LINE_MAX ||
 		    journal_run_from_json(line, &run) < 0) {
-			if (!complete && feof(f)) {
-				log_warning("journal '%s': line %u was cut short (interrupted run), ignored",
-					    path, lineno);
-				break;
-			}
 			journal_release(&j);
 			return log_error_errno(-EBADMSG, "journal '%s': line %u is not a journal record",
 					       path, lineno);

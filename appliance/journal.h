@@ -70,13 +70,16 @@ int journal_run_to_json(const struct journal_run *run, char **ret);
 int journal_run_from_json(const char *line, struct journal_run *ret);
 
 /* Appends RUN as one line to PATH (created 0644 if missing) and fsyncs it
- * (and its directory when it was created).  Reports errors; returns 0 or
- * a negative errno. */
+ * (and its directory when it was created).  A last line cut short (no
+ * newline) is removed first, and a write that fails removes what it wrote,
+ * so one torn write costs only its own run.  Reports errors with their
+ * cause (ENOSPC...); returns 0 or a negative errno. */
 int journal_append(const char *path, const struct journal_run *run);
 
 /* Reads every run of PATH into *ret (release with journal_release).  A
  * missing file is an empty journal; a last line without its newline is a
- * run cut short by a crash and is skipped with a warning; any other bad
+ * run cut short by a crash (a newline commits a record) and is skipped
+ * with a warning, even when it parses; any other bad
  * line is an error naming it.  Returns 0 or a negative errno. */
 int journal_read(const char *path, struct journal *ret);
 /* Frees what J owns; accepts a zeroed journal and leaves one. */

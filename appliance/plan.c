@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,7 @@
 #define PLAN_VERSION 1
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_tokener, json_tokener_free)
 
 void plan_release(struct plan *plan)
 {
@@ -204,37 +207,92 @@ int plan_write_json(const struct plan *plan, FILE *f)
 
 /* ---- reading ------------------------------------------------------------- */
 
-/* Profile text of a JSON value written by key_to_json. */
+/* The plan travels in the kit to someone else's server: it is read as
+ * untrusted input.  Every member is checked for its type and range, and
+ * a bad one is named (`cells[3].cache`); nothing in it can crash the
+ * reader or be read as a default. */
+
+#define PLAN_FILE_MAX (64 << 20)
+#define WHY_MAX 256
+
+/* Profile text of a JSON value written by key_to_json.  Returns 0,
+ * -EINVAL (a type key_to_json never writes) or -E2BIG. */
 static int json_to_text(json_object *v, char *buf, size_t len)
 {
 	size_t used = 0;
+	int n;
 
 	switch (json_object_get_type(v)) {
 	case json_type_string:
-		snprintf(buf, len, "%s", json_object_get_string(v));
-		return 0;
+		n = snprintf(buf, len, "%s", json_object_get_string(v));
+		break;
 	case json_type_boolean:
-		snprintf(buf, len, "%s", json_object_get_boolean(v) ? "yes" : "no");
-		return 0;
+		n = snprintf(buf, len, "%s", json_object_get_boolean(v) ? "yes" : "no");
+		break;
 	case json_type_int:
-		snprintf(buf, len, "%" PRIu64, json_object_get_uint64(v));
-		return 0;
+		/* Signed when negative, so the key's range refuses it. */
+		if (json_object_get_int64(v) < 0)
+			n = snprintf(buf, len, "%" PRId64, json_object_get_int64(v));
+		else
+			n = snprintf(buf, len, "%" PRIu64, json_object_get_uint64(v));
+		break;
 	case json_type_double:
-		snprintf(buf, len, "%.17g", json_object_get_double(v));
-		return 0;
+		n = snprintf(buf, len, "%.17g", json_object_get_double(v));
+		break;
 	case json_type_array:
 		buf[0] = '\0';
-		for (size_t i = 0; i < json_object_array_length(v) && used < len; i++) {
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
 			json_object *item = json_object_array_get_idx(v, i);
 			if (!json_object_is_type(item, json_type_string))
 				return -EINVAL;
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-						 i ? "," : "", json_object_get_string(item));
+			n = snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+				     json_object_get_string(item));
+			if (n < 0 || (size_t)n >= len - used)
+				return -E2BIG;
+			used += (size_t)n;
 		}
 		return 0;
 	default:
 		return -EINVAL;
 	}
+	return n < 0 || (size_t)n >= len ? -E2BIG : 0;
+}
+
+static bool section_known(const char *name)
+{
+	for (size_t s = 0; s < n_profile_sections; s++)
+		if (strcmp(profile_sections[s], name) == 0)
+			return true;
+	return false;
+}
+
+/* The keys key_to_json writes (a key stored nowhere, like include, is not). */
+static bool key_in_plan(const struct key_def *k)
+{
+	return k && !(k->type == KEY_STRING && k->size == 0);
+}
+
+/* Nothing unknown: a misspelt or foreign member would otherwise be
+ * ignored and its key left at the default without a word. */
+static int profile_check_members(const char *path, json_object *jp)
+{
+	json_object_object_foreach(jp, sec, members) {
+		if (strcmp(sec, "path") == 0)
+			continue;
+		if (!section_known(sec))
+			return log_error_errno(EINVAL, "plan '%s': profile.%s: unknown section",
+					       path, sec);
+		if (!json_object_is_type(members, json_type_object))
+			return log_error_errno(EINVAL, "plan '%s': profile.%s: not an object",
+					       path, sec);
+		json_object_object_foreach(members, name, value) {
+			(void)value;
+			if (!key_in_plan(keys_find(sec, name)))
+				return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: unknown key",
+						       path, sec, name);
+		}
+	}
+	return 0;
 }
 
 static int profile_from_json(const char *path, json_object *jp, struct profile *p)
@@ -243,19 +301,34 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 	char text[1024], reason[512];
 	int r;
 
+	if (!json_object_is_type(jp, json_type_object))
+		return log_error_errno(EINVAL, "plan '%s': profile: not an object", path);
+	r = profile_check_members(path, jp);
+	if (r < 0)
+		return r;
 	r = keys_set_defaults(p);
 	if (r < 0)
 		return r;
-	if (json_object_object_get_ex(jp, "path", &v))
+	if (json_object_object_get_ex(jp, "path", &v)) {
+		if (!json_object_is_type(v, json_type_string) ||
+		    strlen(json_object_get_string(v)) >= sizeof(p->path))
+			return log_error_errno(EINVAL, "plan '%s': profile.path: not a path",
+					       path);
 		snprintf(p->path, sizeof(p->path), "%s", json_object_get_string(v));
+	}
 	for (size_t i = 0; i < n_profile_keys; i++) {
 		const struct key_def *k = &profile_keys[i];
+		if (!key_in_plan(k))
+			continue;
 		if (!json_object_object_get_ex(jp, k->section, &sec) ||
 		    !json_object_object_get_ex(sec, k->name, &v))
-			continue;
-		if (json_to_text(v, text, sizeof(text)) < 0)
-			return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: wrong type",
+			return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: missing",
 					       path, k->section, k->name);
+		r = json_to_text(v, text, sizeof(text));
+		if (r < 0)
+			return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: %s", path,
+					       k->section, k->name,
+					       r == -E2BIG ? "too long" : "wrong type");
 		r = keys_set(p, k, text, reason, sizeof(reason));
 		if (r < 0)
 			return log_error_errno(r, "plan '%s': profile.%s.%s: %s", path,
@@ -264,114 +337,301 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 	return 0;
 }
 
-static int lookup_enum(json_object *o, const char *field,
-		       const struct name_table *t, bool optional, int *ret)
-{
-	json_object *v;
+/* A cell's members, in the plan and in the journal: one line each.  A
+ * member added to plan_cell_to_json is added here. */
+enum member_type {
+	MEMBER_NAME,     /* one name of `names`, into an int field */
+	MEMBER_PREALLOC, /* a name of the backend's preallocation modes */
+	MEMBER_BOOL,     /* true/false, into a bool field */
+	MEMBER_BYTES,    /* an integer >= 0, into a uint64_t field */
+};
 
-	if (!json_object_object_get_ex(o, field, &v) || json_object_is_type(v, json_type_null)) {
-		if (!optional)
+enum member_presence {
+	MEMBER_REQUIRED, /* present and not null */
+	MEMBER_NULLABLE, /* present; null: -1 (names), 0 (bytes), false */
+	MEMBER_ADDED,    /* added later: absent or null as NULLABLE, so older
+			  * journals and plans still read */
+};
+
+struct cell_member {
+	const char *name;
+	enum member_type type;
+	const struct name_table *names; /* MEMBER_NAME */
+	enum member_presence presence;
+	size_t offset; /* into struct plan_cell */
+};
+
+#define CELL_FIELD(f) offsetof(struct plan_cell, f)
+static const struct cell_member cell_members[] = {
+	{"backend", MEMBER_NAME, &backend_names, MEMBER_REQUIRED, CELL_FIELD(backend)},
+	{"format", MEMBER_NAME, &image_format_names, MEMBER_REQUIRED, CELL_FIELD(format)},
+	{"preallocation", MEMBER_PREALLOC, NULL, MEMBER_NULLABLE, CELL_FIELD(prealloc)},
+	{"cache", MEMBER_NAME, &cache_mode_names, MEMBER_REQUIRED, CELL_FIELD(cache)},
+	{"aio", MEMBER_NAME, &aio_mode_names, MEMBER_REQUIRED, CELL_FIELD(aio)},
+	{"bus", MEMBER_NAME, &disk_bus_names, MEMBER_NULLABLE, CELL_FIELD(bus)},
+	{"workload", MEMBER_NAME, &workload_kind_names, MEMBER_REQUIRED, CELL_FIELD(workload)},
+};
+
+/* Member M of the cell object O into C; "backend" comes first, so the
+ * preallocation is read against it.  Returns 0 or -EINVAL with WHY. */
+static int cell_member_from_json(json_object *o, const struct cell_member *m,
+				 struct plan_cell *c, char *why, size_t len)
+{
+	void *field = (char *)c + m->offset;
+	const struct name_table *names = m->names;
+	json_object *v = NULL;
+
+	bool present = json_object_object_get_ex(o, m->name, &v);
+	if (!present && m->presence != MEMBER_ADDED) {
+		snprintf(why, len, "%s: missing", m->name);
+		return -EINVAL;
+	}
+	if (!v) {
+		if (m->presence == MEMBER_REQUIRED) {
+			snprintf(why, len, "%s: null", m->name);
 			return -EINVAL;
-		*ret = -1;
+		}
+		if (m->type == MEMBER_BYTES)
+			*(uint64_t *)field = 0;
+		else if (m->type == MEMBER_BOOL)
+			*(bool *)field = false;
+		else
+			*(int *)field = -1;
 		return 0;
 	}
-	*ret = name_table_lookup(t, json_object_get_string(v));
-	return *ret < 0 ? -EINVAL : 0;
+	switch (m->type) {
+	case MEMBER_BOOL:
+		if (!json_object_is_type(v, json_type_boolean))
+			break;
+		*(bool *)field = json_object_get_boolean(v);
+		return 0;
+	case MEMBER_BYTES:
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+			break;
+		*(uint64_t *)field = json_object_get_uint64(v);
+		return 0;
+	case MEMBER_PREALLOC:
+		names = c->backend == BACKEND_QCOW2 ? &qcow2_prealloc_names
+						    : &raw_prealloc_names;
+		/* fall through */
+	case MEMBER_NAME:
+		if (!json_object_is_type(v, json_type_string))
+			break;
+		*(int *)field = name_table_lookup(names, json_object_get_string(v));
+		if (*(int *)field >= 0)
+			return 0;
+		snprintf(why, len, "%s: unknown value '%.64s'", m->name,
+			 json_object_get_string(v));
+		return -EINVAL;
+	}
+	snprintf(why, len, "%s: wrong type", m->name);
+	return -EINVAL;
+}
+
+static int cell_from_json(json_object *o, struct plan_cell *ret, char *why, size_t len)
+{
+	struct plan_cell c = {.prealloc = -1};
+
+	if (!json_object_is_type(o, json_type_object)) {
+		snprintf(why, len, "not an object");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < sizeof(cell_members) / sizeof(cell_members[0]); i++)
+		if (cell_member_from_json(o, &cell_members[i], &c, why, len) < 0)
+			return -EINVAL;
+	plan_cell_make_id(&c);
+	*ret = c;
+	return 0;
 }
 
 int plan_cell_from_json(json_object *o, struct plan_cell *c)
 {
-	int backend, format, prealloc, cache, aio, bus, work;
+	char why[WHY_MAX];
 
-	if (lookup_enum(o, "backend", &backend_names, false, &backend) < 0 ||
-	    lookup_enum(o, "format", &image_format_names, false, &format) < 0 ||
-	    lookup_enum(o, "preallocation",
-			backend == BACKEND_QCOW2 ? &qcow2_prealloc_names : &raw_prealloc_names,
-			true, &prealloc) < 0 ||
-	    lookup_enum(o, "cache", &cache_mode_names, false, &cache) < 0 ||
-	    lookup_enum(o, "aio", &aio_mode_names, false, &aio) < 0 ||
-	    lookup_enum(o, "bus", &disk_bus_names, true, &bus) < 0 ||
-	    lookup_enum(o, "workload", &workload_kind_names, false, &work) < 0)
-		return -EINVAL;
-	*c = (struct plan_cell){.backend = backend, .format = format, .prealloc = prealloc,
-				.cache = cache, .aio = aio, .bus = bus, .workload = work};
-	plan_cell_make_id(c);
+	return cell_from_json(o, c, why, sizeof(why));
+}
+
+/* An integer member of O in [0, MAX]. */
+static bool get_count(json_object *o, const char *key, int64_t max, int64_t *ret)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+		return false;
+	*ret = json_object_get_int64(v);
+	return *ret >= 0 && *ret <= max;
+}
+
+static int cells_from_json(const char *path, json_object *cells, struct plan *plan)
+{
+	char why[WHY_MAX];
+
+	if (!json_object_is_type(cells, json_type_array))
+		return log_error_errno(EINVAL, "plan '%s': cells: not a list", path);
+	size_t n = json_object_array_length(cells);
+	if (n == 0 || n > PLAN_MAX_CELLS)
+		return log_error_errno(EINVAL, "plan '%s': cells: %zu cells, not 1 to %d",
+				       path, n, PLAN_MAX_CELLS);
+	plan->cells = calloc(n + 1, sizeof(*plan->cells));
+	if (!plan->cells)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (cell_from_json(json_object_array_get_idx(cells, i), &plan->cells[i],
+				   why, sizeof(why)) < 0)
+			return log_error_errno(EINVAL, "plan '%s': cells[%zu]: %s", path, i, why);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(plan->cells[j].id, plan->cells[i].id) == 0)
+				return log_error_errno(EINVAL, "plan '%s': cells[%zu] is cells[%zu] again (%s)",
+						       path, i, j, plan->cells[i].id);
+		plan->n_cells = i + 1;
+	}
 	return 0;
 }
 
-static int runs_from_json(json_object *arr, struct plan *plan)
+static int compare_runs(const void *a, const void *b)
 {
-	size_t n = json_object_array_length(arr);
+	const struct plan_run *x = a, *y = b;
 
-	if (n > PLAN_MAX_RUNS)
-		return -E2BIG;
+	if (x->cell != y->cell)
+		return x->cell < y->cell ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* No (cell, run) twice: each would be made and journaled again. */
+static int runs_check_duplicates(const char *path, const struct plan *plan)
+{
+	_cleanup_free_ struct plan_run *sorted = calloc(plan->n_runs + 1, sizeof(*sorted));
+
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, plan->runs, plan->n_runs * sizeof(*sorted));
+	qsort(sorted, plan->n_runs, sizeof(*sorted), compare_runs);
+	for (size_t i = 1; i < plan->n_runs; i++)
+		if (compare_runs(&sorted[i - 1], &sorted[i]) == 0)
+			return log_error_errno(EINVAL, "plan '%s': runs: run %u of cells[%u] "
+					       "is there twice (runs[%u] and runs[%u])",
+					       path, sorted[i].index, sorted[i].cell,
+					       sorted[i - 1].position, sorted[i].position);
+	return 0;
+}
+
+static int runs_from_json(const char *path, json_object *root, struct plan *plan)
+{
+	unsigned per_cell = plan->profile.sweep.runs;
+	int64_t total;
+	json_object *arr;
+
+	if (!json_object_object_get_ex(root, "runs", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return log_error_errno(EINVAL, "plan '%s': runs: not a list", path);
+	size_t n = json_object_array_length(arr);
+	if (n == 0 || n > PLAN_MAX_RUNS)
+		return log_error_errno(EINVAL, "plan '%s': runs: %zu runs, not 1 to %d",
+				       path, n, PLAN_MAX_RUNS);
+	if (!get_count(root, "total_runs", PLAN_MAX_RUNS, &total) || (size_t)total != n)
+		return log_error_errno(EINVAL, "plan '%s': total_runs: not the %zu runs listed",
+				       path, n);
 	plan->runs = calloc(n + 1, sizeof(*plan->runs));
 	if (!plan->runs)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(arr, i), *c, *r;
-		if (!json_object_object_get_ex(o, "cell", &c) ||
-		    !json_object_object_get_ex(o, "run", &r))
-			return -EINVAL;
-		int64_t cell = json_object_get_int64(c), run = json_object_get_int64(r);
-		if (cell < 0 || (size_t)cell >= plan->n_cells || run < 0 || run > PLAN_MAX_RUNS)
-			return -EINVAL;
+		json_object *o = json_object_array_get_idx(arr, i);
+		int64_t cell, run;
+		if (!json_object_is_type(o, json_type_object) ||
+		    !get_count(o, "cell", (int64_t)plan->n_cells - 1, &cell) ||
+		    !get_count(o, "run", (int64_t)per_cell - 1, &run))
+			return log_error_errno(EINVAL, "plan '%s': runs[%zu]: not a cell "
+					       "index below %zu and a run index below "
+					       "[sweep] runs = %u", path, i, plan->n_cells,
+					       per_cell);
 		plan->runs[i] = (struct plan_run){(unsigned)i, (unsigned)cell, (unsigned)run};
 	}
 	plan->n_runs = n;
-	return 0;
+	return runs_check_duplicates(path, plan);
 }
 
 static int plan_from_json(const char *path, json_object *root, struct plan *plan)
 {
-	json_object *v, *cells;
+	json_object *v;
+	int64_t version;
 	int r;
 
-	if (!json_object_object_get_ex(root, "format", &v) ||
+	if (!json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "format", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
 	    strcmp(json_object_get_string(v), PLAN_FORMAT) != 0)
 		return log_error_errno(EINVAL, "'%s' is not a buildapp plan", path);
+	if (!get_count(root, "version", INT32_MAX, &version) || version != PLAN_VERSION)
+		return log_error_errno(EINVAL, "plan '%s': version: not %d (a kit of "
+				       "another buildapp?)", path, PLAN_VERSION);
 	if (!json_object_object_get_ex(root, "profile", &v))
 		return log_error_errno(EINVAL, "plan '%s': no profile", path);
 	r = profile_from_json(path, v, &plan->profile);
 	if (r < 0)
 		return r;
-	if (!json_object_object_get_ex(root, "cells", &cells) ||
-	    !json_object_is_type(cells, json_type_array) ||
-	    json_object_array_length(cells) > PLAN_MAX_CELLS)
-		return log_error_errno(EINVAL, "plan '%s': bad cells", path);
-	plan->n_cells = json_object_array_length(cells);
-	plan->cells = calloc(plan->n_cells + 1, sizeof(*plan->cells));
-	plan->excluded = calloc(1, sizeof(*plan->excluded));
-	if (!plan->cells || !plan->excluded)
-		return -ENOMEM;
-	for (size_t i = 0; i < plan->n_cells; i++)
-		if (plan_cell_from_json(json_object_array_get_idx(cells, i), &plan->cells[i]) < 0)
-			return log_error_errno(EINVAL, "plan '%s': bad cell %zu", path, i);
-	if (!json_object_object_get_ex(root, "runs", &v) ||
-	    !json_object_is_type(v, json_type_array))
-		return log_error_errno(EINVAL, "plan '%s': no runs", path);
-	r = runs_from_json(v, plan);
+	if (!json_object_object_get_ex(root, "cells", &v))
+		return log_error_errno(EINVAL, "plan '%s': no cells", path);
+	r = cells_from_json(path, v, plan);
 	if (r < 0)
-		return log_error_errno(r, "plan '%s': bad runs", path);
-	return 0;
+		return r;
+	plan->excluded = calloc(1, sizeof(*plan->excluded));
+	if (!plan->excluded)
+		return -ENOMEM;
+	return runs_from_json(path, root, plan);
 }
 
-int plan_read_json(const char *path, struct plan *ret)
+int plan_parse_json(const char *name, const char *text, size_t len, struct plan *ret)
 {
-	_cleanup_(json_object_putp) json_object *root = json_object_from_file(path);
+	_cleanup_(json_tokener_freep) json_tokener *tok = json_tokener_new();
+	_cleanup_(json_object_putp) json_object *root = NULL;
 	struct plan plan = {.n_cells = 0};
 	int r;
 
-	if (!root)
-		return log_error_errno(EINVAL, "cannot read plan '%s': %s", path,
-				       json_util_get_last_err());
-	r = plan_from_json(path, root, &plan);
+	if (!tok)
+		return -ENOMEM;
+	if (len > INT_MAX)
+		return log_error_errno(EFBIG, "plan '%s': too large", name);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	enum json_tokener_error e = json_tokener_get_error(tok);
+	if (e == json_tokener_continue)
+		return log_error_errno(EINVAL, "plan '%s': not JSON: it ends too early", name);
+	if (e != json_tokener_success)
+		return log_error_errno(EINVAL, "plan '%s': not JSON: %s", name,
+				       json_tokener_error_desc(e));
+	/* One document, maybe followed by white space: nothing else. */
+	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
+		if (!strchr(" \t\r\n", text[i]))
+			return log_error_errno(EINVAL, "plan '%s': text after the JSON "
+					       "document", name);
+	r = plan_from_json(name, root, &plan);
 	if (r < 0) {
 		plan_release(&plan);
 		return r;
 	}
 	*ret = plan;
 	return 0;
+}
+
+int plan_read_json(const char *path, struct plan *ret)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	_cleanup_free_ char *buf = NULL;
+	size_t n;
+
+	if (!f)
+		return log_error_errno(errno, "cannot read plan '%s': %s", path,
+				       strerror(errno));
+	buf = malloc(PLAN_FILE_MAX + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = fread(buf, 1, PLAN_FILE_MAX + 1, f);
+	if (ferror(f))
+		return log_error_errno(EIO, "cannot read plan '%s': %s", path,
+				       strerror(EIO));
+	if (n > PLAN_FILE_MAX)
+		return log_error_errno(EFBIG, "plan '%s': larger than %d MiB", path,
+				       PLAN_FILE_MAX >> 20);
+	return plan_parse_json(path, buf, n, ret);
 }
 
 /* ---- text ---------------------------------------------------------------- */

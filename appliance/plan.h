@@ -82,5 +82,11 @@ int plan_write_text(const struct plan *plan, FILE *f);
  * caller releases with plan_release).  Reports its own errors; returns 0
  * or a negative errno. */
 int plan_read_json(const char *path, struct plan *ret);
+/* The same from the LEN bytes of TEXT, named NAME in messages.  Every
+ * member is checked (types, ranges, version, cell references, duplicate
+ * cells and runs): a bad plan is -EINVAL with one message naming the
+ * member, never a crash or a default. */
+int plan_parse_json(const char *name, const char *text, size_t len,
+		    struct plan *ret);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,12 +18,16 @@
 #include "imgbench.h"
 #include "journal.h"
 #include "log.h"
+#include "parse.h"
 #include "report.h"
 #include "results.h"
 #include "summary.h"
 
 /* Console logs larger than this are not the agent's: read only the start. */
 #define CONSOLE_READ_MAX (8 << 20)
+/* What one run may need on RESULTS: its console log (CONSOLE_READ_MAX at
+ * most is read back), its journal line, the summary rewritten after it. */
+#define RESULTS_FREE_MIN ((uint64_t)16 << 20)
 
 static double now_seconds(void)
 {
@@ -167,6 +172,50 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 	return 0;
 }
 
+/* A full RESULTS found before a run costs nothing; found by the journal
+ * write after it, it costs the run. */
+static int check_results_space(const char *dir)
+{
+	struct statvfs st;
+	char have[32], need[32];
+
+	if (statvfs(dir, &st) < 0)
+		return log_error_errno(-errno, "results directory '%s': %s", dir,
+				       strerror(errno));
+	uint64_t avail = (uint64_t)st.f_bavail * st.f_frsize;
+	if (avail >= RESULTS_FREE_MIN)
+		return 0;
+	return log_error_errno(-ENOSPC, "results directory '%s' has %s free, "
+			       "less than the %s a run needs: make room there "
+			       "(or give a larger one) and start again to resume",
+			       dir, format_size(avail, have, sizeof(have)),
+			       format_size(RESULTS_FREE_MIN, need, sizeof(need)));
+}
+
+/* Everything a run needs before it can measure: its volume reset to the
+ * pristine image, the page cache dropped. */
+static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell,
+		       const struct storage_volume *vol, double *ret_reset_seconds)
+{
+	int r;
+
+	if (!vol)
+		return log_error_errno(ENOENT, "no volume provisioned for %s",
+				       cell->id);
+	r = storage_reset(vol, env->pristine, ret_reset_seconds);
+	if (r < 0) {
+		char cause[256];
+		snprintf(cause, sizeof(cause), "%s",
+			 *log_last_error() ? log_last_error() : strerror(-r));
+		/* The cell is named by the progress line above. */
+		return log_error_errno(r, "cannot reset the volume '%s': %s",
+				       vol->path, cause);
+	}
+	if (env->plan->profile.host.page_cache == PAGE_CACHE_DROP)
+		drop_page_cache();
+	return 0;
+}
+
 static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 		    const char *journal_path, bool *ret_ok)
 {
@@ -174,31 +223,35 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	const struct storage_volume *vol = find_volume(env, cell);
 	struct journal_run jr;
 	struct results res = {.status = -1};
-	double reset_seconds;
+	double reset_seconds = NAN;
 	int r;
 
-	if (!vol)
-		return log_error_errno(ENOENT, "no volume provisioned for %s",
-				       cell->id);
-	r = storage_reset(vol, env->pristine, &reset_seconds);
+	r = check_results_space(env->results_dir);
 	if (r < 0)
 		return r;
-	if (env->plan->profile.host.page_cache == PAGE_CACHE_DROP)
-		drop_page_cache();
-
 	journal_run_init(&jr);
 	jr.cell = *cell;
 	jr.index = pr->index;
 	jr.position = pr->position;
 	set_status(&jr, "ok", "");
-	if (cell->workload == WORKLOAD_QEMU_IMG_BENCH)
+	log_clear_last_error();
+	r = prepare_run(env, cell, vol, &reset_seconds);
+	if (r >= 0 && cell->workload == WORKLOAD_QEMU_IMG_BENCH)
 		r = run_host_bench(env, pr, vol, &jr, &res);
-	else
+	else if (r >= 0)
 		r = run_guest(env, pr, vol, &jr, &res);
+	/* A run that cannot start (its volume, its domain refused...) is a
+	 * result of its cell: journaled as failed with the reason, and the
+	 * sweep goes on.  A signal is not. */
+	if (r < 0 && r != -EINTR && !vm_pending_signal()) {
+		const char *why = log_last_error();
+		set_status(&jr, "failed", *why ? why : strerror(-r));
+		r = 0;
+	}
 	for (size_t i = 0; r >= 0 && i < res.n_metrics; i++)
 		r = journal_run_add_metric(&jr, res.metrics[i].name,
 					   res.metrics[i].value, res.metrics[i].unit);
-	if (r >= 0)
+	if (r >= 0 && !isnan(reset_seconds))
 		r = journal_run_add_metric(&jr, "reset_seconds", reset_seconds, "s");
 	/* A run cut short by a signal is not a result: not journaled, made
 	 * again on resume. */
@@ -390,15 +443,16 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 	journal_release(&done);
 	if (r >= 0)
 		r = run_until_target(env, journal_path, &out);
-	if (r < 0)
-		return r;
-	r = summary_write_results(env->results_dir);
-	if (r < 0)
-		return r;
-	/* The journal and summary are the results; a report that cannot be
+	/* The summary of whatever ran, even when the sweep stopped early.
+	 * The journal and summary are the results; a report that cannot be
 	 * made is said, and can be made again with `buildapp report`. */
-	if (report_write_results(env->results_dir) < 0)
+	int k = summary_write_results(env->results_dir);
+	if (k >= 0 && report_write_results(env->results_dir) < 0)
 		log_warning("the report of '%s' was not written", env->results_dir);
+	if (r < 0)
+		return r;
+	if (k < 0)
+		return k;
 	*ret = out;
 	return 0;
 }

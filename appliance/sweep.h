@@ -32,13 +32,15 @@ struct sweep_outcome {
 	size_t failed;  /* made, but not ok */
 };
 
-/* Runs ENV's plan.  A run that fails (timeout, crash, bad output) is
- * journaled as such and the sweep goes on; what stops it is a problem
- * with the host (no volume for a cell, a reset or journal write that
- * fails) or a signal (-EINTR).  Prints a progress line per run.  With
- * [sweep] target_ci and max_runs, the planned runs are followed by rounds
- * of one more run for each cell that sweep_cell_wants_run() names, until
- * none does.  Writes the summary at the end.  Returns 0 (see *ret) or a
+/* Runs ENV's plan.  A run that fails (timeout, crash, bad output) or
+ * cannot start (no volume, a reset that fails, a domain refused) is
+ * journaled as such with the reason and the sweep goes on; what stops it
+ * is RESULTS with less free space than a run needs (checked before each
+ * run), a journal write that fails, or a signal (-EINTR).  Prints a
+ * progress line per run.  With [sweep] target_ci and max_runs, the
+ * planned runs are followed by rounds of one more run for each cell that
+ * sweep_cell_wants_run() names, until none does.  Writes the summary of
+ * whatever ran at the end, stopped or not.  Returns 0 (see *ret) or a
  * negative errno, reported. */
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
 

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "cleanup.h"
 #include "log.h"
 #include "native.h"
 #include "safety.h"
@@ -30,9 +32,10 @@ void volumes_spec_from_profile(const struct profile *profile,
 	ret->fill = s->fill;
 }
 
-int volumes_check_target(const struct profile *p, const char *path)
+int volumes_check_target(const struct profile *p, const char *path,
+			 const char *own_ptuuid)
 {
-	struct safety_policy policy = {p->host.wipe, p->host.disk};
+	struct safety_policy policy = {p->host.wipe, p->host.disk, own_ptuuid};
 	struct safety_facts facts;
 	char reason[SAFETY_REASON_MAX];
 	int r;
@@ -44,16 +47,73 @@ int volumes_check_target(const struct profile *p, const char *path)
 		log_error("refusing to write '%s': %s", path, reason);
 		return -EPERM;
 	}
+	if (facts.n_signatures > 0 && !p->host.wipe && own_ptuuid)
+		log_info("'%s' carries the layout this sweep made on it (partition "
+			 "table %s, recorded on RESULTS): provisioned again, no wipe "
+			 "needed", path, facts.ptuuid);
+	return 0;
+}
+
+#define LAYOUT_NAME "layout"
+
+int volumes_layout_read(const char *results_dir, char *buf, size_t len)
+{
+	char path[PATH_MAX], line[256];
+
+	snprintf(path, sizeof(path), "%s/" LAYOUT_NAME, results_dir);
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "ptuuid=", 7) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			if (!line[7] || strlen(line + 7) >= len)
+				return -EINVAL;
+			memcpy(buf, line + 7, strlen(line + 7) + 1);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int volumes_layout_write(const char *results_dir, const char *device)
+{
+	struct safety_facts facts;
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	int r;
+
+	r = safety_probe(device, &facts);
+	if (r < 0)
+		return r;
+	if (!facts.ptuuid[0])
+		return log_error_errno(ENODATA, "'%s': no partition table UUID to record",
+				       device);
+	if (mkdir(results_dir, 0755) < 0 && errno != EEXIST)
+		return log_error_errno(errno, "cannot create '%s': %s", results_dir,
+				       strerror(errno));
+	snprintf(path, sizeof(path), "%s/" LAYOUT_NAME, results_dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	_cleanup_fclose_ FILE *f = fopen(tmp, "we");
+	if (!f)
+		return log_error_errno(errno, "cannot write '%s': %s", tmp, strerror(errno));
+	fprintf(f, "ptuuid=%s\n", facts.ptuuid);
+	for (size_t i = 0; i < facts.n_identities; i++)
+		fprintf(f, "identity=%s\n", facts.identities[i]);
+	if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) < 0 || rename(tmp, path) < 0) {
+		r = -errno;
+		unlink(tmp);
+		return log_error_errno(r, "cannot write '%s': %s", path, strerror(-r));
+	}
 	return 0;
 }
 
 static int disk_target(const struct profile *p, const char *device,
-		       const char *mountpoint, struct storage_target *ret)
+		       const char *mountpoint, const char *own_ptuuid,
+		       struct storage_target *ret)
 {
 	char real[PATH_MAX];
 	int r;
 
-	r = volumes_check_target(p, device);
+	r = volumes_check_target(p, device, own_ptuuid);
 	if (r < 0)
 		return r;
 	/* Partitions are named after the kernel's name (/dev/sda1), not a
@@ -72,7 +132,8 @@ static int disk_target(const struct profile *p, const char *device,
 }
 
 int volumes_provision(const struct profile *profile, const char *target,
-		      const char *mountpoint, struct recipe *ret)
+		      const char *mountpoint, const char *own_ptuuid,
+		      struct recipe *ret)
 {
 	struct storage_spec spec;
 	struct storage_target t;
@@ -87,7 +148,7 @@ int volumes_provision(const struct profile *profile, const char *target,
 		t.kind = STORAGE_TARGET_DIRECTORY;
 		snprintf(t.mountpoint, sizeof(t.mountpoint), "%s", target);
 	} else if (S_ISBLK(st.st_mode)) {
-		r = disk_target(profile, target, mountpoint, &t);
+		r = disk_target(profile, target, mountpoint, own_ptuuid, &t);
 		if (r < 0)
 			return r;
 	} else {

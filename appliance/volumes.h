@@ -14,18 +14,30 @@ void volumes_spec_from_profile(const struct profile *profile,
 			       struct storage_spec *ret);
 
 /* The safety rules (storage/safety.h) for PATH, an image file or block
- * device, with PROFILE's wipe and disk identity.  Returns 0, -EPERM with
- * the reason reported, or another negative errno. */
-int volumes_check_target(const struct profile *profile, const char *path);
+ * device, with PROFILE's wipe and disk identity; OWN_PTUUID (or NULL) is
+ * the layout this kit made there before (volumes_layout_read).  Returns
+ * 0, -EPERM with the reason reported, or another negative errno. */
+int volumes_check_target(const struct profile *profile, const char *path,
+			 const char *own_ptuuid);
+
+/* The layout buildapp made on a disk target, recorded in RESULTS_DIR/
+ * layout: written after provisioning DEVICE (its partition table UUID
+ * and identities), read back into BUF (LEN bytes) as the partition table
+ * UUID a later sweep with the same RESULTS recognises as its own.  Read
+ * returns 0, or -ENOENT when nothing is recorded; write 0 or a negative
+ * errno (reported). */
+int volumes_layout_read(const char *results_dir, char *buf, size_t len);
+int volumes_layout_write(const char *results_dir, const char *device);
 
 /* Provisions PROFILE's backends on TARGET: a directory (file backends
  * only) or a block device, which must pass the safety rules (profile's
- * wipe and disk identity); its ext4 filesystem is mounted on MOUNTPOINT.
+ * wipe and disk identity, OWN_PTUUID as for volumes_check_target); its ext4 filesystem is mounted on MOUNTPOINT.
  * Fills *ret with the recipe and its volumes.  Reports why it cannot;
  * returns 0, -EINVAL (bad target or spec for it), -EPERM (refused by the
  * safety rules) or another negative errno (a tool failed). */
 int volumes_provision(const struct profile *profile, const char *target,
-		      const char *mountpoint, struct recipe *ret);
+		      const char *mountpoint, const char *own_ptuuid,
+		      struct recipe *ret);
 
 /* Unmounts the filesystem and deactivates the volume group a disk
  * target's provisioning left active.  Nothing for a directory. */

@@ -166,7 +166,7 @@ static int make_target(const struct options *o, const struct profile *p,
 		return 0;
 	}
 	/* Safety first: refusals are bad input (exit 2). */
-	if (volumes_check_target(p, o->target) < 0)
+	if (volumes_check_target(p, o->target, NULL) < 0)
 		return -EPERM;
 	*ret_file = !exists || S_ISREG(st.st_mode);
 	if (o->native && *ret_file) {

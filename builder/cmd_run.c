@@ -24,6 +24,9 @@
 #include "parse.h"
 #include "planner.h"
 #include "recipe.h"
+#include "runstate.h"
+#include "safety.h"
+#include "tempfiles.h"
 #include "tool.h"
 #include "volumes.h"
 
@@ -153,8 +156,12 @@ static int parse_run_args(int argc, char **argv, struct run_options *o)
  * backends need (or checked to be large enough) and attached to a loop
  * device, whose name goes to RET_DEV. */
 static int attach_image(const struct profile *p, const char *path,
-			char *ret_dev, size_t len)
+			const char *results, char *ret_dev, size_t len)
 {
+	/* The layout a run with these RESULTS made on this file before. */
+	char own_buf[SAFETY_ITEM_MAX];
+	const char *own = volumes_layout_read(results, own_buf, sizeof(own_buf)) == 0
+				  ? own_buf : NULL;
 	struct storage_spec spec;
 	struct storage_target t = {.kind = STORAGE_TARGET_DISK,
 				   .device = "/dev/loop0",
@@ -178,7 +185,7 @@ static int attach_image(const struct profile *p, const char *path,
 		if (fd < 0 || ftruncate(fd, (off_t)r->disk_size) < 0)
 			return log_error_errno(errno, "creating '%s': %s", path,
 					       strerror(errno));
-	} else if ((k = volumes_check_target(p, path)) < 0) {
+	} else if ((k = volumes_check_target(p, path, own)) < 0) {
 		return k;
 	} else if ((uint64_t)st.st_size < r->disk_size) {
 		log_error("target '%s' is %llu bytes; the backends need %llu", path,
@@ -226,8 +233,10 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	}
 	if (r >= 0)
 		r = guestimage_build(p, o->cache, &img);
+	/* A killed sweep's QEMU and loop device would hold the image. */
+	runstate_reap();
 	if (r >= 0 && (stat(o->target, &st) < 0 || S_ISREG(st.st_mode)))
-		r = attach_image(p, o->target, loopdev, sizeof(loopdev));
+		r = attach_image(p, o->target, o->results, loopdev, sizeof(loopdev));
 	if (r >= 0) {
 		struct bench_inputs in = {
 			.plan = plan,
@@ -239,11 +248,16 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			.uri = o->uri,
 			.accel = o->accel_given ? o->accel : p->guest.accel,
 			.caps_dir = caps,
+			.image = loopdev[0] ? o->target : NULL,
 		};
 		r = bench_run(&in, &out);
 	}
 	detach_image(loopdev);
-	/* Cleaned up: now die of the signal that stopped the sweep. */
+	/* Cleaned up (this process' temporaries too, which no exit handler
+	 * removes when it dies of a signal): now die of the signal that
+	 * stopped the sweep. */
+	if (vm_pending_signal())
+		tempfiles_remove_all();
 	vm_reraise_pending_signal();
 	if (r < 0)
 		return r;

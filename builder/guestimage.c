@@ -18,6 +18,7 @@
 #include "gfshandle.h"
 #include "log.h"
 #include "parse.h"
+#include "tempfiles.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_write_free)
@@ -162,9 +163,15 @@ static int tarball_source(const struct profile *p, const char *cache,
 	snprintf(ret, len, "%s.tar", base);
 	if (access(ret, R_OK) == 0)
 		return 0;
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", ret, (int)getpid());
-	if ((r = guestimage_generate_tarball(tmp, p->workload.tarball_size)) < 0)
+	tempfiles_reap_tmp(ret);
+	tempfiles_tmp_name(ret, tmp, sizeof(tmp));
+	tempfiles_add(tmp, 0);
+	if ((r = guestimage_generate_tarball(tmp, p->workload.tarball_size)) < 0) {
+		tempfiles_forget(tmp);
+		unlink(tmp);
 		return r;
+	}
+	tempfiles_forget(tmp);
 	if (rename(tmp, ret) < 0) {
 		unlink(tmp);
 		return log_error_errno(-errno, "cannot rename '%s': %s", tmp,
@@ -309,8 +316,11 @@ int guestimage_build(const struct profile *p, const char *cache_dir,
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return log_error_errno(-errno, "cannot create '%s': %s", dir,
 				       strerror(errno));
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", img.path, (int)getpid());
+	tempfiles_reap_tmp(img.path);
+	tempfiles_tmp_name(img.path, tmp, sizeof(tmp));
+	tempfiles_add(tmp, 0);
 	r = assemble(tmp, img.size, img.tarball);
+	tempfiles_forget(tmp);
 	if (r == 0 && rename(tmp, img.path) < 0)
 		r = log_error_errno(-errno, "cannot rename '%s': %s", tmp,
 				    strerror(errno));

@@ -20,6 +20,7 @@
 #include "guestproto.h"
 #include "kmods.h"
 #include "log.h"
+#include "tempfiles.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_write_free)
@@ -462,8 +463,9 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 		*ret = kit;
 		goto out;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", dir, (int)getpid());
-	if (mkdir(tmp, 0755) < 0) {
+	tempfiles_reap_tmp(dir);
+	tempfiles_tmp_name(dir, tmp, sizeof(tmp));
+	if (mkdir(tmp, 0755) < 0 || tempfiles_add(tmp, TEMPFILE_TREE) < 0) {
 		r = log_error_errno(-errno, "cannot create '%s': %s", tmp,
 				    strerror(errno));
 		goto out;
@@ -478,6 +480,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	if ((r = write_initrd(&k, f)) < 0)
 		goto out;
 	if (rename(tmp, dir) == 0) {
+		tempfiles_forget(tmp);
 		tmp[0] = '\0';
 	} else if (errno != ENOTEMPTY && errno != EEXIST) {
 		/* (Those two: a concurrent build finished first.) */
@@ -496,6 +499,7 @@ out:
 		snprintf(f2, sizeof(f2), "%s/initrd.img", tmp);
 		unlink(f2);
 		rmdir(tmp);
+		tempfiles_forget(tmp);
 	}
 	kit_release(&k);
 	return r;

@@ -360,7 +360,8 @@ static int pristine_qcow2(const struct guestimage *img, char *ret, size_t len)
 		return log_error_errno(ENAMETOOLONG, "'%s': path too long", img->path);
 	if (access(ret, R_OK) == 0)
 		return 0;
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", ret, (int)getpid());
+	tempfiles_reap_tmp(ret);
+	tempfiles_tmp_name(ret, tmp, sizeof(tmp));
 	tempfiles_add(tmp, 0);
 	r = command_run((char *[]){"qemu-img", "convert", "-q", "-c", "-O", "qcow2",
 				   "-o", "compression_type=zstd", (char *)img->path,
@@ -420,10 +421,12 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 	if (mkdir(o->outdir, 0755) < 0 && errno != EEXIST)
 		return log_error_errno(errno, "'%s': %s", o->outdir, strerror(errno));
 	tempfiles_install_handlers();
+	/* Killed builds' work directories (of any kit), whose owner is gone. */
+	tempfiles_reap_owned(o->outdir, ".*.kit-??????");
 	snprintf(k.work, sizeof(k.work), "%s/.%s.kit-XXXXXX", o->outdir, name);
-	if (!mkdtemp(k.work))
-		return log_error_errno(errno, "'%s': %s", k.work, strerror(errno));
-	tempfiles_add(k.work, TEMPFILE_TREE);
+	r = tempfiles_mkdtemp_owned(k.work);
+	if (r < 0)
+		return r;
 	snprintf(k.initrd, sizeof(k.initrd), "%s/initrd", k.work);
 	snprintf(k.image, sizeof(k.image), "%s/%s.img", k.work, name);
 	snprintf(k.netboot, sizeof(k.netboot), "%s/%s.netboot", k.work, name);

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "gfshandle.h"
 #include "log.h"
+#include "tempfiles.h"
 
 struct command {
 	const char *name;
@@ -39,6 +41,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	log_set_program("buildapp");
+	/* libguestfs' temporary directory inside this process' own, which
+	 * signals and the next build (after a SIGKILL) remove. */
+	gfshandle_set_tmpdir_source(tempfiles_scratch);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_BAD_INPUT;

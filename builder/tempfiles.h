@@ -6,6 +6,7 @@
 #ifndef BUILDAPP_TEMPFILES_H
 #define BUILDAPP_TEMPFILES_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 #define TEMPFILES_MAX 32
@@ -20,7 +21,8 @@ void tempfiles_install_handlers(void);
 
 /* Registers PATH (copied) as a temporary file, or a directory when IS_DIR
  * is 1 (removed with rmdir, so its files must be registered too), or a
- * whole tree removed with rm -rf when TEMPFILE_TREE.  Returns 0, or
+ * whole tree removed with rm -rf when TEMPFILE_TREE, and installs the
+ * handlers (tempfiles_install_handlers).  Returns 0, or
  * -ENOSPC when the registry is full, -ENAMETOOLONG. */
 int tempfiles_add(const char *path, int is_dir);
 /* Forgets PATH without removing it (after it was renamed into place). */
@@ -36,5 +38,26 @@ void tempfiles_remove_since(unsigned long mark);
 /* A child process (e.g. qemu) to kill with SIGKILL when a signal arrives;
  * 0 clears it. */
 void tempfiles_set_child(pid_t pid);
+
+/* What a build killed with SIGKILL leaves (no handler runs) is removed by
+ * the next one, and only when its owner is dead: */
+
+/* mkdtemp(TEMPLATE), registered as a tree, with TEMPLATE/.owner locked
+ * (flock) for as long as this process lives.  Returns 0 or a negative
+ * errno (reported). */
+int tempfiles_mkdtemp_owned(char *template);
+/* Removes the directories of DIR whose names match PATTERN (fnmatch) and
+ * whose .owner lock no process holds, naming each.  A directory without
+ * .owner is left alone. */
+void tempfiles_reap_owned(const char *dir, const char *pattern);
+/* PATH.tmpPID in BUF (LEN bytes): a temporary to rename to PATH. */
+void tempfiles_tmp_name(const char *path, char *buf, size_t len);
+/* Removes PATH.tmpPID files and trees whose PID is no running process,
+ * naming each. */
+void tempfiles_reap_tmp(const char *path);
+/* A directory of this process (tempfiles_mkdtemp_owned, under /tmp) for
+ * libraries' temporary files, into BUF; made on the first call and after
+ * tempfiles_remove_all.  Returns 0 or a negative errno. */
+int tempfiles_scratch(char *buf, size_t len);
 
 #endif

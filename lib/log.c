@@ -7,6 +7,7 @@
 static const char *program = "buildapp";
 static enum log_level max_level = LOG_LEVEL_INFO;
 static FILE *stream;
+static char last_error[512];
 
 void log_set_program(const char *name)
 {
@@ -40,6 +41,12 @@ static void log_va(enum log_level level, const char *fmt, va_list ap)
 		[LOG_LEVEL_DEBUG] = "debug: ",
 	};
 
+	if (level == LOG_LEVEL_ERROR) {
+		va_list copy;
+		va_copy(copy, ap);
+		vsnprintf(last_error, sizeof last_error, fmt, copy);
+		va_end(copy);
+	}
 	if (level > max_level)
 		return;
 	FILE *out = stream ? stream : stderr;
@@ -48,6 +55,16 @@ static void log_va(enum log_level level, const char *fmt, va_list ap)
 	vfprintf(out, fmt, ap);
 	fputc('\n', out);
 	fflush(out);
+}
+
+const char *log_last_error(void)
+{
+	return last_error;
+}
+
+void log_clear_last_error(void)
+{
+	last_error[0] = '\0';
 }
 
 int log_error_errno(int err, const char *fmt, ...)

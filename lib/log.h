@@ -29,6 +29,12 @@ void log_set_stream(FILE *f);
  * interpreted: pass strerror(-r) yourself. */
 int log_error_errno(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The text of the last error reported (without the prefix), "" when none
+ * since log_clear_last_error(): what a caller that goes on records as the
+ * reason (a journal line, a report), in the words the console showed. */
+const char *log_last_error(void);
+void log_clear_last_error(void);
+
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

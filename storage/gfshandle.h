@@ -10,5 +10,12 @@
  * LIBGUESTFS_BACKEND_SETTINGS is set or KVM boots a kernel here
  * (kvmboot_host_usable).  Returns NULL after reporting an error. */
 guestfs_h *gfshandle_new(void);
+/* Where new handles keep their temporary directory: SOURCE fills BUF
+ * with a directory (0) or fails (the library's default, TMPDIR or /tmp).
+ * A program that removes its temporaries on signals points this at one
+ * of its own, so an interrupted launch leaves nothing there.  (As root,
+ * libguestfs keeps its sockets in /tmp whatever is set: the builder's
+ * signal handler finds that directory in its QEMU's command line.) */
+void gfshandle_set_tmpdir_source(int (*source)(char *buf, size_t len));
 
 #endif

@@ -67,6 +67,8 @@ static int probe_signatures(const char *path, struct safety_facts *f)
 		if (blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0 ||
 		    blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL) == 0)
 			add_item(f->signatures, &f->n_signatures, v);
+		if (blkid_probe_lookup_value(pr, "PTUUID", &v, NULL) == 0)
+			set_str(f->ptuuid, sizeof(f->ptuuid), v);
 	}
 	blkid_free_probe(pr);
 	return 0;
@@ -353,13 +355,17 @@ int safety_decide(const struct safety_facts *f, const struct safety_policy *p,
 {
 	char sigs[512], ids[512];
 	bool named = p->identity && *p->identity && strcmp(p->identity, "auto") != 0;
+	/* Signatures of the layout buildapp itself made here: resuming a
+	 * sweep (after a power cut, or to add runs) needs no wipe. */
+	bool own = p->own_ptuuid && *p->own_ptuuid && f->ptuuid[0] &&
+		   strcmp(p->own_ptuuid, f->ptuuid) == 0;
 
 	list(sigs, sizeof(sigs), (char (*)[SAFETY_ITEM_MAX])f->signatures, f->n_signatures);
 	list(ids, sizeof(ids), (char (*)[SAFETY_ITEM_MAX])f->identities, f->n_identities);
 	if (!f->exists)
 		return 0;
 	if (!f->block_device) {
-		if (f->n_signatures > 0 && !p->wipe) {
+		if (f->n_signatures > 0 && !p->wipe && !own) {
 			snprintf(reason, len, "the image file carries signatures (%s) "
 				 "and wipe is not set (remove the file to start over)",
 				 sigs);
@@ -390,9 +396,14 @@ int safety_decide(const struct safety_facts *f, const struct safety_policy *p,
 			 *sigs ? sigs : "none");
 		return -EPERM;
 	}
+	if (own)
+		return 0;
 	if (f->n_signatures > 0 && !p->wipe) {
 		snprintf(reason, len, "disk '%s' carries signatures (%s) and wipe is "
-			 "not set", f->disk, sigs);
+			 "not set: to erase it, set [host] wipe = yes and [host] disk "
+			 "to one of its identities (%s; on the appliance: "
+			 "buildapp.wipe=yes buildapp.disk=ID at the boot menu)",
+			 f->disk, sigs, *ids ? ids : "none");
 		return -EPERM;
 	}
 	if (f->n_signatures > 0 && !named) {

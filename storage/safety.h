@@ -29,11 +29,16 @@ struct safety_facts {
 	/* Stable identities: /dev/disk/by-id names, serial, WWN/WWID. */
 	char identities[SAFETY_MAX_ITEMS][SAFETY_ITEM_MAX];
 	size_t n_identities;
+	char ptuuid[SAFETY_ITEM_MAX]; /* the partition table's UUID, or "" */
 };
 
 struct safety_policy {
 	bool wipe;            /* [host] wipe */
 	const char *identity; /* [host] disk: by-id name, serial, WWN, "auto" */
+	/* The partition table UUID of the layout buildapp made on this
+	 * target before (recorded on RESULTS), or NULL: a target that
+	 * carries it is buildapp's own and may be written without wipe. */
+	const char *own_ptuuid;
 };
 
 /* Probes PATH (an image file, which may not exist yet, or a block
@@ -43,8 +48,9 @@ int safety_probe(const char *path, struct safety_facts *ret);
 /* 0 when the target may be written, else -EPERM with a sentence in
  * REASON (the signatures found included).  Never the boot disk, never a
  * mounted one; a block device named by an identity must match it; one
- * with signatures needs wipe and a matching identity; an existing file
- * with signatures needs wipe. */
+ * with signatures needs wipe and a matching identity, unless it carries
+ * the layout buildapp made on it (own_ptuuid); an existing file with
+ * signatures needs wipe, unless likewise its own. */
 int safety_decide(const struct safety_facts *facts,
 		  const struct safety_policy *policy, char *reason, size_t len);
 

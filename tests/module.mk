@@ -10,28 +10,36 @@ TEST_LIBS = $(call pc_libs,cmocka) $(INIPARSER_LIBS) $(APPLIANCE_LIBS) \
 $(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LINK_OBJS)
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
 
-# The fuzz target's corpus, replayed as an ordinary test.
-$(B)/tests/fuzz/replay-profile: $(B)/tests/fuzz/fuzz_profile.o \
-		$(B)/tests/fuzz/replay.o $(TEST_LINK_OBJS)
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $(B)/tests/fuzz/fuzz_profile.o \
-		$(B)/tests/fuzz/replay.o $(TEST_LINK_OBJS) $(TEST_LIBS)
-
+# Each fuzz target's saved corpus (tests/fuzz/corpus for the profile
+# loader, tests/fuzz/corpus-NAME for the others), replayed as an ordinary
+# test.
+FUZZ_TARGETS := plan results
 CHECK_PROGRAMS += $(UNIT_PROGRAMS) $(B)/tests/fuzz/replay-profile
+$(B)/tests/fuzz/replay-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/replay.o \
+		$(TEST_LINK_OBJS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $(B)/tests/fuzz/fuzz_$*.o \
+		$(B)/tests/fuzz/replay.o $(TEST_LINK_OBJS) $(TEST_LIBS)
+CHECK_PROGRAMS += $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay-%)
 
-# libFuzzer build of the profile loader: `make fuzz` runs it for
-# FUZZ_SECONDS (default 60) on the saved corpus.
+# libFuzzer builds of the profile loader, the plan reader and the console
+# parser: `make fuzz` runs each for FUZZ_SECONDS (default 60) on its saved
+# corpus; what it finds new stays in build-fuzz/corpus-NAME, crashes in
+# build-fuzz/NAME-crash-*.
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz
 fuzz: deps
 	$(MAKE) --no-print-directory B=build-fuzz CC=clang \
 		SAN='-fsanitize=fuzzer-no-link,address,undefined' CFLAGS='-O1 -g' \
-		build-fuzz/fuzz-profile
-	mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz-profile -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-		-artifact_prefix=build-fuzz/ build-fuzz/corpus tests/fuzz/corpus
+		$(addprefix build-fuzz/fuzz-,profile $(FUZZ_TARGETS))
+	set -e; for t in profile $(FUZZ_TARGETS); do \
+		c=tests/fuzz/corpus-$$t; [ $$t != profile ] || c=tests/fuzz/corpus; \
+		mkdir -p build-fuzz/corpus-$$t; \
+		build-fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+			-artifact_prefix=build-fuzz/$$t- build-fuzz/corpus-$$t $$c; \
+	done
 
-build-fuzz/fuzz-profile: $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS)
-	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $(B)/tests/fuzz/fuzz_profile.o $(TEST_LINK_OBJS) \
+build-fuzz/fuzz-%: $(B)/tests/fuzz/fuzz_%.o $(TEST_LINK_OBJS)
+	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $(B)/tests/fuzz/fuzz_$*.o $(TEST_LINK_OBJS) \
 		$(filter-out -lcmocka,$(TEST_LIBS))
 
 # Driver of the guest-kit integration test.

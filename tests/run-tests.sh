@@ -40,6 +40,9 @@ if [ "$what" = unit ] || [ "$what" = all ]; then
 		run "unit/$(basename "$t")" "$t"
 	done
 	run "fuzz/replay-profile" "$B/tests/fuzz/replay-profile" tests/fuzz/corpus
+	for t in plan results; do
+		run "fuzz/replay-$t" "$B/tests/fuzz/replay-$t" "tests/fuzz/corpus-$t"
+	done
 fi
 for suite in integration e2e; do
 	if [ "$what" = "$suite" ] || [ "$what" = all ]; then

@@ -29,6 +29,7 @@ int main(int argc, char **argv)
 		printf("identity %s\n", f.identities[i]);
 	p.wipe = strcmp(argv[2], "yes") == 0;
 	p.identity = argv[3];
+	p.own_ptuuid = NULL;
 	if (safety_decide(&f, &p, reason, sizeof(reason)) < 0) {
 		printf("refused: %s\n", reason);
 		return 2;

@@ -12,23 +12,12 @@
 #   d. target_ci / max_runs: one more run while the interval is too wide,
 #      with the reason, and none past max_runs.
 set -eu
-: "${B:=build}"
-: "${BUILDAPP:=$B/buildapp}"
-# KVM can pass every probe and still hang guests (seen here): TCG unless
-# the caller says otherwise.
-: "${LIBGUESTFS_BACKEND:=direct}"
-: "${LIBGUESTFS_BACKEND_SETTINGS:=force_tcg}"
-: "${BUILDAPP_ACCEL:=tcg}"
-export LIBGUESTFS_BACKEND LIBGUESTFS_BACKEND_SETTINGS BUILDAPP_ACCEL
-
-[ -x "$BUILDAPP" ] || { echo "$BUILDAPP is not built"; exit 77; }
-[ "$(id -u)" -eq 0 ] || { echo "the embedded libvirt driver needs root"; exit 77; }
+. "$(dirname "$0")/../lib/run-env.sh"
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 is not installed"; exit 77; }
 command -v fio >/dev/null || { echo "fio is not installed (the guest kit needs it)"; exit 77; }
 
 T=$(mktemp -d /var/tmp/buildapp-sweepfail.XXXXXX)
 [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$T"' EXIT
-BUILDAPP=$(realpath "$BUILDAPP")
 
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -8,11 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "journal.h"
+#include "log.h"
 
 static struct journal_run sample_run(unsigned index)
 {
@@ -186,9 +190,34 @@ static void test_append_read(void **state)
 	assert_int_equal(j.n_runs, 3);
 	journal_release(&j);
 
+	/* The next append removes the torn line instead of writing after
+	 * it: reader and writer agree, nothing but that run is lost. */
+	assert_int_equal(journal_append(path, &runs[1]), 0);
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(j.n_runs, 4);
+	assert_runs_equal(&runs[1], &j.runs[3]);
+	journal_release(&j);
+
+	/* A whole record without its newline was not committed (its append
+	 * failed): the reader ignores it and the writer removes it. */
+	char *whole = NULL;
+	assert_int_equal(journal_run_to_json(&runs[2], &whole), 0);
+	f = fopen(path, "a");
+	fputs(whole, f);
+	fclose(f);
+	free(whole);
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(j.n_runs, 4);
+	journal_release(&j);
+	assert_int_equal(journal_append(path, &runs[0]), 0);
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(j.n_runs, 5);
+	assert_runs_equal(&runs[0], &j.runs[4]);
+	journal_release(&j);
+
 	/* ...but garbage in the middle is an error. */
 	f = fopen(path, "a");
-	fputs("\n", f);
+	fputs("{\"version\":1,\"cell\":{\"id\":\"lvm\n", f);
 	fclose(f);
 	assert_int_equal(journal_append(path, &runs[0]), 0);
 	assert_int_equal(journal_read(path, &j), -EBADMSG);
@@ -200,12 +229,60 @@ static void test_append_read(void **state)
 	rmdir(dir);
 }
 
+/* A write the file system refuses half-way (a full RESULTS; here the
+ * file size limit, which fails the same way) names its cause and leaves
+ * the journal as it was. */
+static void test_append_fails(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test-journal.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof path, "%s/runs.jsonl", dir);
+	struct journal_run run = sample_run(0);
+	assert_int_equal(journal_append(path, &run), 0);
+	struct stat before, after;
+	assert_int_equal(stat(path, &before), 0);
+
+	struct rlimit old, lim;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)before.st_size + 100;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&msg, &len);
+	log_set_stream(f);
+	int r = journal_append(path, &run);
+	log_set_stream(NULL);
+	fclose(f);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+
+	assert_int_equal(r, -EFBIG);
+	assert_non_null(strstr(msg, strerror(EFBIG)));
+	assert_int_equal(stat(path, &after), 0);
+	assert_int_equal(after.st_size, before.st_size);
+	free(msg);
+
+	struct journal j;
+	assert_int_equal(journal_append(path, &run), 0);
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(j.n_runs, 2);
+	journal_release(&j);
+	journal_run_release(&run);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_append_read),
+		cmocka_unit_test(test_append_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

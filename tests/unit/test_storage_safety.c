@@ -29,7 +29,7 @@ static struct safety_facts disk_with(const char *sig)
 static int decide(const struct safety_facts *f, bool wipe, const char *id,
 		  char *reason)
 {
-	struct safety_policy p = {wipe, id};
+	struct safety_policy p = {wipe, id, NULL};
 
 	reason[0] = '\0';
 	return safety_decide(f, &p, reason, SAFETY_REASON_MAX);
@@ -138,6 +138,40 @@ static void test_files(void **state)
 	assert_int_equal(decide(&f, true, "auto", r), 0);
 }
 
+/* The layout buildapp recorded as its own (its partition table UUID)
+ * needs no wipe; any other table, or a disk that fails the other rules,
+ * is refused as before. */
+static void test_own_layout(void **state)
+{
+	struct safety_facts f = disk_with("gpt");
+	struct safety_policy own = {false, "auto", "5b7a4c2e-own"};
+	char r[SAFETY_REASON_MAX];
+
+	(void)state;
+	strcpy(f.ptuuid, "5b7a4c2e-own");
+	assert_int_equal(safety_decide(&f, &own, r, sizeof(r)), 0);
+	own.identity = "WX11";
+	assert_int_equal(safety_decide(&f, &own, r, sizeof(r)), 0);
+	own.identity = "OTHER";
+	assert_int_equal(safety_decide(&f, &own, r, sizeof(r)), -EPERM);
+	own.identity = "auto";
+	f.mounted = true;
+	assert_int_equal(safety_decide(&f, &own, r, sizeof(r)), -EPERM);
+	f.mounted = false;
+	strcpy(f.ptuuid, "0d1e2f3a-foreign");
+	assert_int_equal(safety_decide(&f, &own, r, sizeof(r)), -EPERM);
+	assert_non_null(strstr(r, "wipe is not set"));
+	f.ptuuid[0] = '\0';
+	assert_int_equal(safety_decide(&f, &own, r, sizeof(r)), -EPERM);
+	/* An image file likewise. */
+	struct safety_facts file = {.exists = true};
+	strcpy(file.signatures[file.n_signatures++], "gpt");
+	strcpy(file.ptuuid, "5b7a4c2e-own");
+	assert_int_equal(safety_decide(&file, &own, r, sizeof(r)), 0);
+	strcpy(file.ptuuid, "0d1e2f3a-foreign");
+	assert_int_equal(safety_decide(&file, &own, r, sizeof(r)), -EPERM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_boot_and_mounted),
 		cmocka_unit_test(test_partition),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_own_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

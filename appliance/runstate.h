@@ -1,0 +1,26 @@
+/* The state directory of a sweep (/tmp/buildapp-run-XXXXXX: libvirt's
+ * embedded driver root, the volumes' mountpoint), and what a sweep killed
+ * with SIGKILL leaves: its guest's QEMU (which outlives an embedded
+ * driver's program), the image file's filesystem mounted there and its
+ * loop device.  The next sweep removes all of it, naming each, and only
+ * for directories whose owner is dead (lib/owner.h): another live sweep's
+ * state is never touched. */
+#ifndef BUILDAPP_RUNSTATE_H
+#define BUILDAPP_RUNSTATE_H
+
+#define RUNSTATE_TEMPLATE "/tmp/buildapp-run-XXXXXX"
+
+/* mkdtemp(DIR), DIR a copy of RUNSTATE_TEMPLATE, owned by this process.
+ * Returns 0 or a negative errno (reported). */
+int runstate_create(char *dir);
+/* Records in DIR that loop device DEV holds image file IMAGE, so the
+ * next sweep detaches it if this one is killed.  Returns 0 or a negative
+ * errno. */
+int runstate_record_loop(const char *dir, const char *dev, const char *image);
+/* Undoes what every sweep whose owner is dead left: kills its QEMU
+ * processes (by their pid files, when their command line names the
+ * directory), unmounts what is mounted under it, detaches its loop
+ * device (when it still holds the recorded image) and removes it. */
+void runstate_reap(void);
+
+#endif

@@ -1,0 +1,100 @@
+#!/bin/sh
+# buildapp run against what labs do to a sweep, with qemu-img-bench cells
+# (host-side runs: no guest to boot) and one guest kit cache:
+#   a. a run that cannot start (its volume's reset fails: a qemu-img that
+#      refuses to write the qcow2 volume) is journaled as failed with the
+#      reason, the sweep goes on with the other cell, the summary counts
+#      every run;
+#   b. a RESULTS directory without room for a run (a small tmpfs, filled):
+#      refused before the run with the free space named, nothing journaled,
+#      the summary of what ran still written.
+set -eu
+. "$(dirname "$0")/../lib/run-env.sh"
+command -v qemu-img >/dev/null || { echo "qemu-img is not installed"; exit 77; }
+
+T=$(mktemp -d /var/tmp/buildapp-sweeprel.XXXXXX)
+cleanup() {
+	mountpoint -q "$T/full" 2>/dev/null && umount "$T/full"
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$T"
+}
+trap cleanup EXIT
+QEMU_IMG=$(command -v qemu-img)
+
+fail() { echo "FAIL: $*"; exit 1; }
+lines() { if [ -f "$1" ]; then grep -c . "$1" || true; else echo 0; fi; }
+
+cat >"$T/bench.ini" <<INI
+[appliance]
+name = sweep-reliability
+[storage]
+backends = raw, qcow2
+size = 64M
+raw_preallocation = sparse
+qcow2_preallocation = off
+[guest]
+cache = unsafe
+[workload]
+kinds = qemu-img-bench
+bench_count = 2000
+bench_step = 64K
+[sweep]
+runs = 2
+INI
+
+# run_sweep NAME RESULTS: buildapp run into RESULTS, output in $T/NAME.out,
+# exit status in $rc.
+run_sweep() {
+	mkdir -p "$T/target-$1"
+	rc=0
+	PATH="$T/bin:$PATH" "$BUILDAPP" run "$T/bench.ini" --target "$T/target-$1" \
+		--results "$2" --cache "$T/cache" >"$T/$1.out" 2>&1 || rc=$?
+}
+
+# --- a. qemu-img refuses to reset the qcow2 volumes (as a volume that
+# cannot be written would): those runs cannot start, the raw ones can.
+echo "a. a run that cannot start"
+mkdir -p "$T/bin"
+cat >"$T/bin/qemu-img" <<SH
+#!/bin/sh
+if [ "\$1" = convert ]; then
+	for a; do last=\$a; done
+	case \$last in
+	$T/target-*qcow2*) echo "qemu-img: \$last: injected write failure" >&2; exit 1 ;;
+	esac
+fi
+exec $QEMU_IMG "\$@"
+SH
+chmod +x "$T/bin/qemu-img"
+run_sweep nostart "$T/res-nostart"
+cat "$T/nostart.out"
+j=$T/res-nostart/runs.jsonl
+[ "$rc" -eq 1 ] || fail "cannot start: exit status $rc, expected 1"
+[ "$(lines "$j")" -eq 4 ] || fail "cannot start: $(lines "$j") journal lines, expected 4 (the sweep must go on)"
+[ "$(grep '"backend":"qcow2"' "$j" | grep -c '"status":"failed"')" -eq 2 ] ||
+	fail "cannot start: the qcow2 runs are not journaled as failed"
+grep '"backend":"qcow2"' "$j" | grep -q '"message":"[^"]*cannot reset the volume' ||
+	fail "cannot start: the journal does not give the reason"
+[ "$(grep '"backend":"raw"' "$j" | grep -c '"status":"ok"')" -eq 2 ] ||
+	fail "cannot start: the raw runs after a failed one are not made"
+[ -s "$T/res-nostart/summary.json" ] || fail "cannot start: no summary.json"
+grep -q '"failed": 2' "$T/res-nostart/summary.json" ||
+	fail "cannot start: summary.json does not count the 2 failed runs"
+grep -q "sweep done: 4 runs made, 0 already there, 2 failed" "$T/nostart.out" ||
+	fail "cannot start: no 'sweep done' line with 4 runs made"
+rm -rf "$T/bin"
+
+# --- b. RESULTS on an 8M tmpfs with 1M left.
+echo "b. RESULTS without room for a run"
+mkdir -p "$T/full"
+mount -t tmpfs -o size=8M tmpfs "$T/full"
+dd if=/dev/zero of="$T/full/filler" bs=1M count=7 status=none
+run_sweep full "$T/full/res"
+cat "$T/full.out"
+[ "$rc" -ne 0 ] || fail "full: exit status 0 with no room on RESULTS"
+grep -q "results directory '$T/full/res' has .* free, less than the 16M a run needs" "$T/full.out" ||
+	fail "full: no message naming the free space before the first run"
+[ "$(lines "$T/full/res/runs.jsonl")" -eq 0 ] || fail "full: a run was journaled"
+grep -q "^buildapp: run 1/4" "$T/full.out" || fail "full: the check did not come at the first run"
+grep -q "reset\|qemu-img bench" "$T/full.out" && fail "full: the run was started anyway"
+[ -s "$T/full/res/summary.json" ] || fail "full: the summary of what ran was not written"
+echo "all sweep reliability checks passed"
