@@ -7,7 +7,8 @@ APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/jsonget.c appliance/summary.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
 	appliance/sweep.c appliance/volumes.c appliance/bench.c \
-	appliance/disks.c appliance/hosttune.c appliance/sysfs.c
+	appliance/disks.c appliance/hosttune.c appliance/sysfs.c \
+	appliance/qcow2cache.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
 APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu) \
 	-lpthread -lm

@@ -15,6 +15,8 @@ NAME_TABLE(workload_kind, "tarball-write", "tarball-read", "bonnie", "fio",
 NAME_TABLE(fio_rw, "read", "write", "randread", "randwrite", "rw", "randrw")
 NAME_TABLE(sweep_order, "interleaved", "blocked")
 NAME_TABLE(vm_accel, "auto", "kvm", "tcg")
+NAME_TABLE(report_reference, "none", "kvm-perf-2011", "bonnie-qcow2-vs-raw",
+	   "qcow2-l2-cache", "guest-vs-host", "cache-modes-lvm")
 
 struct cache_flags cache_mode_flags(enum cache_mode mode)
 {

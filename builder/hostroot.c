@@ -26,7 +26,9 @@
 const char *const hostroot_packages[] = {
 	"qemu-system-x86", "qemu-utils", "libvirt-daemon",
 	"libvirt-daemon-driver-qemu", "lvm2", "e2fsprogs", "hdparm", "sdparm",
-	"nvme-cli", "kmod", "busybox-static", "util-linux", "fdisk", "fio", NULL,
+	"nvme-cli", "kmod", "busybox-static", "util-linux", "fdisk", "fio",
+	/* host-native cells: bonnie++, and mount for the loop device */
+	"bonnie++", "mount", NULL,
 };
 
 /* Module folders of the kernel the appliance needs: disk controllers

@@ -186,10 +186,10 @@ static json_object *packages_json(void)
  * benchmark guest's kernel and initramfs, and the pristine guest image as
  * compressed qcow2 (its reset source on the lab server). */
 struct kit_payload {
-	char plan[PATH_MAX], pristine[PATH_MAX];
+	char plan[PATH_MAX], pristine[PATH_MAX], agent[PATH_MAX];
 	struct guestkit guest;
 	struct guestimage image;
-	struct fsimage_file files[4];
+	struct fsimage_file files[5];
 	unsigned n_files;
 };
 
@@ -396,6 +396,14 @@ static int build_payload(const struct profile *p, const struct kit_paths *k,
 	ret->files[2] = (struct fsimage_file){ret->guest.initrd, BENCH_KIT_DIR "/initrd.img"};
 	ret->files[3] = (struct fsimage_file){ret->pristine, BENCH_KIT_DIR "/disk.qcow2"};
 	ret->n_files = 4;
+	/* Host-native cells run the guest agent on the lab server. */
+	if (p->workload.host_baseline) {
+		r = guestkit_find_agent(NULL, ret->agent, sizeof(ret->agent));
+		if (r < 0)
+			return r;
+		ret->files[ret->n_files++] =
+			(struct fsimage_file){ret->agent, BENCH_KIT_AGENT};
+	}
 	return 0;
 }
 
