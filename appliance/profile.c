@@ -27,6 +27,9 @@ struct cache_flags cache_mode_flags(enum cache_mode mode)
 		[CACHE_DIRECTSYNC] = {false, true, false},
 		[CACHE_UNSAFE] = {true, false, true},
 	};
+	/* A host-native cell has no cache mode (-1): no flags. */
+	if ((unsigned)mode >= _CACHE_MAX)
+		return (struct cache_flags){false, false, false};
 	return table[mode];
 }
 
