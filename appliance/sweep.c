@@ -192,9 +192,15 @@ static int mount_volume(const struct storage_volume *vol, const char *dir)
 			(char *)dir, NULL};
 	char *dev[] = {"mount", "-t", "ext4", (char *)vol->path, (char *)dir, NULL};
 
+	char *modprobe[] = {"modprobe", "-q", "loop", NULL};
+
 	if (vol->format != IMAGE_FORMAT_RAW)
 		return log_error_errno(EINVAL, "%s: no host-native view of a %s image",
 				       vol->path, image_format_name(vol->format));
+	/* The appliance loads drivers by modalias only: nothing asks for
+	 * loop before the first host cell on a file does. */
+	if (!vol->block_device && access("/dev/loop-control", F_OK) < 0)
+		tool_run(modprobe, NULL, NULL);
 	return tool_run(vol->block_device ? dev : loop, NULL, NULL);
 }
 
