@@ -204,6 +204,21 @@ static int mount_volume(const struct storage_volume *vol, const char *dir)
 	return tool_run(vol->block_device ? dev : loop, NULL, NULL);
 }
 
+/* What a host cell's agent printed, kept where a guest's console log
+ * would be.  Best effort: the journal has the results. */
+static void save_output(const struct sweep_env *env, const struct plan_run *pr,
+			const char *out)
+{
+	char path[PATH_MAX];
+	_cleanup_fclose_ FILE *f = NULL;
+
+	snprintf(path, sizeof(path), "%s/console/run-%04u.log", env->results_dir,
+		 pr->position);
+	f = fopen(path, "we");
+	if (!f || fputs(out, f) < 0)
+		log_warning("cannot write %s: %s", path, strerror(errno));
+}
+
 /* A host-native cell: the guest agent's workload, with the guest's
  * command line, run on this host on the guest's filesystem mounted here
  * (so the tool, its parameters and its output are the guest's). */
@@ -250,6 +265,7 @@ static int run_host_native(const struct sweep_env *env, const struct plan_run *p
 		set_status(jr, "failed", "the workload printed nothing");
 		return 0;
 	}
+	save_output(env, pr, out);
 	r = results_parse(out, strlen(out), cell->workload, res);
 	if (r < 0)
 		set_status(jr, r == -EIO ? "guest-error" : "bad-output",

@@ -152,6 +152,9 @@ static int run_on_host(int argc, char **argv)
 	struct utsname u;
 
 	agent_mnt = argv[2];
+	/* The tools' messages go where a guest's go, onto the one output
+	 * (the console there), between the tagged lines the runner reads. */
+	dup2(STDOUT_FILENO, STDERR_FILENO);
 	for (int i = 3; i < argc; i++)
 		if (add_param(argv[i]) < 0)
 			return -1;
