@@ -191,7 +191,6 @@ static int mount_volume(const struct storage_volume *vol, const char *dir)
 	char *loop[] = {"mount", "-t", "ext4", "-o", "loop", (char *)vol->path,
 			(char *)dir, NULL};
 	char *dev[] = {"mount", "-t", "ext4", (char *)vol->path, (char *)dir, NULL};
-
 	char *modprobe[] = {"modprobe", "-q", "loop", NULL};
 
 	if (vol->format != IMAGE_FORMAT_RAW)
@@ -255,8 +254,8 @@ static int run_host_native(const struct sweep_env *env, const struct plan_run *p
 		rmdir(dir);
 		return 0;
 	}
-	/* A failing workload exits 1 after its ERROR line: the parser
-	 * reports it like a guest's. */
+	/* A failing workload prints its ERROR line and END status=1 and
+	 * the agent exits 0: the parser reports it like a guest's. */
 	tool_run(argv, NULL, &out);
 	if (umount2(dir, 0) < 0)
 		log_warning("cannot unmount %s: %s", dir, strerror(errno));
