@@ -70,6 +70,16 @@ static const char *const trim_paths[] = {
 	"usr/lib/x86_64-linux-gnu/librados.so.2.0.0", NULL,
 };
 
+bool hostroot_trimmed(const char *rel)
+{
+	for (const char *const *t = trim_paths; *t; t++) {
+		size_t n = strlen(*t);
+		if (strncmp(rel, *t, n) == 0 && (rel[n] == '\0' || rel[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
 /* snprintf for paths: a path that does not fit is an error, not a
  * silently shortened name. */
 __attribute__((format(printf, 3, 4))) static int pathf(char *buf, size_t len,
