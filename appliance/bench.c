@@ -217,6 +217,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 			.n_volumes = rec->n_volumes,
 			.results_dir = in->results_dir,
 			.host = host,
+			.agent = in->agent,
 		};
 		r = sweep_run(&env, &out);
 	}

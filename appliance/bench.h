@@ -13,12 +13,15 @@
  * builder's kit): plan.json, vmlinuz and initrd.img (the benchmark
  * guest), disk.qcow2 (the pristine guest image). */
 #define BENCH_KIT_DIR "/usr/lib/buildapp/kit"
+/* The guest agent, there only when the plan has host-native cells. */
+#define BENCH_KIT_AGENT BENCH_KIT_DIR "/buildapp-agent"
 
 struct bench_inputs {
 	const struct plan *plan;
 	const char *kernel;   /* guest kernel */
 	const char *initrd;   /* guest initramfs */
 	const char *pristine; /* pristine guest image (raw or qcow2) */
+	const char *agent;    /* guest agent, for host-native cells; or NULL */
 	const char *target;   /* directory or block device (safety-checked) */
 	const char *results_dir;
 	const char *uri;      /* libvirt URI; NULL: qemu:///embed */

@@ -181,10 +181,10 @@ static int write_disk(xmlTextWriterPtr w, const struct vm_spec *spec)
 	W(attr(w, "type", image_format_name(spec->format)));
 	W(attr(w, "cache", cache_mode_name(spec->cache)));
 	W(attr(w, "io", aio_mode_name(spec->aio)));
-	if (spec->l2_cache > 0) {
+	if (spec->metadata_cache > 0) {
 		char bytes[32];
 		snprintf(bytes, sizeof bytes, "%llu",
-			 (unsigned long long)spec->l2_cache);
+			 (unsigned long long)spec->metadata_cache);
 		W(start(w, "metadata_cache"));
 		W(start(w, "max_size"));
 		W(attr(w, "unit", "bytes"));
@@ -291,7 +291,7 @@ int domain_xml(const struct vm_spec *spec, bool kvm, char **ret_xml)
 	    (unsigned)spec->cache >= _CACHE_MAX ||
 	    (unsigned)spec->aio >= _AIO_MAX || (unsigned)spec->bus >= _BUS_MAX)
 		return -EINVAL;
-	if (spec->l2_cache > 0 && spec->format != IMAGE_FORMAT_QCOW2)
+	if (spec->metadata_cache > 0 && spec->format != IMAGE_FORMAT_QCOW2)
 		return -EINVAL;
 
 	_cleanup_(xmlBufferFreep) xmlBufferPtr buf = xmlBufferCreate();

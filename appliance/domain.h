@@ -24,7 +24,9 @@ struct vm_spec {
 	enum cache_mode cache;
 	enum aio_mode aio;
 	enum disk_bus bus;
-	uint64_t l2_cache;   /* qcow2 metadata cache, bytes; 0: QEMU's default */
+	/* <metadata_cache><max_size>, which libvirt passes as the qcow2
+	 * node's cache-size (qcow2cache.h), bytes; 0: QEMU's default */
+	uint64_t metadata_cache;
 	const char *serial;  /* disk serial; NULL: DOMAIN_DISK_SERIAL */
 	const char *console_log; /* the guest's serial console goes here */
 	unsigned timeout;    /* seconds; 0: none (used by vm_run) */
@@ -40,8 +42,8 @@ bool domain_kvm_usable(void);
 /* The domain XML for SPEC, of type kvm when KVM is true, else qemu (TCG).
  * On success *ret_xml is a malloc'd string the caller frees.  Returns 0,
  * -EINVAL for a spec that cannot be expressed (missing path, a string
- * that is not valid UTF-8 or holds control characters, l2_cache on a raw
- * disk), or -ENOMEM. */
+ * that is not valid UTF-8 or holds control characters, metadata_cache on
+ * a raw disk), or -ENOMEM. */
 int domain_xml(const struct vm_spec *spec, bool kvm, char **ret_xml);
 
 /* The guest device name of the disk on BUS ("vda", "sda", "hda"). */

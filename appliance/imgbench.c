@@ -13,6 +13,7 @@
 
 #include "cleanup.h"
 #include "log.h"
+#include "qcow2cache.h"
 
 extern char **environ;
 
@@ -46,8 +47,8 @@ static char *image_opts(const char *image, const struct imgbench_opts *o)
 	}
 	*q = '\0';
 	char *s = NULL;
-	if (asprintf(&s, "driver=%s,file.filename=%s,l2-cache-size=%" PRIu64,
-		     o->format ? o->format : "qcow2", esc, o->l2_cache) < 0)
+	if (asprintf(&s, "driver=%s,file.filename=%s," QCOW2CACHE_OPTION "=%" PRIu64,
+		     o->format ? o->format : "qcow2", esc, o->cache_size) < 0)
 		return NULL;
 	return s;
 }
@@ -113,7 +114,7 @@ int imgbench_run(const char *image, const struct imgbench_opts *o,
 		argv[n++] = "-t";
 		argv[n++] = o->cache;
 	}
-	if (o->l2_cache) {
+	if (o->cache_size) {
 		opts = image_opts(image, o);
 		if (!opts)
 			return log_error_errno(-ENOMEM, "out of memory");

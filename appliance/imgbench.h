@@ -11,7 +11,7 @@
 struct imgbench_opts {
 	uint64_t count;     /* -c: requests */
 	uint64_t step;      /* -S: bytes between requests */
-	uint64_t l2_cache;  /* qcow2 l2-cache-size in bytes; 0: default */
+	uint64_t cache_size; /* qcow2 cache-size (qcow2cache.h), bytes; 0: default */
 	const char *format; /* "qcow2", "raw"; NULL: probe */
 	const char *cache;  /* -t: none, writeback...; NULL: default */
 	const char *qemu_img; /* program; NULL: "qemu-img" on PATH */

@@ -235,6 +235,7 @@ static int run_sweep(struct init_env *env)
 		.kernel = BENCH_KIT_DIR "/vmlinuz",
 		.initrd = BENCH_KIT_DIR "/initrd.img",
 		.pristine = BENCH_KIT_DIR "/disk.qcow2",
+		.agent = access(BENCH_KIT_AGENT, X_OK) == 0 ? BENCH_KIT_AGENT : NULL,
 		.target = target,
 		.results_dir = RESULTS_DIR,
 		.accel = env->profile.guest.accel,

@@ -111,6 +111,40 @@ static int metrics_to_json(const struct journal_run *run, json_object **ret)
 	return 0;
 }
 
+static json_object *qcow2_cache_to_json(const struct journal_run *run)
+{
+	if (!run->qcow2_cache_known)
+		return NULL;
+	json_object *o = json_object_new_object();
+	if (!o)
+		return NULL;
+	add_string(o, "option", run->qcow2_cache_size ? "cache-size" : NULL);
+	add(o, "bytes", run->qcow2_cache_size ? json_object_new_uint64(run->qcow2_cache_size)
+					       : NULL);
+	add_string(o, "source", run->qcow2_cache_source);
+	return o;
+}
+
+static bool qcow2_cache_from_json(json_object *o, struct journal_run *run)
+{
+	json_object *v;
+	const char *s;
+
+	if (!json_object_object_get_ex(o, "qcow2_cache", &o) || !o)
+		return true;
+	if (json_object_object_get_ex(o, "bytes", &v) && v) {
+		if (!json_object_is_type(v, json_type_int) ||
+		    json_object_get_int64(v) <= 0)
+			return false;
+		run->qcow2_cache_size = json_object_get_uint64(v);
+	}
+	s = jsonget_string(o, "source");
+	if (s && !copy_text(run->qcow2_cache_source, sizeof run->qcow2_cache_source, s))
+		return false;
+	run->qcow2_cache_known = true;
+	return true;
+}
+
 static int applied_to_json(const struct journal_run *run, json_object **ret)
 {
 	if (!run->applied_known) {
@@ -145,8 +179,8 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 		return -EINVAL;
 	if ((unsigned)run->cell.backend >= _BACKEND_MAX ||
 	    (unsigned)run->cell.format >= _IMAGE_FORMAT_MAX ||
-	    (unsigned)run->cell.cache >= _CACHE_MAX ||
-	    (unsigned)run->cell.aio >= _AIO_MAX ||
+	    (!run->cell.host && ((unsigned)run->cell.cache >= _CACHE_MAX ||
+				 (unsigned)run->cell.aio >= _AIO_MAX)) ||
 	    (unsigned)run->cell.workload >= _WORKLOAD_MAX ||
 	    run->cell.bus >= _BUS_MAX)
 		return -EINVAL;
@@ -166,8 +200,9 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    add_string(o, "status", run->status) < 0 ||
 	    add_string(o, "message", run->message[0] ? run->message : NULL) < 0 ||
 	    add(o, "boot_seconds", jsonget_new_number(run->boot_seconds)) < 0 ||
-	    add_string(o, "accel", run->kvm ? "kvm" : "tcg") < 0 ||
+	    add_string(o, "accel", run->cell.host ? NULL : run->kvm ? "kvm" : "tcg") < 0 ||
 	    add(o, "applied_cache", applied) < 0 ||
+	    add(o, "qcow2_cache", qcow2_cache_to_json(run)) < 0 ||
 	    add_string(o, "host_kernel", run->host_kernel) < 0 ||
 	    add_string(o, "guest_kernel",
 		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
@@ -233,10 +268,13 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 		return false;
 	if (!jsonget_number(o, "boot_seconds", &run->boot_seconds))
 		return false;
+	/* Host cells ran no guest: no accelerator. */
 	s = jsonget_string(o, "accel");
-	if (!s || (strcmp(s, "kvm") && strcmp(s, "tcg")))
+	if (!run->cell.host ? !s || (strcmp(s, "kvm") && strcmp(s, "tcg")) : s != NULL)
 		return false;
-	run->kvm = strcmp(s, "kvm") == 0;
+	run->kvm = s && strcmp(s, "kvm") == 0;
+	if (!qcow2_cache_from_json(o, run))
+		return false;
 	if (json_object_object_get_ex(o, "applied_cache", &applied) && applied) {
 		if (!jsonget_bool(applied, "writeback", &run->applied.writeback) ||
 		    !jsonget_bool(applied, "direct", &run->applied.direct) ||

@@ -37,7 +37,14 @@ struct journal_run {
 	double boot_seconds;    /* domain STARTED to SHUTDOWN (else STOPPED); NAN: none */
 	bool applied_known;     /* the cache flags QEMU reported */
 	struct cache_flags applied;
-	bool kvm;               /* domain type kvm, else TCG */
+	bool kvm;               /* domain type kvm, else TCG (guest cells) */
+	/* qcow2 cells: the cache option QEMU really had, cache-size in
+	 * bytes (0: none, QEMU's defaults), and where it was read:
+	 * "qemu command line" (the guest's QEMU as libvirt started it),
+	 * "qemu-img arguments" (qemu-img bench), "asked" (not read back). */
+	bool qcow2_cache_known;
+	uint64_t qcow2_cache_size;
+	char qcow2_cache_source[32];
 	char host_kernel[JOURNAL_NAME_MAX * 2];
 	char guest_kernel[JOURNAL_NAME_MAX * 2];
 	struct journal_metric *metrics; /* owned */

@@ -82,8 +82,8 @@ const struct key_def profile_keys[] = {
 	 "QEMU cache mode (axis); see the cache-mode table."},
 	{"guest", "aio", KEY_LIST, "threads", 0, 0, &aio_mode_names, F(guest.aio),
 	 "QEMU aio mode (axis); native needs cache none or directsync."},
-	{"guest", "l2_cache", KEY_SIZE, "0", 0, 4 * G, NULL, F(guest.l2_cache),
-	 "qcow2 metadata (L2) cache size; 0 keeps QEMU's default."},
+	{"guest", "l2_cache", KEY_SIZE_LIST, "default", 4 * K, 4 * G, NULL, F(guest.l2_cache),
+	 "qcow2 L2 cache sizes (axis); default keeps QEMU's own. Applied to qcow2 guests and qemu-img bench alike as QEMU's cache-size = this + 4 clusters of refcount cache (so the L2 cache is exactly this); cells of other formats have none."},
 	{"guest", "timeout", KEY_UINT, "600", 10, 86400, NULL, F(guest.timeout),
 	 "Seconds a run may take before its guest is destroyed and the run recorded as failed."},
 	{"guest", "accel", KEY_ENUM, "auto", 0, 0, &vm_accel_names, F(guest.accel),
@@ -119,6 +119,8 @@ const struct key_def profile_keys[] = {
 	 "qemu-img bench requests (-c)."},
 	{"workload", "bench_step", KEY_SIZE, "512M", 512, 1 * T, NULL, F(workload.bench_step),
 	 "qemu-img bench step between requests (-S)."},
+	{"workload", "host_baseline", KEY_BOOL, "no", 0, 0, NULL, F(workload.host_baseline),
+	 "Add, per backend and bonnie/dd/fio workload, a cell that runs the same command on the host itself (no guest) on the guest's filesystem: the LV, or the raw/ext4-file image through a loop device (qcow2 has no host cell)."},
 
 	{"sweep", "runs", KEY_UINT, "5", 1, 1000, NULL, F(sweep.runs),
 	 "Runs per cell."},
@@ -133,6 +135,8 @@ const struct key_def profile_keys[] = {
 
 	{"report", "baseline", KEY_STRING, "", 0, 0, NULL, F(report.baseline),
 	 "Reference level of the report's comparisons, as axis:level (e.g. cache:writethrough): a level the sweep runs. Default: each axis's first listed level."},
+	{"report", "reference", KEY_ENUM, "none", 0, 0, &report_reference_names, F(report.reference),
+	 "The published study this profile reproduces: the report prints its table beside the measured one."},
 };
 /* clang-format on */
 const size_t n_profile_keys = sizeof(profile_keys) / sizeof(profile_keys[0]);
@@ -244,6 +248,11 @@ static const char *type_text(const struct key_def *k, char *buf, size_t len)
 		if (k->type == KEY_LIST && used < len)
 			snprintf(buf + used, len - used, " (list)");
 		return buf;
+	case KEY_SIZE_LIST:
+		snprintf(buf, len, "default or size %s..%s (list)",
+			 format_size(k->min, lo, sizeof(lo)),
+			 format_size(k->max, hi, sizeof(hi)));
+		return buf;
 	}
 	return "?";
 }
@@ -306,7 +315,7 @@ static int range_reason(const struct key_def *k, const char *value,
 {
 	char lo[32], hi[32];
 
-	if (k->type == KEY_SIZE)
+	if (k->type == KEY_SIZE || k->type == KEY_SIZE_LIST)
 		return REASON(
 			   "'%.64s' is out of range %s..%s", value,
 			   format_size(k->min, lo, sizeof(lo)),
@@ -314,6 +323,44 @@ static int range_reason(const struct key_def *k, const char *value,
 	return REASON(
 		   "'%.64s' is out of range %llu..%llu", value,
 		   (unsigned long long)k->min, (unsigned long long)k->max);
+}
+
+/* "default, 1M, 8M": each item once, at most L2_CACHE_MAX_VALUES. */
+static int set_size_list(const struct key_def *k, const char *value,
+			 struct l2_cache_axis *field, char *reason,
+			 size_t reason_len)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	struct l2_cache_axis axis = {.n = 0};
+	char *rest = copy, *item;
+	uint64_t u;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	while ((item = strsep(&rest, ","))) {
+		item = parse_strip(item);
+		if (!*item)
+			return REASON("empty item in list");
+		if (strcmp(item, "default") == 0) {
+			u = 0;
+		} else {
+			r = parse_size(item, &u);
+			if (r == -EINVAL)
+				return REASON("'%.64s' is neither 'default' nor a "
+					      "size (e.g. 1M, 8M)", item);
+			if (r < 0 || u < k->min || u > k->max)
+				return range_reason(k, item, reason, reason_len);
+		}
+		for (unsigned i = 0; i < axis.n; i++)
+			if (axis.bytes[i] == u)
+				return REASON("'%s' listed twice", item);
+		if (axis.n == L2_CACHE_MAX_VALUES)
+			return REASON("more than %d sizes", L2_CACHE_MAX_VALUES);
+		axis.bytes[axis.n++] = u;
+	}
+	*field = axis;
+	return 0;
 }
 
 int keys_set(struct profile *profile, const struct key_def *k,
@@ -414,6 +461,8 @@ int keys_set(struct profile *profile, const struct key_def *k,
 		*(axis_mask *)field = mask;
 		return 0;
 	}
+	case KEY_SIZE_LIST:
+		return set_size_list(k, value, field, reason, reason_len);
 	}
 	return -EINVAL;
 }
@@ -479,6 +528,16 @@ const char *keys_format(const struct profile *profile, const struct key_def *k,
 							 used ? "," : "",
 							 k->names->names[i]);
 		break;
+	case KEY_SIZE_LIST: {
+		const struct l2_cache_axis *a = field;
+		char one[32];
+		for (unsigned i = 0; i < a->n && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 i ? "," : "",
+						 a->bytes[i] ? format_size(a->bytes[i], one, sizeof(one))
+							     : "default");
+		break;
+	}
 	}
 	return buf;
 }

@@ -21,6 +21,8 @@ enum key_type {
 	KEY_PERCENT, /* decimal number in [min, max] */
 	KEY_ENUM,    /* one name of `names` */
 	KEY_LIST,    /* comma-separated names of `names`: a matrix axis */
+	KEY_SIZE_LIST, /* comma-separated sizes in [min, max] or "default"
+			* (stored as 0): struct l2_cache_axis, an axis */
 };
 
 struct key_def {

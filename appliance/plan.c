@@ -11,6 +11,7 @@
 #include "cleanup.h"
 #include "keys.h"
 #include "log.h"
+#include "parse.h"
 
 #define PLAN_FORMAT "buildapp-plan"
 #define PLAN_VERSION 1
@@ -40,11 +41,17 @@ const char *plan_cell_prealloc_name(const struct plan_cell *cell)
 
 void plan_cell_make_id(struct plan_cell *cell)
 {
-	snprintf(cell->id, sizeof(cell->id), "%s/%s/%s/%s/%s/%s/%s",
+	char l2[40] = "", size[32];
+
+	if (cell->l2_cache > 0)
+		snprintf(l2, sizeof(l2), "/l2=%s",
+			 format_size((uint64_t)cell->l2_cache, size, sizeof(size)));
+	snprintf(cell->id, sizeof(cell->id), "%s/%s/%s%s/%s/%s/%s/%s",
 		 backend_name(cell->backend), image_format_name(cell->format),
-		 plan_cell_prealloc_name(cell), cache_mode_name(cell->cache),
-		 aio_mode_name(cell->aio),
-		 cell->bus < 0 ? "-" : disk_bus_name(cell->bus),
+		 plan_cell_prealloc_name(cell), l2,
+		 (int)cell->cache < 0 ? "-" : cache_mode_name(cell->cache),
+		 (int)cell->aio < 0 ? "-" : aio_mode_name(cell->aio),
+		 cell->host ? "host" : cell->bus < 0 ? "-" : disk_bus_name(cell->bus),
 		 workload_kind_name(cell->workload));
 }
 
@@ -91,6 +98,16 @@ static json_object *key_to_json(const struct profile *p, const struct key_def *k
 				json_object_array_add(
 					arr, json_object_new_string(k->names->names[i]));
 		return arr;
+	case KEY_SIZE_LIST: {
+		const struct l2_cache_axis *a = field;
+		arr = json_object_new_array();
+		for (unsigned i = 0; i < a->n; i++)
+			json_object_array_add(
+				arr, json_object_new_string(
+					     a->bytes[i] ? format_size(a->bytes[i], buf, sizeof(buf))
+							 : "default"));
+		return arr;
+	}
 	case KEY_STRING:
 	case KEY_ENUM:
 		break;
@@ -127,12 +144,21 @@ json_object *plan_cell_to_json(const struct plan_cell *c)
 	json_object_object_add(o, "preallocation",
 			       c->prealloc < 0 ? NULL
 					       : json_object_new_string(plan_cell_prealloc_name(c)));
-	json_object_object_add(o, "cache", json_object_new_string(cache_mode_name(c->cache)));
-	json_object_object_add(o, "aio", json_object_new_string(aio_mode_name(c->aio)));
+	json_object_object_add(o, "cache",
+			       (int)c->cache < 0 ? NULL
+						 : json_object_new_string(cache_mode_name(c->cache)));
+	json_object_object_add(o, "aio",
+			       (int)c->aio < 0 ? NULL
+					       : json_object_new_string(aio_mode_name(c->aio)));
 	json_object_object_add(o, "bus",
 			       c->bus < 0 ? NULL : json_object_new_string(disk_bus_name(c->bus)));
 	json_object_object_add(o, "workload",
 			       json_object_new_string(workload_kind_name(c->workload)));
+	json_object_object_add(o, "l2_cache",
+			       c->l2_cache < 0 || c->host || c->format != IMAGE_FORMAT_QCOW2
+				       ? NULL
+				       : json_object_new_int64(c->l2_cache));
+	json_object_object_add(o, "guest", json_object_new_boolean(!c->host));
 	return o;
 }
 
@@ -366,8 +392,9 @@ static const struct cell_member cell_members[] = {
 	{"backend", MEMBER_NAME, &backend_names, MEMBER_REQUIRED, CELL_FIELD(backend)},
 	{"format", MEMBER_NAME, &image_format_names, MEMBER_REQUIRED, CELL_FIELD(format)},
 	{"preallocation", MEMBER_PREALLOC, NULL, MEMBER_NULLABLE, CELL_FIELD(prealloc)},
-	{"cache", MEMBER_NAME, &cache_mode_names, MEMBER_REQUIRED, CELL_FIELD(cache)},
-	{"aio", MEMBER_NAME, &aio_mode_names, MEMBER_REQUIRED, CELL_FIELD(aio)},
+	/* null on host cells; cell_extras_from_json checks which */
+	{"cache", MEMBER_NAME, &cache_mode_names, MEMBER_NULLABLE, CELL_FIELD(cache)},
+	{"aio", MEMBER_NAME, &aio_mode_names, MEMBER_NULLABLE, CELL_FIELD(aio)},
 	{"bus", MEMBER_NAME, &disk_bus_names, MEMBER_NULLABLE, CELL_FIELD(bus)},
 	{"workload", MEMBER_NAME, &workload_kind_names, MEMBER_REQUIRED, CELL_FIELD(workload)},
 };
@@ -428,6 +455,44 @@ static int cell_member_from_json(json_object *o, const struct cell_member *m,
 	return -EINVAL;
 }
 
+/* "guest" and "l2_cache" came with version 1's host cells and L2 cache
+ * axis: a cell without them ran in a guest, with QEMU's default L2
+ * cache on qcow2.  Returns 0 or -EINVAL with WHY. */
+static int cell_extras_from_json(json_object *o, struct plan_cell *c, char *why,
+				 size_t len)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(o, "guest", &v)) {
+		if (!json_object_is_type(v, json_type_boolean)) {
+			snprintf(why, len, "guest: wrong type");
+			return -EINVAL;
+		}
+		c->host = !json_object_get_boolean(v);
+	}
+	c->l2_cache = !c->host && c->format == IMAGE_FORMAT_QCOW2 ? 0 : -1;
+	if (json_object_object_get_ex(o, "l2_cache", &v) &&
+	    !json_object_is_type(v, json_type_null)) {
+		if (!json_object_is_type(v, json_type_int) ||
+		    json_object_get_int64(v) < 0) {
+			snprintf(why, len, "l2_cache: not a size in bytes");
+			return -EINVAL;
+		}
+		c->l2_cache = json_object_get_int64(v);
+	}
+	/* A host cell has no QEMU: no cache mode, aio mode or bus. */
+	if (c->host && ((int)c->cache >= 0 || (int)c->aio >= 0 || c->bus >= 0 ||
+			c->l2_cache >= 0)) {
+		snprintf(why, len, "a host cell (guest: false) with QEMU settings");
+		return -EINVAL;
+	}
+	if (!c->host && ((int)c->cache < 0 || (int)c->aio < 0)) {
+		snprintf(why, len, "%s: null", (int)c->cache < 0 ? "cache" : "aio");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int cell_from_json(json_object *o, struct plan_cell *ret, char *why, size_t len)
 {
 	struct plan_cell c = {.prealloc = -1};
@@ -439,6 +504,8 @@ static int cell_from_json(json_object *o, struct plan_cell *ret, char *why, size
 	for (size_t i = 0; i < sizeof(cell_members) / sizeof(cell_members[0]); i++)
 		if (cell_member_from_json(o, &cell_members[i], &c, why, len) < 0)
 			return -EINVAL;
+	if (cell_extras_from_json(o, &c, why, len) < 0)
+		return -EINVAL;
 	plan_cell_make_id(&c);
 	*ret = c;
 	return 0;
@@ -674,10 +741,20 @@ static void write_cache_table(const struct plan *plan, FILE *f)
 
 static void write_cell_row(FILE *f, const char *num, const struct plan_cell *c)
 {
-	fprintf(f, "  %5s  %-9s %-6s %-8s %-12s %-8s %-6s %s\n", num,
+	char l2[32];
+
+	if (c->l2_cache < 0)
+		snprintf(l2, sizeof(l2), "-");
+	else if (c->l2_cache == 0)
+		snprintf(l2, sizeof(l2), "default");
+	else
+		format_size((uint64_t)c->l2_cache, l2, sizeof(l2));
+	fprintf(f, "  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", num,
 		backend_name(c->backend), image_format_name(c->format),
-		plan_cell_prealloc_name(c), cache_mode_name(c->cache),
-		aio_mode_name(c->aio), c->bus < 0 ? "-" : disk_bus_name(c->bus),
+		plan_cell_prealloc_name(c), l2,
+		(int)c->cache < 0 ? "-" : cache_mode_name(c->cache),
+		(int)c->aio < 0 ? "-" : aio_mode_name(c->aio),
+		c->host ? "host" : c->bus < 0 ? "-" : disk_bus_name(c->bus),
 		workload_kind_name(c->workload));
 }
 
@@ -694,8 +771,8 @@ int plan_write_text(const struct plan *plan, FILE *f)
 	if (s->max_runs > s->runs)
 		fprintf(f, " (up to %u per cell until the 95%% CI is within %g%%)",
 			s->max_runs, s->target_ci);
-	fprintf(f, "\n  %5s  %-9s %-6s %-8s %-12s %-8s %-6s %s\n", "cell", "backend",
-		"format", "prealloc", "cache", "aio", "bus", "workload");
+	fprintf(f, "\n  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", "cell", "backend",
+		"format", "prealloc", "l2", "cache", "aio", "bus", "workload");
 	for (size_t i = 0; i < plan->n_cells; i++) {
 		snprintf(num, sizeof(num), "%zu", i + 1);
 		write_cell_row(f, num, &plan->cells[i]);

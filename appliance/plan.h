@@ -17,15 +17,30 @@
 #define PLAN_MAX_CELLS 4096
 #define PLAN_MAX_RUNS 100000
 
+/* A cell's id is its axis values joined by '/': backend, format,
+ * preallocation, ["l2=SIZE" for a qcow2 cell with an L2 cache size of
+ * its own,] cache, aio, bus and workload; "-" for a value the cell does
+ * not have, and "host" in the bus's place for a host-native cell:
+ * "lvm/raw/-/unsafe/threads/virtio/fio",
+ * "qcow2/qcow2/off/l2=1M/none/threads/-/qemu-img-bench",
+ * "raw/raw/sparse/-/-/host/fio". */
 struct plan_cell {
-	char id[PLAN_CELL_ID_MAX]; /* "lvm/raw/-/unsafe/threads/virtio/fio" */
+	char id[PLAN_CELL_ID_MAX];
 	enum backend backend;
 	enum image_format format; /* of the guest disk on the backend */
 	int prealloc; /* enum qcow2_prealloc or raw_prealloc; -1: none */
-	enum cache_mode cache;
-	enum aio_mode aio;
-	int bus; /* enum disk_bus; -1: no guest (qemu-img-bench) */
+	enum cache_mode cache; /* -1: none (host cell) */
+	enum aio_mode aio;     /* -1: none (host cell) */
+	int bus; /* enum disk_bus; -1: no guest (qemu-img-bench, host cell) */
 	enum workload_kind workload;
+	/* qcow2 L2 cache in bytes; 0: QEMU's default; -1: none (not qcow2,
+	 * or no QEMU at all) */
+	int64_t l2_cache;
+	/* A host-native cell ([workload] host_baseline): the workload ran
+	 * on the host, with no guest and no QEMU ("guest": false in JSON).
+	 * qemu-img-bench cells are not: QEMU's block layer is between the
+	 * tool and the image, as in a guest. */
+	bool host;
 };
 
 struct plan_excluded {

@@ -15,6 +15,8 @@ NAME_TABLE(workload_kind, "tarball-write", "tarball-read", "bonnie", "fio",
 NAME_TABLE(fio_rw, "read", "write", "randread", "randwrite", "rw", "randrw")
 NAME_TABLE(sweep_order, "interleaved", "blocked")
 NAME_TABLE(vm_accel, "auto", "kvm", "tcg")
+NAME_TABLE(report_reference, "none", "kvm-perf-2011", "bonnie-qcow2-vs-raw",
+	   "qcow2-l2-cache", "guest-vs-host", "cache-modes-lvm")
 
 struct cache_flags cache_mode_flags(enum cache_mode mode)
 {
@@ -25,6 +27,9 @@ struct cache_flags cache_mode_flags(enum cache_mode mode)
 		[CACHE_DIRECTSYNC] = {false, true, false},
 		[CACHE_UNSAFE] = {true, false, true},
 	};
+	/* A host-native cell has no cache mode (-1): no flags. */
+	if ((unsigned)mode >= _CACHE_MAX)
+		return (struct cache_flags){false, false, false};
 	return table[mode];
 }
 

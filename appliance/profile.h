@@ -69,6 +69,25 @@ enum sweep_order { ORDER_INTERLEAVED, ORDER_BLOCKED, _ORDER_MAX };
 typedef uint32_t axis_mask;
 #define AXIS_BIT(v) ((axis_mask)1u << (v))
 
+/* [guest] l2_cache: an axis of sizes, in the order given.  0 stands for
+ * QEMU's own default ("default" in a profile). */
+#define L2_CACHE_MAX_VALUES 8
+struct l2_cache_axis {
+	unsigned n;
+	uint64_t bytes[L2_CACHE_MAX_VALUES];
+};
+
+/* [report] reference: the published study a profile reproduces. */
+enum report_reference {
+	REFERENCE_NONE,
+	REFERENCE_KVM_PERF_2011,
+	REFERENCE_BONNIE_QCOW2_VS_RAW,
+	REFERENCE_QCOW2_L2_CACHE,
+	REFERENCE_GUEST_VS_HOST,
+	REFERENCE_CACHE_MODES_LVM,
+	_REFERENCE_MAX
+};
+
 struct profile_appliance {
 	char name[PROFILE_NAME_MAX];
 	enum image_format format;
@@ -105,7 +124,7 @@ struct profile_guest {
 	axis_mask bus;   /* of enum disk_bus */
 	axis_mask cache; /* of enum cache_mode */
 	axis_mask aio;   /* of enum aio_mode */
-	uint64_t l2_cache; /* bytes; 0: QEMU's default */
+	struct l2_cache_axis l2_cache; /* qcow2 L2 cache sizes (axis) */
 	unsigned timeout;  /* seconds per run */
 	enum vm_accel accel;
 };
@@ -126,6 +145,7 @@ struct profile_workload {
 	uint64_t dd_count;
 	uint64_t bench_count; /* qemu-img bench -c */
 	uint64_t bench_step;  /* qemu-img bench -S */
+	bool host_baseline;   /* add host-native cells (no guest) */
 };
 
 struct profile_sweep {
@@ -138,6 +158,7 @@ struct profile_sweep {
 
 struct profile_report {
 	char baseline[PROFILE_STR_MAX]; /* "axis:level", or "" */
+	enum report_reference reference; /* the study it reproduces */
 };
 
 struct profile {
@@ -164,12 +185,13 @@ const char *workload_kind_name(enum workload_kind v);
 const char *fio_rw_name(enum fio_rw v);
 const char *sweep_order_name(enum sweep_order v);
 const char *vm_accel_name(enum vm_accel v);
+const char *report_reference_name(enum report_reference v);
 
 
 extern const struct name_table after_action_names,
 	write_cache_setting_names, page_cache_setting_names, io_scheduler_names,
 	cache_mode_names, aio_mode_names, disk_bus_names, workload_kind_names,
-	fio_rw_names, sweep_order_names, vm_accel_names;
+	fio_rw_names, sweep_order_names, vm_accel_names, report_reference_names;
 
 /* The cache-mode table (DESIGN.md): QEMU's three cache flags per mode. */
 struct cache_flags {

@@ -189,15 +189,26 @@ static int make_cells(struct builder *bd)
 /* The reference level of each axis: the options' or the first plan's
  * [report] baseline = axis:level when it names one of the sweep's levels,
  * else the first listed. */
+/* KEY of the first bundle's plan's [report] section, or NULL when it
+ * has none or it is empty. */
+static const char *plan_report_key(const struct builder *bd, const char *key)
+{
+	json_object *profile, *section;
+	const char *v;
+
+	if (!bd->bundles[0].plan ||
+	    !json_object_object_get_ex(bd->bundles[0].plan, "profile", &profile) ||
+	    !json_object_object_get_ex(profile, "report", &section) ||
+	    !(v = jsonget_string(section, key)) || !*v)
+		return NULL;
+	return v;
+}
+
 static void pick_references(struct builder *bd)
 {
 	const char *want = bd->o->baseline_level;
-	json_object *profile, *section;
-	if (!want && bd->bundles[0].plan &&
-	    json_object_object_get_ex(bd->bundles[0].plan, "profile", &profile) &&
-	    json_object_object_get_ex(profile, "report", &section) &&
-	    (want = jsonget_string(section, "baseline")) && !*want)
-		want = NULL;
+	if (!want)
+		want = plan_report_key(bd, "baseline");
 	const char *colon = want ? strchr(want, ':') : NULL;
 	bool used = false;
 
@@ -609,13 +620,19 @@ int report_build(const struct report_options *o, struct json_object **ret)
 				       "cells' log ratios, Satterthwaite df (docs/results.md)"));
 	json_object_object_add(root, "headlines", json_object_get(bd.headlines));
 	r = build(&bd, root);
-	if (r == 0 && o->reference) {
+	/* The study: the one asked for, else the one the profile reproduces
+	 * ([report] reference). */
+	const char *study_name = o->reference;
+	if (!study_name && (study_name = plan_report_key(&bd, "reference")) &&
+	    strcmp(study_name, "none") == 0)
+		study_name = NULL;
+	if (r == 0 && study_name) {
 		json_object *refs = json_object_new_array(), *study = NULL;
 		json_object_object_add(root, "references", refs);
-		r = reference_build(o->reference, root, &study);
+		r = reference_build(study_name, root, &study);
 		if (r < 0)
 			r = log_error_errno(r == -ENOENT ? -EINVAL : r,
-					    "report: study '%s': %s", o->reference,
+					    "report: study '%s': %s", study_name,
 					    r == -ENOENT ? "not a shipped study" : strerror(-r));
 		else
 			json_object_array_add(refs, study);

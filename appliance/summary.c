@@ -231,7 +231,8 @@ static int cell_to_json(const struct summary_cell *c, json_object *a)
 	json_object_object_add(o, "cell", cell);
 	json_object_object_add(o, "runs", json_object_new_int64((int64_t)c->n_runs));
 	json_object_object_add(o, "failed", json_object_new_int64((int64_t)c->n_failed));
-	json_object_object_add(o, "accel", json_object_new_string(c->kvm ? "kvm" : "tcg"));
+	json_object_object_add(o, "accel", c->cell.host ? NULL
+							: json_object_new_string(c->kvm ? "kvm" : "tcg"));
 	json_object_object_add(o, "cache_mismatches",
 			       json_object_new_int64((int64_t)c->n_cache_mismatch));
 	json_object_object_add(o, "primary",

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -19,9 +20,11 @@
 #include "journal.h"
 #include "log.h"
 #include "parse.h"
+#include "qcow2cache.h"
 #include "report.h"
 #include "results.h"
 #include "summary.h"
+#include "tool.h"
 
 /* Console logs larger than this are not the agent's: read only the start. */
 #define CONSOLE_READ_MAX (8 << 20)
@@ -124,7 +127,7 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 		.cache = cell->cache,
 		.aio = cell->aio,
 		.bus = (enum disk_bus)cell->bus,
-		.l2_cache = p->guest.l2_cache,
+		.metadata_cache = qcow2cache_size(cell->l2_cache, vol->cluster_size),
 		.console_log = log_path,
 		.timeout = p->guest.timeout,
 	};
@@ -135,6 +138,13 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	jr->applied_known = vr.applied_known;
 	jr->applied = vr.applied;
 	jr->kvm = vr.kvm;
+	if (vol->format == IMAGE_FORMAT_QCOW2) {
+		jr->qcow2_cache_known = true;
+		jr->qcow2_cache_size = vr.qcow2_cache_known ? vr.qcow2_cache_size
+							    : spec.metadata_cache;
+		snprintf(jr->qcow2_cache_source, sizeof(jr->qcow2_cache_source), "%s",
+			 vr.qcow2_cache_known ? "qemu command line" : "asked");
+	}
 	if (vr.status != VM_OK) {
 		set_status(jr, vm_status_name(vr.status), vr.message);
 		/* Whatever the guest printed before it died is still parsed. */
@@ -161,7 +171,9 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 	struct imgbench_opts opts = {
 		.count = p->workload.bench_count,
 		.step = p->workload.bench_step,
-		.l2_cache = p->guest.l2_cache,
+		.cache_size = vol->format == IMAGE_FORMAT_QCOW2
+				      ? qcow2cache_size(cell->l2_cache, vol->cluster_size)
+				      : 0,
 		.format = image_format_name(vol->format),
 		.cache = cache_mode_name(cell->cache),
 	};
@@ -169,6 +181,101 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 	if (imgbench_run(vol->path, &opts, res) < 0)
 		set_status(jr, "failed", "qemu-img bench failed");
 	jr->boot_seconds = NAN; /* no guest */
+	if (vol->format == IMAGE_FORMAT_QCOW2) {
+		jr->qcow2_cache_known = true;
+		jr->qcow2_cache_size = opts.cache_size;
+		snprintf(jr->qcow2_cache_source, sizeof(jr->qcow2_cache_source),
+			 "qemu-img arguments");
+	}
+	return 0;
+}
+
+/* Mounts the guest's filesystem on VOL at DIR on the host: the LV
+ * itself, or an image file through a loop device that mount(8) sets up
+ * and frees again at unmount (autoclear). */
+static int mount_volume(const struct storage_volume *vol, const char *dir)
+{
+	char *loop[] = {"mount", "-t", "ext4", "-o", "loop", (char *)vol->path,
+			(char *)dir, NULL};
+	char *dev[] = {"mount", "-t", "ext4", (char *)vol->path, (char *)dir, NULL};
+	char *modprobe[] = {"modprobe", "-q", "loop", NULL};
+
+	if (vol->format != IMAGE_FORMAT_RAW)
+		return log_error_errno(EINVAL, "%s: no host-native view of a %s image",
+				       vol->path, image_format_name(vol->format));
+	/* The appliance loads drivers by modalias only: nothing asks for
+	 * loop before the first host cell on a file does. */
+	if (!vol->block_device && access("/dev/loop-control", F_OK) < 0)
+		tool_run(modprobe, NULL, NULL);
+	return tool_run(vol->block_device ? dev : loop, NULL, NULL);
+}
+
+/* What a host cell's agent printed, kept where a guest's console log
+ * would be.  Best effort: the journal has the results. */
+static void save_output(const struct sweep_env *env, const struct plan_run *pr,
+			const char *out)
+{
+	char path[PATH_MAX];
+	_cleanup_fclose_ FILE *f = NULL;
+
+	snprintf(path, sizeof(path), "%s/console/run-%04u.log", env->results_dir,
+		 pr->position);
+	f = fopen(path, "we");
+	if (!f || fputs(out, f) < 0)
+		log_warning("cannot write %s: %s", path, strerror(errno));
+}
+
+/* A host-native cell: the guest agent's workload, with the guest's
+ * command line, run on this host on the guest's filesystem mounted here
+ * (so the tool, its parameters and its output are the guest's). */
+static int run_host_native(const struct sweep_env *env, const struct plan_run *pr,
+			   const struct storage_volume *vol,
+			   struct journal_run *jr, struct results *res)
+{
+	const struct plan_cell *cell = &env->plan->cells[pr->cell];
+	_cleanup_free_ char *cmdline = NULL, *out = NULL;
+	char dir[] = "/tmp/buildapp-host-XXXXXX";
+	char *argv[80];
+	size_t n = 0;
+	int r;
+
+	jr->boot_seconds = NAN; /* no guest */
+	if (!env->agent) {
+		set_status(jr, "failed", "no guest agent to run on the host");
+		return 0;
+	}
+	r = guestcmdline_build(&env->plan->profile, cell->workload, &cmdline);
+	if (r < 0)
+		return log_error_errno(r, "cannot build the workload's command line");
+	if (!mkdtemp(dir))
+		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
+	argv[n++] = (char *)env->agent;
+	argv[n++] = "--host";
+	argv[n++] = dir;
+	for (char *save = NULL, *w = strtok_r(cmdline, " ", &save);
+	     w && n < sizeof(argv) / sizeof(argv[0]) - 1; w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	if (mount_volume(vol, dir) < 0) {
+		set_status(jr, "failed", "cannot mount the volume on the host");
+		rmdir(dir);
+		return 0;
+	}
+	/* A failing workload prints its ERROR line and END status=1 and
+	 * the agent exits 0: the parser reports it like a guest's. */
+	tool_run(argv, NULL, &out);
+	if (umount2(dir, 0) < 0)
+		log_warning("cannot unmount %s: %s", dir, strerror(errno));
+	rmdir(dir);
+	if (!out) {
+		set_status(jr, "failed", "the workload printed nothing");
+		return 0;
+	}
+	save_output(env, pr, out);
+	r = results_parse(out, strlen(out), cell->workload, res);
+	if (r < 0)
+		set_status(jr, r == -EIO ? "guest-error" : "bad-output",
+			   res->error[0] ? res->error : "no results from the workload");
 	return 0;
 }
 
@@ -236,7 +343,9 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	set_status(&jr, "ok", "");
 	log_clear_last_error();
 	r = prepare_run(env, cell, vol, &reset_seconds);
-	if (r >= 0 && cell->workload == WORKLOAD_QEMU_IMG_BENCH)
+	if (r >= 0 && cell->host)
+		r = run_host_native(env, pr, vol, &jr, &res);
+	else if (r >= 0 && cell->workload == WORKLOAD_QEMU_IMG_BENCH)
 		r = run_host_bench(env, pr, vol, &jr, &res);
 	else if (r >= 0)
 		r = run_guest(env, pr, vol, &jr, &res);

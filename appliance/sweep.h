@@ -24,6 +24,9 @@ struct sweep_env {
 	size_t n_volumes;
 	const char *results_dir; /* runs.jsonl, console/, summary.* */
 	struct vm_host *host;
+	/* The guest agent binary, run on the host by host-native cells
+	 * (--host); NULL when the plan has none. */
+	const char *agent;
 };
 
 struct sweep_outcome {

@@ -21,6 +21,7 @@
 #include "kvmboot.h"
 #include "log.h"
 #include "names.h"
+#include "qcow2cache.h"
 
 NAME_TABLE(vm_status, "ok", "timeout", "crashed", "failed")
 
@@ -28,6 +29,8 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 
 /* How long a destroyed domain may take to report STOPPED. */
 #define STOP_GRACE_SECONDS 15
+/* QEMU's command line is a few KB; more is not libvirt's. */
+#define CMDLINE_READ_MAX (1 << 20)
 /* How often the waiting thread looks at the signal flag. */
 #define POLL_NS 100000000L
 
@@ -35,6 +38,7 @@ struct vm_host {
 	virConnectPtr conn;
 	bool kvm;
 	bool kvm_chosen; /* by the probe (VM_ACCEL_AUTO), not asked for */
+	char *statedir;  /* the embedded driver's root; NULL for another URI */
 	pthread_t loop;
 	bool loop_started;
 	volatile bool quit;
@@ -292,6 +296,10 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 	h->callback_id = -1;
 	h->kvm = kvm;
 	h->kvm_chosen = probed;
+	if (embed_uri && !(h->statedir = strdup(statedir))) {
+		vm_host_close(h);
+		return -ENOMEM;
+	}
 
 	if (pthread_create(&h->loop, NULL, event_loop, h) != 0) {
 		vm_host_close(h);
@@ -342,6 +350,7 @@ void vm_host_close(struct vm_host *h)
 		current_host = NULL;
 	pthread_cond_destroy(&h->cond);
 	pthread_mutex_destroy(&h->lock);
+	free(h->statedir);
 	free(h);
 }
 
@@ -461,6 +470,36 @@ static void read_applied_cache(virDomainPtr dom, struct vm_result *res)
 	res->applied_known = true;
 }
 
+/* Reads the qcow2 cache-size QEMU really got from its command line:
+ * the embedded driver keeps QEMU's pid in ROOT/run/qemu/NAME.pid. */
+static void read_applied_qcow2_cache(struct vm_host *h, const char *name,
+				     struct vm_result *res)
+{
+	_cleanup_free_ char *pidfile = NULL, *cmdpath = NULL, *args = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	long pid = 0;
+	size_t len;
+
+	if (!h->statedir ||
+	    asprintf(&pidfile, "%s/run/qemu/%s.pid", h->statedir, name) < 0)
+		return;
+	f = fopen(pidfile, "re");
+	if (!f || fscanf(f, "%ld", &pid) != 1 || pid <= 0 ||
+	    asprintf(&cmdpath, "/proc/%ld/cmdline", pid) < 0) {
+		log_warning("cannot read QEMU's pid from %s", pidfile);
+		return;
+	}
+	fclose(f);
+	f = fopen(cmdpath, "re");
+	args = calloc(1, CMDLINE_READ_MAX + 1);
+	if (!f || !args)
+		return;
+	len = fread(args, 1, CMDLINE_READ_MAX, f);
+	if (qcow2cache_from_cmdline(args, len, &res->qcow2_cache_size) < 0)
+		return;
+	res->qcow2_cache_known = true;
+}
+
 /* The console shows a kernel panic (the guest rebooted out of it with
  * panic=-1, which on_reboot=destroy turns into an ordinary stop). */
 static bool console_shows_panic(const char *path)
@@ -576,6 +615,8 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	pthread_mutex_unlock(&h->lock);
 
 	read_applied_cache(dom, &res);
+	if (spec->format == IMAGE_FORMAT_QCOW2)
+		read_applied_qcow2_cache(h, spec->name, &res);
 	if (virDomainResume(dom) < 0) {
 		fail(&res, VM_FAILED, "cannot resume the guest: %s",
 		     virGetLastErrorMessage());

@@ -37,6 +37,11 @@ struct vm_result {
 	bool applied_known;    /* false when query-block could not be read */
 	struct cache_flags applied; /* what QEMU reports for the disk */
 	bool kvm;              /* domain type kvm (else qemu, TCG) */
+	/* The qcow2 node's cache-size on QEMU's command line as libvirt
+	 * built it (0: none, QEMU's defaults); known only for a qcow2 disk
+	 * on the embedded driver, whose QEMU's pid file is in its root. */
+	bool qcow2_cache_known;
+	uint64_t qcow2_cache_size;
 	char console_log[PATH_MAX];
 	char message[256];     /* why, when status is not VM_OK */
 };

@@ -213,7 +213,7 @@ static void detach_image(const char *dev)
 static int run_sweep(const struct run_options *o, const struct plan *plan)
 {
 	const struct profile *p = &plan->profile;
-	char loopdev[64] = "";
+	char loopdev[64] = "", agent[PATH_MAX] = "";
 	struct guestkit kit;
 	struct guestimage img;
 	struct sweep_outcome out;
@@ -224,6 +224,9 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	/* libvirt's QEMU probe, kept with the builds (see bench_inputs). */
 	snprintf(caps, sizeof(caps), "%s/libvirt-qemu-capabilities", o->cache);
 	r = guestkit_build(p, o->cache, NULL, &kit);
+	/* Host-native cells run the guest agent here. */
+	if (r >= 0 && p->workload.host_baseline)
+		r = guestkit_find_agent(NULL, agent, sizeof(agent));
 	if (r >= 0 && p->guest.memory < kit.min_memory) {
 		char have[32], need[32];
 		log_warning("[guest] memory = %s is less than the %s this guest kit "
@@ -243,6 +246,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			.kernel = kit.kernel,
 			.initrd = kit.initrd,
 			.pristine = img.path,
+			.agent = agent[0] ? agent : NULL,
 			.target = loopdev[0] ? loopdev : o->target,
 			.results_dir = o->results,
 			.uri = o->uri,

@@ -201,7 +201,7 @@ int guestkit_find_kernel(const char *setting, char *ret_path, size_t plen,
 	return 0;
 }
 
-static int find_agent(const char *agent, char *ret, size_t len)
+int guestkit_find_agent(const char *agent, char *ret, size_t len)
 {
 	const char *env = getenv("BUILDAPP_AGENT");
 	char self[PATH_MAX];
@@ -423,7 +423,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	if ((r = guestkit_find_kernel(p->appliance.kernel, kernel,
 				      sizeof(kernel), version,
 				      sizeof(version))) < 0 ||
-	    (r = find_agent(agent, agent_path, sizeof(agent_path))) < 0)
+	    (r = guestkit_find_agent(agent, agent_path, sizeof(agent_path))) < 0)
 		return r;
 	if ((r = collect(&k, agent_path, version, p->workload.kinds)) < 0)
 		goto out;

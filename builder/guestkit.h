@@ -29,6 +29,10 @@ struct guestkit {
 int guestkit_build(const struct profile *p, const char *cache_dir,
 		   const char *agent, struct guestkit *ret);
 
+/* The guest agent binary: AGENT, else as guestkit_build looks for it.
+ * Returns 0, or -ENOENT after reporting. */
+int guestkit_find_agent(const char *agent, char *ret, size_t len);
+
 /* Resolves a profile's kernel setting to a kernel image and its release.
  * Returns 0, or -ENOENT after reporting. */
 int guestkit_find_kernel(const char *setting, char *ret_path, size_t plen,

@@ -26,7 +26,9 @@
 const char *const hostroot_packages[] = {
 	"qemu-system-x86", "qemu-utils", "libvirt-daemon",
 	"libvirt-daemon-driver-qemu", "lvm2", "e2fsprogs", "hdparm", "sdparm",
-	"nvme-cli", "kmod", "busybox-static", "util-linux", "fdisk", "fio", NULL,
+	"nvme-cli", "kmod", "busybox-static", "util-linux", "fdisk", "fio",
+	/* host-native cells: bonnie++, and mount for the loop device */
+	"bonnie++", "mount", NULL,
 };
 
 /* Module folders of the kernel the appliance needs: disk controllers
@@ -67,6 +69,16 @@ static const char *const trim_paths[] = {
 	"usr/lib/x86_64-linux-gnu/librados.so.2",
 	"usr/lib/x86_64-linux-gnu/librados.so.2.0.0", NULL,
 };
+
+bool hostroot_trimmed(const char *rel)
+{
+	for (const char *const *t = trim_paths; *t; t++) {
+		size_t n = strlen(*t);
+		if (strncmp(rel, *t, n) == 0 && (rel[n] == '\0' || rel[n] == '/'))
+			return true;
+	}
+	return false;
+}
 
 /* snprintf for paths: a path that does not fit is an error, not a
  * silently shortened name. */

@@ -10,6 +10,7 @@
 #ifndef BUILDAPP_HOSTROOT_H
 #define BUILDAPP_HOSTROOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fsimage.h"
@@ -40,6 +41,10 @@ struct hostroot_spec {
  * negative errno.  *ret_cached (may be NULL) says whether the package root
  * came from the cache. */
 int hostroot_build(const struct hostroot_spec *spec, int *ret_cached);
+
+/* True when REL (a path in the root, no leading '/') is one of the paths
+ * the root leaves out of its packages, or under one. */
+bool hostroot_trimmed(const char *rel);
 
 /* The cache key of the package root, 64 hex digits, into KEY.  Returns 0
  * or a negative errno (reported: a package not installed). */

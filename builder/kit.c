@@ -20,6 +20,7 @@
 #include "guestimage.h"
 #include "guestkit.h"
 #include "image.h"
+#include "elfdeps.h"
 #include "extents.h"
 #include "keys.h"
 #include "kernel.h"
@@ -185,13 +186,49 @@ static json_object *packages_json(void)
  * BENCH_KIT_DIR: the plan (the appliance never reads the INI), the
  * benchmark guest's kernel and initramfs, and the pristine guest image as
  * compressed qcow2 (its reset source on the lab server). */
+#define KIT_MAX_LIBS 4
 struct kit_payload {
-	char plan[PATH_MAX], pristine[PATH_MAX];
+	char plan[PATH_MAX], pristine[PATH_MAX], agent[PATH_MAX];
 	struct guestkit guest;
 	struct guestimage image;
-	struct fsimage_file files[4];
+	/* fio's libraries the host root leaves out (add_fio_libs) */
+	char lib_src[KIT_MAX_LIBS][PATH_MAX], lib_dest[KIT_MAX_LIBS][PATH_MAX];
+	struct fsimage_file files[5 + KIT_MAX_LIBS];
 	unsigned n_files;
 };
+
+/* Debian's fio links the Ceph client libraries, which the host root
+ * leaves out (nothing else there needs them): a kit whose host-native
+ * cells run fio on the lab server carries them besides.  Under usr/:
+ * /lib is a symlink in the root, which a directory entry would replace. */
+static int add_fio_libs(struct kit_payload *pl)
+{
+	struct elfdeps deps = {.n = 0};
+	unsigned n = 0;
+	int r = elfdeps_add(&deps, "/usr/bin/fio");
+
+	for (size_t i = 0; r == 0 && i < deps.n; i++) {
+		const char *path = deps.paths[i];
+		char dest[PATH_MAX];
+
+		snprintf(dest, sizeof(dest), "%s%s",
+			 strncmp(path, "/lib/", 5) == 0 ? "/usr" : "", path);
+		if (!hostroot_trimmed(dest + 1))
+			continue;
+		if (n == KIT_MAX_LIBS) {
+			r = log_error_errno(E2BIG, "fio needs more than %d libraries "
+						   "the host root leaves out", KIT_MAX_LIBS);
+			break;
+		}
+		snprintf(pl->lib_src[n], PATH_MAX, "%s", path);
+		snprintf(pl->lib_dest[n], PATH_MAX, "%s", dest);
+		pl->files[pl->n_files++] =
+			(struct fsimage_file){pl->lib_src[n], pl->lib_dest[n]};
+		n++;
+	}
+	elfdeps_release(&deps); /* elfdeps_add reported its errors */
+	return r;
+}
 
 /* NAME.manifest.json: what the kit is made of and from (docs/kit.md). */
 static int write_manifest(const struct profile *p, const struct kit_paths *k,
@@ -397,6 +434,18 @@ static int build_payload(const struct profile *p, const struct kit_paths *k,
 	ret->files[2] = (struct fsimage_file){ret->guest.initrd, BENCH_KIT_DIR "/initrd.img"};
 	ret->files[3] = (struct fsimage_file){ret->pristine, BENCH_KIT_DIR "/disk.qcow2"};
 	ret->n_files = 4;
+	/* Host-native cells run the guest agent on the lab server. */
+	if (p->workload.host_baseline) {
+		r = guestkit_find_agent(NULL, ret->agent, sizeof(ret->agent));
+		if (r < 0)
+			return r;
+		ret->files[ret->n_files++] =
+			(struct fsimage_file){ret->agent, BENCH_KIT_AGENT};
+		if (p->workload.kinds & AXIS_BIT(WORKLOAD_FIO))
+			r = add_fio_libs(ret);
+	}
+	if (r < 0)
+		return r;
 	return 0;
 }
 

@@ -419,6 +419,17 @@ static int check_combinations(struct load_state *st)
 			return bad_key(st, "guest", "aio", msg);
 		}
 	}
+	if (!(p->storage.backends & AXIS_BIT(BACKEND_QCOW2)) &&
+	    (p->guest.l2_cache.n > 1 || p->guest.l2_cache.bytes[0] != 0))
+		return bad_key(st, "guest", "l2_cache",
+			       "sizes apply to qcow2 only, and [storage] backends "
+			       "has no qcow2");
+	if (p->workload.host_baseline &&
+	    !(p->workload.kinds & (AXIS_BIT(WORKLOAD_BONNIE) | AXIS_BIT(WORKLOAD_DD) |
+				   AXIS_BIT(WORKLOAD_FIO))))
+		return bad_key(st, "workload", "host_baseline",
+			       "none of [workload] kinds runs on the host "
+			       "(bonnie, dd, fio do)");
 	if (p->storage.cluster_size & (p->storage.cluster_size - 1))
 		return bad_key(st, "storage", "cluster_size",
 			       "must be a power of two");

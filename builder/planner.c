@@ -58,8 +58,43 @@ static size_t placements(const struct profile *p, struct placement *out)
 typedef int (*cell_visitor)(void *ctx, const struct plan_cell *c,
 			    const char *excluded_reason);
 
+/* The workloads a host-native cell can run: those the guest agent runs
+ * on a mounted filesystem with a tool the host has too. */
+static bool runs_on_host(enum workload_kind w)
+{
+	return w == WORKLOAD_BONNIE || w == WORKLOAD_DD || w == WORKLOAD_FIO;
+}
+
+/* The host-native cell of placement PL for workload W ([workload]
+ * host_baseline): no guest, so no cache mode, aio, bus or L2 cache. */
+static int visit_host_cell(const struct placement *pl, enum workload_kind w,
+			   cell_visitor visit, void *ctx)
+{
+	struct plan_cell cell = {
+		.backend = pl->backend,
+		.format = pl->backend == BACKEND_QCOW2 ? IMAGE_FORMAT_QCOW2
+						       : IMAGE_FORMAT_RAW,
+		.prealloc = pl->prealloc,
+		.cache = -1,
+		.aio = -1,
+		.bus = -1,
+		.workload = w,
+		.l2_cache = -1,
+		.host = true,
+	};
+
+	plan_cell_make_id(&cell);
+	return visit(ctx, &cell,
+		     cell.format == IMAGE_FORMAT_QCOW2
+			     ? "host baseline: the host has no native view of a "
+			       "qcow2 image's filesystem (the raw cell is its "
+			       "baseline)"
+			     : NULL);
+}
+
 /* Calls VISIT for every cell of the matrix, in a fixed order.  qemu-img
- * bench runs on the host with no guest, so its cells have no bus. */
+ * bench runs on the host with no guest, so its cells have no bus; the L2
+ * cache axis applies to qcow2 cells only. */
 static int for_each_cell(const struct profile *p, cell_visitor visit, void *ctx)
 {
 	int works[_WORKLOAD_MAX], caches[_CACHE_MAX], aios[_AIO_MAX], buses[_BUS_MAX];
@@ -70,38 +105,53 @@ static int for_each_cell(const struct profile *p, cell_visitor visit, void *ctx)
 	size_t na = axis_values(p->guest.aio, _AIO_MAX, aios);
 	size_t nbus = axis_values(p->guest.bus, _BUS_MAX, buses);
 	static const int no_bus = -1;
+	static const int64_t no_l2 = -1;
+	int64_t l2s[L2_CACHE_MAX_VALUES];
+	int r;
 
+	for (unsigned i = 0; i < p->guest.l2_cache.n; i++)
+		l2s[i] = (int64_t)p->guest.l2_cache.bytes[i];
 	for (size_t w = 0; w < nw; w++) {
 		bool guest = works[w] != WORKLOAD_QEMU_IMG_BENCH;
 		const int *bus_list = guest ? buses : &no_bus;
 		size_t n_bus = guest ? nbus : 1;
 
-		for (size_t pl = 0; pl < npl; pl++)
-		for (size_t c = 0; c < nc; c++)
-		for (size_t a = 0; a < na; a++)
-		for (size_t b = 0; b < n_bus; b++) {
-			struct plan_cell cell = {
-				.backend = places[pl].backend,
-				.format = places[pl].backend == BACKEND_QCOW2
-						  ? IMAGE_FORMAT_QCOW2
-						  : IMAGE_FORMAT_RAW,
-				.prealloc = places[pl].prealloc,
-				.cache = caches[c],
-				.aio = aios[a],
-				.bus = bus_list[b],
-				.workload = works[w],
-			};
-			const char *why = NULL;
-			int r;
+		for (size_t pl = 0; pl < npl; pl++) {
+			bool qcow2 = places[pl].backend == BACKEND_QCOW2;
+			const int64_t *l2_list = qcow2 ? l2s : &no_l2;
+			size_t n_l2 = qcow2 ? p->guest.l2_cache.n : 1;
 
-			if (cell.aio == AIO_NATIVE &&
-			    !cache_mode_allows_native_aio(cell.cache))
-				why = "aio=native needs cache.direct=on "
-				      "(cache none or directsync)";
-			plan_cell_make_id(&cell);
-			r = visit(ctx, &cell, why);
-			if (r < 0)
-				return r;
+			for (size_t l = 0; l < n_l2; l++)
+			for (size_t c = 0; c < nc; c++)
+			for (size_t a = 0; a < na; a++)
+			for (size_t b = 0; b < n_bus; b++) {
+				struct plan_cell cell = {
+					.backend = places[pl].backend,
+					.format = qcow2 ? IMAGE_FORMAT_QCOW2
+							: IMAGE_FORMAT_RAW,
+					.prealloc = places[pl].prealloc,
+					.cache = caches[c],
+					.aio = aios[a],
+					.bus = bus_list[b],
+					.workload = works[w],
+					.l2_cache = l2_list[l],
+				};
+				const char *why = NULL;
+
+				if (cell.aio == AIO_NATIVE &&
+				    !cache_mode_allows_native_aio(cell.cache))
+					why = "aio=native needs cache.direct=on "
+					      "(cache none or directsync)";
+				plan_cell_make_id(&cell);
+				r = visit(ctx, &cell, why);
+				if (r < 0)
+					return r;
+			}
+			if (p->workload.host_baseline && runs_on_host(works[w])) {
+				r = visit_host_cell(&places[pl], works[w], visit, ctx);
+				if (r < 0)
+					return r;
+			}
 		}
 	}
 	return 0;

@@ -29,6 +29,7 @@ static struct {
 } params[MAX_PARAMS];
 static int n_params;
 static char cmdline[4096];
+const char *agent_mnt = AGENT_MNT;
 
 void agent_line(const char *kind, const char *fmt, ...)
 {
@@ -100,6 +101,26 @@ int agent_param_u64(const char *key, uint64_t def, uint64_t *ret)
 	return 0;
 }
 
+/* Keeps W when it is a buildapp.KEY=VALUE word (split in place). */
+static int add_param(char *w)
+{
+	const size_t plen = strlen(GUESTPROTO_PARAM_PREFIX);
+
+	if (strncmp(w, GUESTPROTO_PARAM_PREFIX, plen) != 0)
+		return 0;
+	char *eq = strchr(w, '=');
+	if (!eq)
+		return 0;
+	if (n_params == MAX_PARAMS)
+		return agent_error("too many " GUESTPROTO_PARAM_PREFIX
+				   "parameters");
+	*eq = '\0';
+	params[n_params].key = w + plen;
+	params[n_params].value = eq + 1;
+	n_params++;
+	return 0;
+}
+
 /* Splits /proc/cmdline in place; keeps buildapp.KEY=VALUE words. */
 static int read_cmdline(void)
 {
@@ -113,24 +134,40 @@ static int read_cmdline(void)
 		return agent_error("cannot read /proc/cmdline: %s",
 				   strerror(errno));
 	cmdline[n] = '\0';
-	const size_t plen = strlen(GUESTPROTO_PARAM_PREFIX);
 	char *save = NULL;
 	for (char *w = strtok_r(cmdline, " \t\n", &save); w;
 	     w = strtok_r(NULL, " \t\n", &save)) {
-		if (strncmp(w, GUESTPROTO_PARAM_PREFIX, plen) != 0)
-			continue;
-		char *eq = strchr(w, '=');
-		if (!eq)
-			continue;
-		if (n_params == MAX_PARAMS)
-			return agent_error("too many " GUESTPROTO_PARAM_PREFIX
-					   "parameters");
-		*eq = '\0';
-		params[n_params].key = w + plen;
-		params[n_params].value = eq + 1;
-		n_params++;
+		if (add_param(w) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+/* Host mode: `buildapp-agent --host DIR WORD...`, the words of the
+ * guest's kernel command line as arguments and the disk under test's
+ * filesystem already mounted on DIR by the runner.  The workload is the
+ * guest's, line for line; only the mounting is not the agent's. */
+static int run_on_host(int argc, char **argv)
+{
+	struct utsname u;
+
+	agent_mnt = argv[2];
+	/* The tools' messages go where a guest's go, onto the one output
+	 * (the console there), between the tagged lines the runner reads. */
+	dup2(STDOUT_FILENO, STDERR_FILENO);
+	for (int i = 3; i < argc; i++)
+		if (add_param(argv[i]) < 0)
+			return -1;
+	const char *kind = agent_param("workload");
+	uname(&u);
+	agent_line(GUESTPROTO_BEGIN, "workload=%s kernel=%s",
+		   kind ? kind : "none", u.release);
+	if (!kind)
+		return agent_error("no " GUESTPROTO_PARAM_PREFIX "workload=");
+	agent_line(GUESTPROTO_INFO, "host=%s", agent_mnt);
+	int r = workload_run(kind);
+	sync();
+	return r;
 }
 
 static void setup_console(void)
@@ -265,8 +302,15 @@ static int run(void)
 	return r;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc >= 3 && strcmp(argv[1], "--host") == 0 && getpid() != 1) {
+		/* The outcome is in the END line, as a guest's: exit 0 so
+		 * the runner reads what was printed either way. */
+		int r = run_on_host(argc, argv);
+		agent_line(GUESTPROTO_END, "status=%d", r < 0 ? 1 : 0);
+		return 0;
+	}
 	int r = run();
 	agent_line(GUESTPROTO_END, "status=%d", r < 0 ? 1 : 0);
 	sync();

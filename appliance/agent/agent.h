@@ -7,7 +7,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Where the disk under test is mounted: AGENT_MNT in the guest; the
+ * directory given with --host when the runner runs the agent on the host
+ * itself (a host-native baseline cell, docs/guest-protocol.md). */
 #define AGENT_MNT "/mnt"
+extern const char *agent_mnt;
 
 /* Console output: each call writes one whole line with one write(2), so
  * kernel messages can only fall between lines. */

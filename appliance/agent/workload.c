@@ -18,7 +18,22 @@
 #include "guestproto.h"
 
 #define RAW_MAX (4u << 20) /* fio's JSON is ~10 KB */
-#define WORK AGENT_MNT "/" GUESTPROTO_WORK_DIR
+/* The work directory on the disk under test (agent_mnt/work). */
+static char work_dir[512];
+static char work_file[600];
+
+static const char *work(void)
+{
+	snprintf(work_dir, sizeof(work_dir), "%s/" GUESTPROTO_WORK_DIR, agent_mnt);
+	return work_dir;
+}
+
+/* NAME in the work directory. */
+static const char *work_path(const char *name)
+{
+	snprintf(work_file, sizeof(work_file), "%s/%s", work(), name);
+	return work_file;
+}
 
 extern char **environ;
 
@@ -128,8 +143,8 @@ static int run_checked(const char *const *argv, const char *frame)
 
 static int make_work_dir(void)
 {
-	if (mkdir(WORK, 0755) < 0 && errno != EEXIST)
-		return agent_error("cannot create %s: %s", WORK,
+	if (mkdir(work(), 0755) < 0 && errno != EEXIST)
+		return agent_error("cannot create %s: %s", work(),
 				   strerror(errno));
 	return 0;
 }
@@ -171,15 +186,15 @@ static int tarball_write(void)
 {
 	char path[256];
 	const char *name = agent_param("tarball");
-	snprintf(path, sizeof(path), AGENT_MNT "/" GUESTPROTO_DATA_DIR "/%s",
-		 name ? name : GUESTPROTO_TARBALL);
+	snprintf(path, sizeof(path), "%s/" GUESTPROTO_DATA_DIR "/%s",
+		 agent_mnt, name ? name : GUESTPROTO_TARBALL);
 	if (access(path, R_OK) < 0)
 		return agent_error("tarball %s: %s", path, strerror(errno));
 	if (make_work_dir() < 0)
 		return -1;
 	const char *flag = tar_flag(path);
 	const char *argv[] = {"/usr/bin/busybox", "tar", "-x", "-f", path,
-			      "-C", WORK, flag, NULL};
+			      "-C", work(), flag, NULL};
 	double t0 = agent_now();
 	if (run_checked(argv, NULL) < 0)
 		return -1;
@@ -213,7 +228,8 @@ static int read_one(const char *path, const struct stat *st, int type,
 
 static int tarball_read(void)
 {
-	const char *tree = AGENT_MNT "/" GUESTPROTO_TREE_DIR;
+	char tree[512];
+	snprintf(tree, sizeof(tree), "%s/" GUESTPROTO_TREE_DIR, agent_mnt);
 	if (drop_caches() < 0)
 		return -1;
 	read_buf = malloc(1 << 20);
@@ -248,7 +264,7 @@ static int bonnie(void)
 	/* bonnie++ wants a file twice the RAM size; -r states a RAM size
 	 * that lets the profile choose the file size. */
 	snprintf(ram, sizeof(ram), "%" PRIu64, mb / 2);
-	const char *argv[] = {"/usr/sbin/bonnie++", "-d", WORK, "-s", s,
+	const char *argv[] = {"/usr/sbin/bonnie++", "-d", work(), "-s", s,
 			      "-r", ram, "-n", "0", "-u", "root", "-m",
 			      "guest", "-q", NULL};
 	return run_checked(argv, "bonnie");
@@ -276,7 +292,7 @@ static int fio(void)
 		return -1;
 	if (make_work_dir() < 0)
 		return -1;
-	char a[8][64];
+	char a[8][64], fname[700];
 	snprintf(a[0], 64, "--rw=%s", rw);
 	snprintf(a[1], 64, "--bs=%" PRIu64, bs);
 	snprintf(a[2], 64, "--iodepth=%" PRIu64, depth);
@@ -286,8 +302,9 @@ static int fio(void)
 	/* Queue depth needs an asynchronous engine; psync otherwise. */
 	snprintf(a[6], 64, "--ioengine=%s", depth > 1 ? "libaio" : "psync");
 	snprintf(a[7], 64, "--runtime=%" PRIu64, runtime);
+	snprintf(fname, sizeof(fname), "--filename=%s", work_path("fio.dat"));
 	const char *argv[] = {"/usr/bin/fio", "--name=buildapp",
-			      "--filename=" WORK "/fio.dat", a[0], a[1], a[2],
+			      fname, a[0], a[1], a[2],
 			      a[3], a[4], a[5], a[6],
 			      "--output-format=json",
 			      runtime ? a[7] : NULL, NULL};
@@ -319,7 +336,7 @@ static int dd(void)
 	char *buf = calloc(1, bs);
 	if (!buf)
 		return agent_error("out of memory");
-	const char *path = WORK "/dd.dat";
+	const char *path = work_path("dd.dat");
 	int fd = open(path, flags, 0644);
 	if (fd < 0) {
 		free(buf);

@@ -16,6 +16,25 @@ done
 check "lvm-unsafe plan shows the unsafe row of the cache table" \
 	sh -c "'$BUILDAPP' plan profiles/lvm-unsafe.ini | grep -q 'unsafe .*on .*off .*on .*used, flushes ignored'"
 
+# The five studies: each names its published table and has a small variant;
+# the L2 cache axis and the host baseline show in their plans.
+for s in kvm-perf-2011 bonnie-qcow2-vs-raw cache-modes-lvm qcow2-l2-cache guest-vs-host; do
+	check "$s names its study" sh -c "'$BUILDAPP' plan --json profiles/$s.ini | grep -q '\"reference\": \"$s\"'"
+	check "$s-small includes it and names the same study" \
+		sh -c "'$BUILDAPP' plan --json profiles/$s-small.ini | grep -q '\"reference\": \"$s\"'"
+done
+"$BUILDAPP" plan --json profiles/qcow2-l2-cache.ini >"$tmp/l2.json"
+check "qcow2-l2-cache: qcow2 cells at 1M and 8M of L2 cache" \
+	sh -c "grep -c '\"l2_cache\": 1048576' '$tmp/l2.json' | grep -qx 2 && grep -c '\"l2_cache\": 8388608' '$tmp/l2.json' | grep -qx 2"
+check "qcow2-l2-cache: one raw cell per workload, with no L2 cache" \
+	sh -c "grep -c '\"id\": \"raw.*\"' '$tmp/l2.json' | grep -qx 2 && grep -c '\"l2_cache\": null' '$tmp/l2.json' | grep -qx 2"
+check "guest-vs-host: a host cell per workload, in text and JSON" \
+	sh -c "'$BUILDAPP' plan profiles/guest-vs-host.ini | grep -c ' host  *d*[a-z]*\$' | grep -qx 2 && '$BUILDAPP' plan --json profiles/guest-vs-host.ini | grep -c '\"guest\": false' | grep -qx 2"
+printf '[storage]\nbackends = qcow2\n[guest]\nl2_cache = 1M, 1M\n' >"$tmp/l2bad.ini"
+"$BUILDAPP" plan "$tmp/l2bad.ini" >"$tmp/out" 2>"$tmp/err"
+check "an l2_cache size listed twice exits 2 naming the key" \
+	sh -c "test $? -eq 2 && grep -q 'l2bad.ini:4: \[guest\] l2_cache:' '$tmp/err'"
+
 # Bad input: exit 2, one message naming file:line: [section] key, no output.
 printf '[guest]\ncache = wirteback\n' >"$tmp/bad.ini"
 "$BUILDAPP" plan "$tmp/bad.ini" >"$tmp/out" 2>"$tmp/err"

@@ -11,12 +11,7 @@ BUILDAPP=${BUILDAPP:-$B/buildapp}
 command -v losetup >/dev/null || { echo "no losetup"; exit 77; }
 tmp=$(mktemp -d /var/tmp/buildapp-targets.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, command...
-	d=$1
-	shift
-	if "$@"; then echo "ok: $d"; else echo "FAILED: $d"; fail=1; fi
-}
+. "${TOP:-.}/tests/lib/check.sh"
 cat >"$tmp/one.ini" <<EOF2
 [appliance]
 include = $TOP/profiles/ci-smoke.ini

@@ -66,7 +66,7 @@ static void test_full_domain(void **state)
 {
 	(void)state;
 	struct vm_spec spec = base_spec();
-	spec.l2_cache = 4 << 20;
+	spec.metadata_cache = 4 << 20;
 	xmlDocPtr doc = parse(&spec, false);
 	assert_xpath(doc, "string(/domain/@type)", "qemu");
 	assert_xpath(doc, "/domain/name", "buildapp-r1");
@@ -194,7 +194,7 @@ static void test_invalid(void **state)
 	assert_int_equal(domain_xml(&spec, false, &xml), -EINVAL);
 	spec = base_spec();
 	spec.format = IMAGE_FORMAT_RAW;
-	spec.l2_cache = 1 << 20;
+	spec.metadata_cache = 1 << 20;
 	assert_int_equal(domain_xml(&spec, false, &xml), -EINVAL);
 	spec = base_spec();
 	spec.vcpus = 0;

@@ -48,7 +48,7 @@ static void bench(void **state)
 	assert_non_null(results_find(&r, "bench_seconds"));
 	assert_true(results_find(&r, "bench_seconds")->value >= 0);
 
-	o.l2_cache = 1u << 20;
+	o.cache_size = (1u << 20) + (256u << 10);
 	assert_int_equal(imgbench_run(image, &o, &r), 0);
 	assert_non_null(results_find(&r, "bench_seconds"));
 

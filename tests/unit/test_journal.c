@@ -123,6 +123,80 @@ static void test_round_trip(void **state)
 	journal_run_release(&run);
 }
 
+/* A host-native run: no cache mode, aio, bus, accelerator or boot time,
+ * written and read back as such; a qcow2 run's cache option survives the
+ * round trip; a line of before these fields reads with their defaults. */
+static void test_host_run_and_qcow2_cache(void **state)
+{
+	(void)state;
+	struct journal_run run, back;
+	char *line = NULL;
+
+	journal_run_init(&run);
+	run.cell = (struct plan_cell){.backend = BACKEND_RAW, .format = IMAGE_FORMAT_RAW,
+				      .prealloc = RAW_PREALLOC_SPARSE, .cache = -1, .aio = -1,
+				      .bus = -1, .workload = WORKLOAD_DD, .l2_cache = -1,
+				      .host = true};
+	plan_cell_make_id(&run.cell);
+	assert_string_equal(run.cell.id, "raw/raw/sparse/-/-/host/dd");
+	snprintf(run.status, sizeof run.status, "ok");
+	assert_int_equal(journal_run_add_metric(&run, "dd_mbps", 81.5, "MB/s"), 0);
+	assert_int_equal(journal_run_to_json(&run, &line), 0);
+	assert_non_null(strstr(line, "\"cache\":null,\"aio\":null,\"bus\":null"));
+	assert_non_null(strstr(line, "\"l2_cache\":null,\"guest\":false"));
+	assert_non_null(strstr(line, "\"accel\":null"));
+	assert_non_null(strstr(line, "\"qcow2_cache\":null"));
+	assert_int_equal(journal_run_from_json(line, &back), 0);
+	assert_runs_equal(&run, &back);
+	assert_true(back.cell.host);
+	free(line);
+	journal_run_release(&back);
+	journal_run_release(&run);
+
+	run = sample_run(0);
+	run.cell.l2_cache = 1 << 20;
+	plan_cell_make_id(&run.cell);
+	run.qcow2_cache_known = true;
+	run.qcow2_cache_size = (1 << 20) + (256 << 10);
+	snprintf(run.qcow2_cache_source, sizeof run.qcow2_cache_source, "qemu command line");
+	assert_int_equal(journal_run_to_json(&run, &line), 0);
+	assert_non_null(strstr(line, "\"id\":\"qcow2/qcow2/metadata/l2=1M/unsafe/threads/virtio/fio\""));
+	assert_non_null(strstr(line, "\"qcow2_cache\":{\"option\":\"cache-size\",\"bytes\":1310720,"
+				     "\"source\":\"qemu command line\"}"));
+	assert_int_equal(journal_run_from_json(line, &back), 0);
+	assert_runs_equal(&run, &back);
+	assert_int_equal(back.cell.l2_cache, 1 << 20);
+	assert_true(back.qcow2_cache_known);
+	assert_int_equal(back.qcow2_cache_size, (1 << 20) + (256 << 10));
+	assert_string_equal(back.qcow2_cache_source, "qemu command line");
+	free(line);
+	journal_run_release(&back);
+	journal_run_release(&run);
+
+	/* As the runner wrote it before the L2 axis and host cells. */
+	static const char old[] =
+		"{\"version\":1,\"cell\":{\"id\":\"qcow2/qcow2/off/none/threads/virtio/fio\","
+		"\"backend\":\"qcow2\",\"format\":\"qcow2\",\"preallocation\":\"off\",\"cache\":\"none\","
+		"\"aio\":\"threads\",\"bus\":\"virtio\",\"workload\":\"fio\"},\"index\":0,\"position\":0,"
+		"\"start_time\":\"2026-11-30T02:40:00Z\",\"status\":\"ok\",\"message\":null,"
+		"\"boot_seconds\":21.25,\"accel\":\"tcg\",\"applied_cache\":null,"
+		"\"host_kernel\":\"6.1.0-57-amd64\",\"guest_kernel\":null,\"metrics\":[]}";
+	assert_int_equal(journal_run_from_json(old, &back), 0);
+	assert_false(back.cell.host);
+	assert_int_equal(back.cell.l2_cache, 0);
+	assert_false(back.qcow2_cache_known);
+	assert_string_equal(back.cell.id, "qcow2/qcow2/off/none/threads/virtio/fio");
+	journal_run_release(&back);
+	/* A guest cell without a cache mode is not a record. */
+	static const char bad[] =
+		"{\"version\":1,\"cell\":{\"id\":\"x\",\"backend\":\"raw\",\"format\":\"raw\","
+		"\"preallocation\":null,\"cache\":null,\"aio\":null,\"bus\":null,\"workload\":\"dd\"},"
+		"\"index\":0,\"position\":0,\"start_time\":\"2026-11-30T02:40:00Z\",\"status\":\"ok\","
+		"\"boot_seconds\":null,\"accel\":null,\"metrics\":[]}";
+	assert_int_equal(journal_run_from_json(bad, &back), -EBADMSG);
+	journal_run_release(&back);
+}
+
 static void test_bad_lines(void **state)
 {
 	(void)state;
@@ -281,6 +355,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_host_run_and_qcow2_cache),
 		cmocka_unit_test(test_append_read),
 		cmocka_unit_test(test_append_fails),
 	};

@@ -130,25 +130,37 @@ static void test_order(void **state)
 	plan_release(&blocked);
 }
 
-static void test_json_round_trip(void **state)
+/* Writes PLAN as JSON and reads it back into *BACK; returns the text. */
+static char *round_trip(const struct plan *plan, struct plan *back)
 {
 	char path[] = "/tmp/buildapp-plan-XXXXXX";
+	char *text = calloc(1, 1 << 20);
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_non_null(text);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_int_equal(plan_write_json(plan, f), 0);
+	fclose(f);
+	f = fopen(path, "r");
+	assert_true(fread(text, 1, (1 << 20) - 1, f) > 0);
+	fclose(f);
+	assert_int_equal(plan_read_json(path, back), 0);
+	unlink(path);
+	return text;
+}
+
+static void test_json_round_trip(void **state)
+{
 	struct profile p;
 	struct plan plan, back;
 	char x[512], y[512];
-	int fd;
-	FILE *f;
 
 	(void)state;
 	assert_int_equal(loader_load("profiles/kvm-perf-2011.ini", &p), 0);
 	assert_int_equal(planner_build(&p, &plan), 0);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_int_equal(plan_write_json(&plan, f), 0);
-	fclose(f);
-	assert_int_equal(plan_read_json(path, &back), 0);
-	unlink(path);
+	free(round_trip(&plan, &back));
 
 	assert_int_equal(back.n_cells, plan.n_cells);
 	for (size_t i = 0; i < plan.n_cells; i++)
@@ -162,6 +174,87 @@ static void test_json_round_trip(void **state)
 	}
 	plan_release(&plan);
 	plan_release(&back);
+}
+
+/* The L2 cache axis multiplies qcow2 cells only, and host_baseline adds one
+ * host cell per raw/LVM placement and host-capable workload (none for
+ * qcow2: left out, with the reason); both show in the ids and the JSON. */
+static void test_l2_cache_and_host_cells(void **state)
+{
+	struct profile p;
+	struct plan plan, back;
+	size_t n_qcow2 = 0, n_host = 0;
+
+	(void)state;
+	load("[storage]\nbackends = qcow2, raw\n"
+	     "[guest]\ncache = none, unsafe\nl2_cache = default, 1M, 8M\n"
+	     "[workload]\nkinds = fio, qemu-img-bench, tarball-write\nhost_baseline = yes\n"
+	     "[sweep]\nruns = 2\n",
+	     &p);
+	assert_int_equal(planner_build(&p, &plan), 0);
+	/* per workload: qcow2 3 sizes x 2 caches + raw 2 caches = 8 cells, x 3
+	 * workloads = 24, plus the raw fio host cell. */
+	assert_int_equal(plan.n_cells, 25);
+	assert_int_equal(plan.n_excluded, 1);
+	assert_string_equal(plan.excluded[0].cell.id, "qcow2/qcow2/off/-/-/host/fio");
+	assert_non_null(strstr(plan.excluded[0].reason, "qcow2"));
+	for (size_t i = 0; i < plan.n_cells; i++) {
+		const struct plan_cell *c = &plan.cells[i];
+		if (c->format == IMAGE_FORMAT_QCOW2)
+			n_qcow2++;
+		else
+			assert_int_equal(c->l2_cache, -1);
+		if (c->host) {
+			n_host++;
+			assert_string_equal(c->id, "raw/raw/sparse/-/-/host/fio");
+			assert_int_equal(c->workload, WORKLOAD_FIO);
+		}
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(plan.cells[j].id, c->id);
+	}
+	assert_int_equal(n_qcow2, 18);
+	assert_int_equal(n_host, 1);
+	assert_string_equal(plan.cells[0].id, "qcow2/qcow2/off/none/threads/virtio/tarball-write");
+	assert_string_equal(plan.cells[2].id, "qcow2/qcow2/off/l2=1M/none/threads/virtio/tarball-write");
+	assert_int_equal(plan.cells[2].l2_cache, 1 << 20);
+	check_runs_complete(&plan);
+
+	char *text = round_trip(&plan, &back);
+	assert_non_null(strstr(text, "\"l2_cache\": 8388608"));
+	assert_non_null(strstr(text, "\"l2_cache\": null"));
+	assert_non_null(strstr(text, "\"guest\": false"));
+	assert_non_null(strstr(text, "\"default\",\n        \"1M\",\n        \"8M\"\n"));
+	free(text);
+	assert_int_equal(back.n_cells, plan.n_cells);
+	for (size_t i = 0; i < plan.n_cells; i++) {
+		assert_string_equal(back.cells[i].id, plan.cells[i].id);
+		assert_int_equal(back.cells[i].host, plan.cells[i].host);
+		assert_int_equal(back.cells[i].l2_cache, plan.cells[i].l2_cache);
+	}
+	plan_release(&back);
+	plan_release(&plan);
+}
+
+/* Bad values of the new keys are refused with the key's name. */
+static void test_new_keys_validated(void **state)
+{
+	static const char *const bad[] = {
+		"[storage]\nbackends = qcow2\n[guest]\nl2_cache = 1M, 1M\n",
+		"[storage]\nbackends = qcow2\n[guest]\nl2_cache = 8T\n",
+		"[storage]\nbackends = qcow2\n[guest]\nl2_cache = lots\n",
+		"[storage]\nbackends = raw\n[guest]\nl2_cache = 1M\n",
+		"[workload]\nkinds = qemu-img-bench\nhost_baseline = yes\n",
+		"[report]\nreference = kvm-perf-2012\n",
+	};
+	struct profile p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_not_equal(loader_load_buffer("test.ini", bad[i], strlen(bad[i]), &p), 0);
+	load("[report]\nreference = guest-vs-host\n[storage]\nbackends = raw\n"
+	     "[guest]\nl2_cache = default\n",
+	     &p);
+	assert_int_equal(p.report.reference, REFERENCE_GUEST_VS_HOST);
 }
 
 static void test_read_rejects_junk(void **state)
@@ -188,6 +281,8 @@ int main(void)
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_read_rejects_junk),
+		cmocka_unit_test(test_l2_cache_and_host_cells),
+		cmocka_unit_test(test_new_keys_validated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
