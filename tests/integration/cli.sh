@@ -5,12 +5,7 @@ B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	if "$@"; then echo "ok: $desc"; else echo "FAILED: $desc"; fail=1; fi
-}
+. "${TOP:-.}/tests/lib/checks.sh"
 
 # Every shipped profile plans, as text and as JSON.
 for p in profiles/*.ini; do
