@@ -35,8 +35,9 @@ start=$(date +%s)
 (
 	cd "$clone"
 	export HOME="$work/home" XDG_CACHE_HOME="$work/xdg-cache"
-	# As a new user has it: no build tree variables from the suite.
-	unset B TOP BUILDAPP BUILDAPP_INIT
+	# As a new user has it: no build tree variables from the suite, and
+	# nothing from the make that runs it (MAKEFLAGS carries its options).
+	unset B TOP BUILDAPP BUILDAPP_INIT MAKEFLAGS MFLAGS MAKELEVEL
 	sh scripts/install-deps.sh && make && sh scripts/demo.sh
 ) >"$work/demo.out" 2>"$work/demo.err" || {
 	tail -n 60 "$work/demo.err"
