@@ -15,6 +15,7 @@
 
 #include "atomicfile.h"
 #include "cleanup.h"
+#include "dirs.h"
 #include "guestcmdline.h"
 #include "imgbench.h"
 #include "journal.h"
@@ -506,9 +507,10 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 
 	snprintf(journal_path, sizeof(journal_path), "%s/runs.jsonl", env->results_dir);
 	snprintf(console_dir, sizeof(console_dir), "%s/console", env->results_dir);
-	if (mkdir(env->results_dir, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(errno, "cannot create '%s': %s",
-				       env->results_dir, strerror(errno));
+	r = dirs_make(env->results_dir, 0755);
+	if (r < 0)
+		return log_error_errno(r, "cannot create '%s': %s",
+				       env->results_dir, strerror(-r));
 	if (mkdir(console_dir, 0755) < 0 && errno != EEXIST)
 		return log_error_errno(errno, "cannot create '%s': %s", console_dir,
 				       strerror(errno));

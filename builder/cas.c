@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "dirs.h"
 
 struct cas {
 	EVP_MD_CTX *md;
@@ -74,8 +75,9 @@ int cas_path(struct cas *c, const char *cache, char *ret, size_t len)
 		return -EIO;
 	for (unsigned i = 0; i < n; i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	if (mkdir(cache, 0755) < 0 && errno != EEXIST)
-		return -errno;
+	int r = dirs_make(cache, 0755);
+	if (r < 0)
+		return r;
 	/* 16 bytes of the hash are plenty to tell builds apart. */
 	if (snprintf(ret, len, "%s/%s-%.32s", cache, c->kind, hex) >= (int)len)
 		return -ENAMETOOLONG;
@@ -109,15 +111,4 @@ int cas_copy(const char *from, const char *to, int hardlink)
 		left -= n;
 	}
 	return 0;
-}
-
-void cas_default_dir(char *ret, size_t len)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (xdg && *xdg)
-		snprintf(ret, len, "%s/buildapp", xdg);
-	else if (home && *home)
-		snprintf(ret, len, "%s/.cache/buildapp", home);
-	else
-		snprintf(ret, len, "/var/tmp/buildapp-cache");
 }

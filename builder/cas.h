@@ -17,7 +17,8 @@ void cas_add_str(struct cas *c, const char *s);
  * enough to notice a changed input without reading gigabytes.
  * Returns 0 or -errno from stat. */
 int cas_add_file(struct cas *c, const char *path);
-/* Writes "CACHE/KIND-HASH" into RET and creates CACHE (not the entry).
+/* Writes "CACHE/KIND-HASH" into RET and creates CACHE and its parents
+ * (not the entry).
  * Returns 0 or a negative errno. */
 int cas_path(struct cas *c, const char *cache, char *ret, size_t len);
 
@@ -25,8 +26,5 @@ int cas_path(struct cas *c, const char *cache, char *ret, size_t len);
  * hard link is tried first: exporting a cached build costs nothing on the
  * same filesystem.  Returns 0 or a negative errno. */
 int cas_copy(const char *from, const char *to, int link);
-/* The default cache directory: $XDG_CACHE_HOME/buildapp, else
- * ~/.cache/buildapp, else /var/tmp/buildapp-cache. */
-void cas_default_dir(char *ret, size_t len);
 
 #endif

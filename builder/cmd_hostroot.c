@@ -55,11 +55,9 @@ int cmd_hostroot(int argc, char **argv)
 			return 1;
 		spec.kernel_version = kver;
 	}
-	if (!spec.cache_dir) {
-		if (tools_cache_dir(cache, sizeof(cache)) < 0)
-			return 1;
-		spec.cache_dir = cache;
-	}
+	if (tools_cache_dir(spec.cache_dir, cache, sizeof(cache)) < 0)
+		return 1;
+	spec.cache_dir = cache;
 	if (tools_find_init(init, sizeof(init)) < 0 || repro_epoch(&spec.epoch) < 0)
 		return 1;
 	spec.init = init;

@@ -14,6 +14,7 @@
 
 #include "cas.h"
 #include "cleanup.h"
+#include "dirs.h"
 #include "commands.h"
 #include "guestcmdline.h"
 #include "guestimage.h"
@@ -21,6 +22,7 @@
 #include "loader.h"
 #include "log.h"
 #include "parse.h"
+#include "tools.h"
 
 static void kit_usage(FILE *f)
 {
@@ -80,16 +82,15 @@ int cmd_kit(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *out = NULL;
+	const char *out = NULL, *given_cache = NULL;
 	char cache[PATH_MAX];
 	bool image = true;
 	struct profile profile;
 	struct guestkit kit;
 	struct guestimage img;
 	char size[32];
-	int c;
+	int c, r;
 
-	cas_default_dir(cache, sizeof(cache));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
 		switch (c) {
@@ -97,7 +98,7 @@ int cmd_kit(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'c':
-			snprintf(cache, sizeof(cache), "%s", optarg);
+			given_cache = optarg;
 			break;
 		case 'n':
 			image = false;
@@ -116,8 +117,10 @@ int cmd_kit(int argc, char **argv)
 	}
 	if (loader_load(argv[optind], &profile) < 0)
 		return EXIT_BAD_INPUT;
-	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
-		log_error("cannot create '%s': %s", out, strerror(errno));
+	if (tools_cache_dir(given_cache, cache, sizeof(cache)) < 0)
+		return 1;
+	if ((r = dirs_make(out, 0755)) < 0) {
+		log_error("cannot create '%s': %s", out, strerror(-r));
 		return 1;
 	}
 	if (guestkit_build(&profile, cache, NULL, &kit) < 0)

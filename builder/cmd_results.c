@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "dirs.h"
 #include "gfs.h"
 #include "image.h"
 #include "log.h"
@@ -97,10 +98,11 @@ int cmd_results(int argc, char **argv)
 		log_error("results: '%s': %s", argv[optind], strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		log_error("results: cannot create '%s': %s", dir, strerror(errno));
+	int r = dirs_make(dir, 0755);
+	if (r < 0) {
+		log_error("results: cannot create '%s': %s", dir, strerror(-r));
 		return 1;
 	}
-	int r = results_copy_out(argv[optind], dir);
+	r = results_copy_out(argv[optind], dir);
 	return r == -ENOENT ? EXIT_BAD_INPUT : r < 0 ? 1 : 0;
 }

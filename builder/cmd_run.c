@@ -27,6 +27,7 @@
 #include "runstate.h"
 #include "safety.h"
 #include "tempfiles.h"
+#include "tools.h"
 #include "tool.h"
 #include "volumes.h"
 
@@ -37,7 +38,7 @@ struct run_options {
 	const char *uri;
 	enum vm_accel accel;
 	bool accel_given; /* else the profile's [guest] accel */
-	char cache[PATH_MAX];
+	const char *cache; /* --cache, else NULL: the default */
 	char target_buf[PATH_MAX], results_buf[PATH_MAX];
 };
 
@@ -106,7 +107,6 @@ static int parse_run_args(int argc, char **argv, struct run_options *o)
 
 	memset(o, 0, sizeof(*o));
 	o->results = "results";
-	cas_default_dir(o->cache, sizeof(o->cache));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
@@ -117,7 +117,7 @@ static int parse_run_args(int argc, char **argv, struct run_options *o)
 			o->results = optarg;
 			break;
 		case 'c':
-			snprintf(o->cache, sizeof(o->cache), "%s", optarg);
+			o->cache = optarg;
 			break;
 		case 'u':
 			o->uri = optarg;
@@ -146,8 +146,7 @@ static int parse_run_args(int argc, char **argv, struct run_options *o)
 	o->profile = argv[optind];
 	/* QEMU runs elsewhere: every path handed to it must be absolute. */
 	if (absolute(&o->target, o->target_buf) < 0 ||
-	    absolute(&o->results, o->results_buf) < 0 ||
-	    absolute_in_place(o->cache) < 0)
+	    absolute(&o->results, o->results_buf) < 0)
 		return log_error_errno(ENAMETOOLONG, "run: path too long");
 	return 0;
 }
@@ -218,12 +217,18 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	struct guestimage img;
 	struct sweep_outcome out;
 	struct stat st;
-	char caps[PATH_MAX + 32];
+	char caps[PATH_MAX + 32], cache[PATH_MAX];
 	int r;
 
+	/* Made here, not when the arguments are read: a bad profile leaves
+	 * nothing behind. */
+	if (tools_cache_dir(o->cache, cache, sizeof(cache)) < 0)
+		return -ENOENT;
+	if (absolute_in_place(cache) < 0)
+		return log_error_errno(ENAMETOOLONG, "run: path too long");
 	/* libvirt's QEMU probe, kept with the builds (see bench_inputs). */
-	snprintf(caps, sizeof(caps), "%s/libvirt-qemu-capabilities", o->cache);
-	r = guestkit_build(p, o->cache, NULL, &kit);
+	snprintf(caps, sizeof(caps), "%s/libvirt-qemu-capabilities", cache);
+	r = guestkit_build(p, cache, NULL, &kit);
 	/* Host-native cells run the guest agent here. */
 	if (r >= 0 && p->workload.host_baseline)
 		r = guestkit_find_agent(NULL, agent, sizeof(agent));
@@ -235,7 +240,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			    format_size(kit.min_memory, need, sizeof(need)));
 	}
 	if (r >= 0)
-		r = guestimage_build(p, o->cache, &img);
+		r = guestimage_build(p, cache, &img);
 	/* A killed sweep's QEMU and loop device would hold the image. */
 	runstate_reap();
 	if (r >= 0 && (stat(o->target, &st) < 0 || S_ISREG(st.st_mode)))

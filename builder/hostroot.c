@@ -13,6 +13,7 @@
 
 #include "cleanup.h"
 #include "command.h"
+#include "dirs.h"
 #include "gfs.h"
 #include "initramfs.h"
 #include "log.h"
@@ -321,9 +322,10 @@ int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
 	r = hostroot_cache_key(pkgs, spec->kernel_version, key);
 	if (r < 0)
 		return r;
-	if (mkdir(spec->cache_dir, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(errno, "cache '%s': %s", spec->cache_dir,
-				       strerror(errno));
+	r = dirs_make(spec->cache_dir, 0755);
+	if (r < 0)
+		return log_error_errno(r, "cache '%s': %s", spec->cache_dir,
+				       strerror(-r));
 	snprintf(base, sizeof(base), "%s/hostroot-%s.cpio.zst", spec->cache_dir, key);
 	cached = access(base, R_OK) == 0;
 	if (cached) {

@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "cleanup.h"
 #include "command.h"
+#include "dirs.h"
 #include "gfs.h"
 #include "hostroot.h"
 #include "guestimage.h"
@@ -338,9 +339,7 @@ static int resolve_inputs(const struct profile *p, const struct kit_options *o,
 	}
 	if (tools_find_init(k->init, sizeof(k->init)) < 0)
 		return -ENOENT;
-	if (o->cache_dir)
-		snprintf(k->cache, sizeof(k->cache), "%s", o->cache_dir);
-	else if (tools_cache_dir(k->cache, sizeof(k->cache)) < 0)
+	if (tools_cache_dir(o->cache_dir, k->cache, sizeof(k->cache)) < 0)
 		return -ENOENT;
 	return 0;
 }
@@ -467,8 +466,9 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 		r = kit_cmdline(p, cmdline, sizeof(cmdline));
 	if (r < 0)
 		return r;
-	if (mkdir(o->outdir, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(errno, "'%s': %s", o->outdir, strerror(errno));
+	r = dirs_make(o->outdir, 0755);
+	if (r < 0)
+		return log_error_errno(r, "'%s': %s", o->outdir, strerror(-r));
 	tempfiles_install_handlers();
 	/* Killed builds' work directories (of any kit), whose owner is gone. */
 	tempfiles_reap_owned(o->outdir, ".*.kit-??????");

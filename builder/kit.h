@@ -14,7 +14,7 @@
 struct kit_options {
 	const char *outdir;     /* created if missing */
 	int format;             /* enum image_format, or -1: the profile's */
-	const char *cache_dir;  /* NULL: tools_cache_dir() */
+	const char *cache_dir;  /* NULL: the default (tools_cache_dir) */
 };
 
 /* Builds the kit of PROFILE.  Outputs appear only when complete; on

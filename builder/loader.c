@@ -176,11 +176,33 @@ static int scan_line(const char *file, unsigned lineno, char *line,
 	return 0;
 }
 
+/* A line too long to take: the message names the section and, when the
+ * line is (or continues) a 'key = value', the key, like every other one. */
+static int long_line(const char *file, unsigned lineno, const char *section,
+		     const char *continued_key, const char *text, size_t n)
+{
+	const char *eq = memchr(text, '=', n < MAX_LINE_LEN ? n : MAX_LINE_LEN);
+	char buf[64] = "", *name = buf;
+
+	if (continued_key)
+		snprintf(buf, sizeof(buf), "%s", continued_key);
+	else if (eq && (size_t)(eq - text) < sizeof(buf)) {
+		memcpy(buf, text, (size_t)(eq - text));
+		buf[eq - text] = '\0';
+		name = parse_strip(buf);
+		lowercase(name);
+	}
+	return bad(file, lineno, *section ? section : NULL,
+		   *section && is_name(name) ? name : NULL,
+		   "line longer than %d characters", MAX_LINE_LEN);
+}
+
 /* Checks the text of FILE and records the line of each key in SCAN. */
 static int scan_text(const char *file, const char *data, size_t len,
 		     struct scan *scan)
 {
 	char section[32] = "", line[MAX_LINE_LEN + 2];
+	const struct key_def *key = NULL; /* of the line a '\\' continues */
 	unsigned lineno = 0;
 	bool continued = false;
 	size_t pos = 0;
@@ -192,8 +214,9 @@ static int scan_text(const char *file, const char *data, size_t len,
 
 		lineno++;
 		if (n > MAX_LINE_LEN)
-			return bad(file, lineno, NULL, NULL,
-				   "line longer than %d characters", MAX_LINE_LEN);
+			return long_line(file, lineno, section,
+					 continued && key ? key->name : NULL,
+					 data + pos, n);
 		memcpy(line, data + pos, n);
 		line[n] = '\0';
 		pos += n + 1;
@@ -211,9 +234,11 @@ static int scan_text(const char *file, const char *data, size_t len,
 		continued = *t && t[strlen(t) - 1] == '\\';
 		if (was_continued)
 			continue;
+		size_t had = scan->n_keys;
 		r = scan_line(file, lineno, line, section, sizeof(section), scan);
 		if (r < 0)
 			return r;
+		key = scan->n_keys > had ? scan->keys[had].key : NULL;
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dirs.h"
 #include "log.h"
 
 int tools_find_init(char *buf, size_t len)
@@ -37,23 +38,24 @@ int tools_find_init(char *buf, size_t len)
 			       "buildapp or in %s)", BUILDAPP_LIBEXECDIR);
 }
 
-int tools_cache_dir(char *buf, size_t len)
+int tools_cache_dir(const char *given, char *buf, size_t len)
 {
-	const char *dir = getenv("BUILDAPP_CACHE_DIR");
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
-	int n;
+	int n, r;
 
-	if (dir && *dir)
-		n = snprintf(buf, len, "%s", dir);
+	if (given && *given)
+		n = snprintf(buf, len, "%s", given);
 	else if (xdg && *xdg)
 		n = snprintf(buf, len, "%s/buildapp", xdg);
 	else if (home && *home)
 		n = snprintf(buf, len, "%s/.cache/buildapp", home);
 	else
-		return log_error_errno(ENOENT, "no cache directory: set "
-				       "BUILDAPP_CACHE_DIR or HOME");
+		n = snprintf(buf, len, "/var/tmp/buildapp-cache");
 	if (n < 0 || (size_t)n >= len)
 		return log_error_errno(ENAMETOOLONG, "cache directory path too long");
+	r = dirs_make(buf, 0755);
+	if (r < 0)
+		return log_error_errno(r, "cache '%s': %s", buf, strerror(-r));
 	return 0;
 }

@@ -9,7 +9,10 @@
  * Returns 0 or -ENOENT (reported). */
 int tools_find_init(char *buf, size_t len);
 
-/* $BUILDAPP_CACHE_DIR, $XDG_CACHE_HOME/buildapp or ~/.cache/buildapp.
- * Returns 0 or a negative errno (reported). */
-int tools_cache_dir(char *buf, size_t len);
+/* The build cache, the one place that decides it: GIVEN (--cache), else
+ * $XDG_CACHE_HOME/buildapp, else $HOME/.cache/buildapp, else
+ * /var/tmp/buildapp-cache; created with its parents when missing (a fresh
+ * machine has no ~/.cache).  Returns 0 or a negative errno (reported). */
+int tools_cache_dir(const char *given, char *buf, size_t len);
+
 #endif

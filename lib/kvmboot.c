@@ -9,6 +9,7 @@
 
 #include "cleanup.h"
 #include "command.h"
+#include "dirs.h"
 #include "kernel.h"
 #include "log.h"
 
@@ -35,12 +36,19 @@ bool kvmboot_probe(const char *kernel, unsigned timeout)
 	return boots;
 }
 
-static const char *cache_file(char *buf, size_t len)
+static const char *cache_dir(void)
 {
 	const char *dir = getenv("XDG_RUNTIME_DIR");
 
 	if (!dir || !*dir)
 		dir = geteuid() == 0 ? "/run" : NULL;
+	return dir;
+}
+
+static const char *cache_file(char *buf, size_t len)
+{
+	const char *dir = cache_dir();
+
 	if (!dir || (size_t)snprintf(buf, len, "%s/buildapp-kvm", dir) >= len)
 		return NULL;
 	return buf;
@@ -65,6 +73,9 @@ void kvmboot_remember(bool kvm)
 	const char *file = cache_file(path, sizeof(path));
 
 	if (!file || (size_t)snprintf(tmp, sizeof(tmp), "%s.%d", file, (int)getpid()) >= sizeof(tmp))
+		return;
+	/* XDG_RUNTIME_DIR may name a directory nobody has made yet. */
+	if (dirs_make(cache_dir(), 0755) < 0)
 		return;
 	FILE *f = fopen(tmp, "we");
 	if (!f)

@@ -6,27 +6,34 @@
 # (read back read-only with guestfish).
 #
 # Usage: boot-appliance.sh IMAGE [--uefi] [--disk-size SIZE] [--disk FILE]
-#            [--timeout SECONDS] [--memory MB] [--smp N]
-#            [--boot-bus virtio|sata|nvme|usb] [--accel auto|kvm|tcg]
-#            [--serial SERIAL] [--dut-bus ahci|scsi|nvme]
+#            [--plan FILE] [--timeout SECONDS] [--silence SECONDS]
+#            [--memory MB] [--smp N] [--boot-bus virtio|sata|nvme|usb]
+#            [--accel auto|kvm|tcg] [--serial SERIAL] [--dut-bus ahci|scsi|nvme]
 #            [--report FILE] [--log FILE]
 #        boot-appliance.sh --probe-accel
 # Exit status: 0 powered off and the report was read, 1 failure or timeout,
 # 2 bad usage.
+#
+# How long the server may take follows from the plan in the kit (--plan: a
+# NAME.manifest.json or plan.json; default: the manifest next to IMAGE,
+# else the plan inside it): every run it may make at its [guest] timeout,
+# plus time to boot, provision and power off.  A console silent for longer
+# than a run may take means a hung server, which is stopped then.  On
+# failure the console log is kept and its path printed.
 set -eu
 
 prog=boot-appliance
 usage() { # [STATUS]: 0 prints to stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '8,15p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '8,22p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 	fi
-	sed -n '8,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,22p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
-image= uefi=0 disk_size=8G disk= timeout=900 memory=3072 smp=2
+image= uefi=0 disk_size=8G disk= timeout= silence= plan= memory=3072 smp=2
 boot_bus=virtio accel=${BUILDAPP_ACCEL:-auto} serial=BUILDAPP-DUT-0001
 report=report.txt log= probe_only=0 dut_bus=ahci
 while [ $# -gt 0 ]; do
@@ -35,6 +42,8 @@ while [ $# -gt 0 ]; do
 	--disk-size) disk_size=$2; shift ;;
 	--disk) disk=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
+	--silence) silence=$2; shift ;;
+	--plan) plan=$2; shift ;;
 	--memory) memory=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--boot-bus) boot_bus=$2; shift ;;
@@ -86,11 +95,86 @@ case $dut_bus in ahci|scsi|nvme) ;; *) usage ;; esac
 format=$(qemu-img info --output=json "$image" | sed -n 's/.*"format": "\([a-z0-9]*\)".*/\1/p' | head -n 1)
 [ -n "$format" ] || die "image '$image': cannot tell its format"
 
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/boot-appliance.XXXXXX")
-qpid=
+# libguestfs's own qemu must not try a KVM that does not work.
+[ "$accel" = kvm ] || export LIBGUESTFS_BACKEND_SETTINGS=force_tcg
+
+# Seconds for firmware, kernel, init, provisioning, the summary and
+# power-off on a busy 2-core host under TCG; and for what a run costs
+# beyond its guest (volume reset, page cache drop, domain start, journal).
+boot_margin=900 run_margin=120
+
+# "RUNS TIMEOUT" of a plan: the most runs it may make (every cell at
+# max_runs_per_cell) and its [guest] timeout.  FILE is a manifest or a
+# plan.json, or '-': the appliance's initrd (newc cpio) on stdin.
+plan_limits() {
+	python3 -c '
+import json, sys
+src = sys.argv[1]
+if src == "-":
+    # The initrd is several cpio archives one after another: find the
+    # plan by its newc header rather than by walking them.
+    data = sys.stdin.buffer.read()
+    name = b"usr/lib/buildapp/kit/plan.json\0"
+    at = data.find(name)
+    while at >= 110 and data[at - 110:at - 104] not in (b"070701", b"070702"):
+        at = data.find(name, at + 1)
+    if at < 110:
+        sys.exit(1)
+    head = data[at - 110:at]
+    size = int(head[54:62], 16)
+    start = (at + len(name) + 3) & ~3
+    doc = json.loads(data[start:start + size])
+else:
+    with open(src) as f:
+        doc = json.load(f)
+plan = doc.get("plan", doc)
+most = max(plan["runs_per_cell"], plan["max_runs_per_cell"])
+print(len(plan["cells"]) * most, plan["profile"]["guest"]["timeout"])
+' "$1"
+}
+
+# The initrd on IMAGE's ESP (partition 1), on stdout.
+image_initrd() {
+	if [ "$format" = raw ]; then
+		start=$(partx -g -o START -n 1 "$image") &&
+			mcopy -n -i "$image@@$((start * 512))" ::/initrd -
+	else
+		guestfish --ro --format="$format" -a "$image" -m /dev/sda1 download /initrd -
+	fi
+}
+
+if [ -z "$plan" ] && [ -f "${image%.*}.manifest.json" ]; then
+	plan=${image%.*}.manifest.json
+fi
+if [ -n "$plan" ]; then
+	limits=$(plan_limits "$plan" 2>/dev/null) || {
+		echo "$prog: error: plan '$plan': cannot read it (a NAME.manifest.json or plan.json)" >&2
+		exit 2
+	}
+	from="plan in $plan"
+else
+	limits=$(image_initrd 2>/dev/null | zstd -dcq 2>/dev/null | plan_limits -) || limits=
+	from="plan in $image"
+	[ -n "$limits" ] || limits="0 0" from="no plan in $image"
+fi
+runs=${limits% *} run_timeout=${limits#* }
+[ -n "$timeout" ] || timeout=$((boot_margin + runs * (run_timeout + run_margin)))
+if [ -z "$silence" ]; then
+	silence=$((run_timeout + run_margin))
+	[ "$silence" -ge "$boot_margin" ] || silence=$boot_margin
+fi
+
+work=$(mkdir -p "${TMPDIR:-/var/tmp}" && mktemp -d "${TMPDIR:-/var/tmp}/boot-appliance.XXXXXX")
+qpid= finished=0
+# What failed is in the console log: it stays, the rest goes.
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
-	rm -rf "$work"
+	if [ "$finished" = 1 ] || [ -z "$log" ] || [ "${log#"$work"/}" = "$log" ]; then
+		rm -rf "$work"
+	else
+		find "$work" -mindepth 1 ! -path "$log" -delete
+		echo "$prog: console log kept: $log" >&2
+	fi
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -129,21 +213,29 @@ fi
 
 [ -n "$log" ] || log=$work/console.log
 echo "$prog: booting $image ($format, $([ "$uefi" = 1 ] && echo UEFI || echo BIOS), $accel, boot disk on $boot_bus, disk under test $disk_size on $dut_bus serial $serial)" >&2
+echo "$prog: limit ${timeout}s ($from: $runs runs of at most ${run_timeout}s), console silence limit ${silence}s, console log $log" >&2
 start=$(date +%s)
 : >"$log" # exists before tail starts
 qemu-system-x86_64 "$@" </dev/null >>"$log" 2>&1 &
 qpid=$!
-# Show the console while waiting; stop at power-off or the timeout.
+# Show the console while waiting; stop at power-off, at the limit, or
+# when the console has been silent for longer than a run may take.
 tail -n +1 -f "$log" --pid="$qpid" &
 tpid=$!
-elapsed=0
+now=$start heard=$start size=0
 while kill -0 "$qpid" 2>/dev/null; do
-	if [ "$elapsed" -ge "$timeout" ]; then
+	if [ $((now - start)) -ge "$timeout" ]; then
 		kill "$tpid" 2>/dev/null || true
 		die "no power-off after ${timeout}s (console log: $log)"
 	fi
+	if [ $((now - heard)) -ge "$silence" ]; then
+		kill "$tpid" 2>/dev/null || true
+		die "console silent for ${silence}s: the server was stopped (console log: $log)"
+	fi
 	sleep 1
-	elapsed=$(($(date +%s) - start))
+	now=$(date +%s)
+	n=$(stat -c %s "$log")
+	[ "$n" = "$size" ] || size=$n heard=$now
 done
 rc=0
 wait "$qpid" || rc=$?
@@ -152,9 +244,8 @@ wait "$tpid" 2>/dev/null || true
 [ "$rc" -eq 0 ] || die "qemu exited with status $rc"
 echo "$prog: powered off after $(($(date +%s) - start))s" >&2
 
-# libguestfs's own qemu must not try a KVM that does not work.
-[ "$accel" = kvm ] || export LIBGUESTFS_BACKEND_SETTINGS=force_tcg
 echo "$prog: report from RESULTS ($report):" >&2
 # RESULTS is partition 2 of every buildapp image.
 guestfish --ro --format="$format" -a "$image" -m /dev/sda2 cat "/$report" ||
 	die "no /$report on RESULTS"
+finished=1

@@ -39,16 +39,39 @@ static int gfs_error(guestfs_h *g, const char *what, const char *object)
 	return err > 0 ? -err : -EIO;
 }
 
+/* guestfs_fill takes an int: files are filled in pieces of this size. */
+#define FILL_PIECE (UINT64_C(1) << 30)
+
+/* PATH becomes a file of SIZE written zero bytes.  The daemon writes them
+ * (guestfs_fill) rather than the protocol carrying them: the first piece
+ * is filled, and the file then doubles by appending its own head to
+ * itself (copy-file-to-file, same file, append) until it is SIZE long. */
+static int zero_file(guestfs_h *g, const char *path, uint64_t size)
+{
+	uint64_t have = size < FILL_PIECE ? size : FILL_PIECE;
+
+	if (guestfs_fill(g, 0, (int)have, path) < 0)
+		return gfs_error(g, "fill", path);
+	while (have < size) {
+		uint64_t n = size - have < have ? size - have : have;
+
+		if (guestfs_copy_file_to_file(g, path, path,
+					      GUESTFS_COPY_FILE_TO_FILE_SIZE, (int64_t)n,
+					      GUESTFS_COPY_FILE_TO_FILE_APPEND, 1, -1) < 0)
+			return gfs_error(g, "copy-file-to-file", path);
+		have += n;
+	}
+	return 0;
+}
+
 /* Writes zeroes to the first SIZE bytes of PATH (file or device). */
 static int write_zeros(guestfs_h *g, const char *path, bool device, uint64_t size)
 {
-	if (!device && size <= INT_MAX)
-		return guestfs_fill(g, 0, (int)size, path) < 0
-			       ? gfs_error(g, "fill", path) : 0;
+	if (!device)
+		return zero_file(g, path, size);
 	for (uint64_t off = 0; off < size;) {
 		size_t n = size - off < CHUNK ? size - off : CHUNK;
-		int w = device ? guestfs_pwrite_device(g, path, zeros, n, off)
-			       : guestfs_pwrite(g, path, zeros, n, off);
+		int w = guestfs_pwrite_device(g, path, zeros, n, (int64_t)off);
 		if (w <= 0)
 			return gfs_error(g, "write", path);
 		off += (uint64_t)w;

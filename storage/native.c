@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "dirs.h"
 #include "log.h"
 #include "tool.h"
 
@@ -88,33 +89,13 @@ static int partition(const struct recipe *r, size_t i, size_t *ret_next)
 	return k < 0 ? k : reread_partitions(disk);
 }
 
-/* mkdir -p PATH. */
-static int mkdir_parents(const char *path)
-{
-	char buf[STORAGE_PATH_MAX];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1;; p++) {
-		bool end = *p == '\0';
-
-		if (*p != '/' && !end)
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		if (end)
-			return 0;
-		*p = '/';
-	}
-}
-
 static int mount_fs(const struct recipe_step *s)
 {
 	int k = wait_for_device(s->device);
 
 	if (k < 0)
 		return k;
-	k = mkdir_parents(s->path);
+	k = dirs_make(s->path, 0755);
 	if (k < 0)
 		return log_error_errno(k, "mkdir '%s': %s", s->path, strerror(-k));
 	if (mount(s->device, s->path, "ext4", 0, NULL) < 0)

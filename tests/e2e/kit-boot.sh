@@ -1,22 +1,74 @@
 #!/bin/sh
-# The whole kit: host root (supermin, cached between runs in the test
-# cache), image, netboot directory and manifest of tests/e2e/kit-test.ini
-# (ci-smoke's guest, one run; disk under test by serial, write_cache = off),
-# built twice and compared byte for byte.
-# Boots it under SeaBIOS and under OVMF on a blank AHCI disk, and checks
-# what the appliance left on RESULTS: the disk was found by serial, its
-# write cache turned off, read back off and restored; the backend was
-# provisioned on it and the nested sweep's run journaled, with the cache
-# mode QEMU applied; host.json names the disk, its cache and the kit.
+# The README's quick start on a fresh machine, then the whole kit.
+#
+# A fresh `git clone` of this tree (with the working tree's changes to
+# tracked files), HOME and XDG_CACHE_HOME new empty directories, and the
+# README's first command as written: `sh scripts/install-deps.sh && make &&
+# sh scripts/demo.sh`.  That builds with a cold cache (supermin and the
+# guest kit), boots the demo kit under SeaBIOS with its plan's limits, and
+# must exit 0 with every planned run journaled and the summary table
+# printed.  (The README's second command, `make check`, is the suite this
+# test is part of.)
+#
+# Then, from the same cache, the kit of tests/e2e/kit-test.ini
+# (ci-smoke's guest, one run; disk under test by serial, write_cache = off)
+# built twice and compared byte for byte, and booted under OVMF on a blank
+# AHCI disk: what the appliance left on RESULTS says the disk was found by
+# serial, its write cache turned off, read back off and restored; the
+# backend was provisioned on it and the nested sweep's run journaled, with
+# the cache mode QEMU applied; host.json names the disk, its cache and
+# the kit.
 . "$TOP/tests/lib/common.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
+command -v git >/dev/null || skip "git is not installed"
+git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+	skip "$TOP is not a git work tree: nothing to clone"
 work=$(mktemp -d "$CACHE/kit.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-export BUILDAPP_INIT="$TOP/$B/buildapp-init" SOURCE_DATE_EPOCH=1700000000
 
-"$BUILDAPP" "$TOP/tests/e2e/kit-test.ini" -o "$work/out" --cache "$CACHE/hostroot"
+clone=$work/clone
+git clone -q "$TOP" "$clone"
+git -C "$clone" checkout -q "$(git -C "$TOP" rev-parse HEAD)"
+git -C "$TOP" diff HEAD --binary >"$work/changes.diff"
+[ ! -s "$work/changes.diff" ] || git -C "$clone" apply "$work/changes.diff"
+mkdir "$work/home" "$work/xdg-cache"
+start=$(date +%s)
+(
+	cd "$clone"
+	export HOME="$work/home" XDG_CACHE_HOME="$work/xdg-cache"
+	# As a new user has it: no build tree variables from the suite, and
+	# nothing from the make that runs it (MAKEFLAGS carries its options).
+	unset B TOP BUILDAPP BUILDAPP_INIT MAKEFLAGS MFLAGS MAKELEVEL
+	sh scripts/install-deps.sh && make && sh scripts/demo.sh
+) >"$work/demo.out" 2>"$work/demo.err" || {
+	tail -n 60 "$work/demo.err"
+	fail "the README's first command failed in a fresh clone"
+}
+echo "README's first command in a fresh clone: $(($(date +%s) - start))s"
+grep '^demo: ' "$work/demo.err"
+cat "$work/demo.out"
+grep -qx 'demo: 2 of 2 planned runs journaled, 0 not ok' "$work/demo.err" ||
+	fail "demo: not every planned run journaled and ok"
+for kind in tarball-write tarball-read; do
+	grep -q "^== $kind: " "$work/demo.out" || fail "demo printed no $kind table"
+	grep -q "^lvm/raw/-/unsafe/threads/virtio/$kind  *1/1 " "$work/demo.out" ||
+		fail "demo: no ok $kind run in the table"
+done
+grep -q "boot-appliance: limit [0-9]*s (plan in $clone/out/lvm-unsafe-demo.manifest.json: 2 runs of at most 900s)" \
+	"$work/demo.err" || fail "demo: the limit did not come from the kit's plan"
+results=$clone/out/lvm-unsafe-demo.results
+[ "$(grep -c '"status":"ok"' "$results/runs.jsonl")" -eq 2 ] || fail "demo journal"
+grep -qx 'firmware: bios' "$results/report.txt" || fail "demo did not boot under SeaBIOS"
+ls -d "$work/xdg-cache/buildapp"/hostroot-* >/dev/null ||
+	fail "no host root in the new XDG_CACHE_HOME"
+
+# The kit of kit-test.ini, from the clone and the now warm cache.
+export HOME="$work/home" XDG_CACHE_HOME="$work/xdg-cache" SOURCE_DATE_EPOCH=1700000000
+export BUILDAPP_INIT="$clone/build/buildapp-init"
+BUILDAPP=$clone/build/buildapp
+"$BUILDAPP" "$TOP/tests/e2e/kit-test.ini" -o "$work/out"
 # A second build (warm host root cache) gives the same bytes.
-"$BUILDAPP" "$TOP/tests/e2e/kit-test.ini" -o "$work/again" --cache "$CACHE/hostroot"
+"$BUILDAPP" "$TOP/tests/e2e/kit-test.ini" -o "$work/again"
 for f in kit-test.img kit-test.manifest.json kit-test.netboot/initrd; do
 	cmp "$work/out/$f" "$work/again/$f" || fail "$f differs between two builds"
 done
@@ -36,43 +88,46 @@ grep -q "\"$sha\"" "$work/out/kit-test.manifest.json" || fail "manifest image sh
 grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=KIT-TEST-DUT' \
 	"$work/out/kit-test.netboot/boot.ipxe" || fail "iPXE script"
 
+# Under OVMF (the demo booted under SeaBIOS), from a copy without its
+# manifest: the limit comes from the plan inside the image.
 expect() { grep -qx "$2" "$1" || fail "report lacks '$2'"; }
-cp --sparse=always "$work/out/kit-test.img" "$work/uefi.img"
-for firmware in bios uefi; do
-	img=$work/out/kit-test.img opt=
-	[ "$firmware" = bios ] || img=$work/uefi.img opt=--uefi
-	sh "$TOP/scripts/boot-appliance.sh" "$img" $opt --serial KIT-TEST-DUT \
-		--disk-size 2G --memory 2048 --timeout 900 >"$work/report"
-	grep -E '^[a-z_]+: ' "$work/report"
-	expect "$work/report" 'profile: kit-test'
-	expect "$work/report" "firmware: $firmware"
-	expect "$work/report" 'disk_serial: KIT-TEST-DUT'
-	expect "$work/report" 'write_cache_effective: off'
-	expect "$work/report" 'write_cache_after_restore: on'
-	expect "$work/report" 'status: ok'
-	expect "$work/report" 'sweep: 1 runs made, 0 failed, 0 already there'
-	# The journal the nested sweep left on RESULTS: the run, its cache
-	# mode as QEMU applied it, the backend provisioned on the disk.
-	guestfish --ro -a "$img" -m /dev/sda2 cat /runs.jsonl >"$work/runs.jsonl" ||
-		fail "no runs.jsonl on RESULTS"
-	cat "$work/runs.jsonl"
-	# guestfish's cat ends the text with a newline of its own: count runs.
-	[ "$(grep -c '^{"version":' "$work/runs.jsonl")" -eq 1 ] ||
-		fail "runs.jsonl: not one run"
-	grep -q '"status":"ok"' "$work/runs.jsonl" || fail "the run is not ok"
-	grep -q '"id":"raw/raw/sparse/unsafe/threads/virtio/fio"' "$work/runs.jsonl" ||
-		fail "the run is not ci-smoke's raw/unsafe cell"
-	grep -q '"applied_cache":{"writeback":true,"direct":false,"no-flush":true}' \
-		"$work/runs.jsonl" || fail "QEMU did not apply cache=unsafe"
-	grep -q '"name":"fio_write_iops"' "$work/runs.jsonl" || fail "no fio result"
-	guestfish --ro -a "$img" -m /dev/sda2 is-file /summary.json | grep -qx true ||
-		fail "no summary.json on RESULTS"
-	# host.json: the disk under test as the appliance found it, its write
-	# cache as set and read back, the firmware, and the kit's identity as
-	# the manifest's hashes of the kit's files give it (docs/report.md).
-	guestfish --ro -a "$img" -m /dev/sda2 cat /host.json >"$work/host.json" ||
-		fail "no host.json on RESULTS"
-	python3 - "$work/host.json" "$work/out/kit-test.manifest.json" "$firmware" <<'EOF' ||
+img=$work/uefi.img
+cp --sparse=always "$work/out/kit-test.img" "$img"
+sh "$clone/scripts/boot-appliance.sh" "$img" --uefi --serial KIT-TEST-DUT \
+	--disk-size 2G --memory 2048 >"$work/report" 2>"$work/boot.err" ||
+	{ cat "$work/boot.err"; fail "boot-appliance.sh failed"; }
+cat "$work/boot.err"
+grep -q "boot-appliance: limit [0-9]*s (plan in $img: 1 runs of at most 900s)" "$work/boot.err" ||
+	fail "the limit did not come from the plan in the image"
+grep -E '^[a-z_]+: ' "$work/report"
+expect "$work/report" 'profile: kit-test'
+expect "$work/report" 'firmware: uefi'
+expect "$work/report" 'disk_serial: KIT-TEST-DUT'
+expect "$work/report" 'write_cache_effective: off'
+expect "$work/report" 'write_cache_after_restore: on'
+expect "$work/report" 'status: ok'
+expect "$work/report" 'sweep: 1 runs made, 0 failed, 0 already there'
+# The journal the nested sweep left on RESULTS: the run, its cache mode
+# as QEMU applied it, the backend provisioned on the disk.
+guestfish --ro -a "$img" -m /dev/sda2 cat /runs.jsonl >"$work/runs.jsonl" ||
+	fail "no runs.jsonl on RESULTS"
+cat "$work/runs.jsonl"
+# guestfish's cat ends the text with a newline of its own: count runs.
+[ "$(grep -c '^{"version":' "$work/runs.jsonl")" -eq 1 ] || fail "runs.jsonl: not one run"
+grep -q '"status":"ok"' "$work/runs.jsonl" || fail "the run is not ok"
+grep -q '"id":"raw/raw/sparse/unsafe/threads/virtio/fio"' "$work/runs.jsonl" ||
+	fail "the run is not ci-smoke's raw/unsafe cell"
+grep -q '"applied_cache":{"writeback":true,"direct":false,"no-flush":true}' \
+	"$work/runs.jsonl" || fail "QEMU did not apply cache=unsafe"
+grep -q '"name":"fio_write_iops"' "$work/runs.jsonl" || fail "no fio result"
+guestfish --ro -a "$img" -m /dev/sda2 is-file /summary.json | grep -qx true ||
+	fail "no summary.json on RESULTS"
+# host.json: the disk under test as the appliance found it, its write
+# cache as set and read back, the firmware, and the kit's identity as
+# the manifest's hashes of the kit's files give it (docs/report.md).
+guestfish --ro -a "$img" -m /dev/sda2 cat /host.json >"$work/host.json" ||
+	fail "no host.json on RESULTS"
+python3 - "$work/host.json" "$work/out/kit-test.manifest.json" uefi <<'EOF' ||
 import hashlib, json, sys
 h = json.load(open(sys.argv[1]))
 files = {f["path"]: f["sha256"] for f in json.load(open(sys.argv[2]))["files"]}
@@ -87,5 +142,4 @@ ok = (h["firmware"] == sys.argv[3] and h["kit"] == kit and d.get("serial") == "K
 if not ok:
     sys.exit(f"want kit {kit}, got {json.dumps(h)}")
 EOF
-		fail "host.json is not what the appliance saw"
-done
+	fail "host.json is not what the appliance saw"

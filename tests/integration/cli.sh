@@ -44,6 +44,15 @@ check "message names file, line, section, key and the fix" \
 	grep -q "bad.ini:2: \[guest\] cache: unknown value 'wirteback' (did you mean 'writeback'?)" "$tmp/err"
 check "message is one line" test "$(wc -l <"$tmp/err")" -eq 1
 
+# A 100,000-character name on line 7: the message still names where.
+{ printf '; long\n\n[storage]\nsize = 1G\n\n[appliance]\nname = '
+  head -c 100000 /dev/zero | tr '\0' n; echo; } >"$tmp/long.ini"
+"$BUILDAPP" plan "$tmp/long.ini" >"$tmp/out" 2>"$tmp/err"
+check "long line exits 2" test $? -eq 2
+check "long line writes nothing to stdout" test ! -s "$tmp/out"
+check "long line message names file, line, section and key" \
+	grep -qx "buildapp: error: $tmp/long.ini:7: \[appliance\] name: line longer than 1000 characters" "$tmp/err"
+
 "$BUILDAPP" plan "$tmp/missing.ini" >"$tmp/out" 2>"$tmp/err"
 check "missing profile exits 2" test $? -eq 2
 "$BUILDAPP" plan >"$tmp/out" 2>"$tmp/err"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # `buildapp kit`: usage errors, and a kit-only build (no libguestfs) of
-# the ci-smoke profile that the second time comes from the cache.
+# the ci-smoke profile that the second time comes from the cache; without
+# --cache, the cache is made under an empty HOME or XDG_CACHE_HOME.
 set -eu
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
@@ -33,5 +34,18 @@ grep -q 'virtio_blk.ko' "$tmp/list"
 "$BUILDAPP" kit profiles/ci-smoke.ini -o "$tmp/out" --cache "$tmp/cache" \
 	--no-image 2>"$tmp/err2"
 grep -q '(cached)' "$tmp/err2"
+
+# No --cache on a fresh machine: an empty HOME, no ~/.cache yet.
+mkdir "$tmp/home"
+env -u XDG_CACHE_HOME HOME="$tmp/home" "$BUILDAPP" kit profiles/ci-smoke.ini \
+	-o "$tmp/home-out" --no-image 2>"$tmp/err3" || { cat "$tmp/err3"; exit 1; }
+ls -d "$tmp/home/.cache/buildapp"/kit-* >/dev/null
+# XDG_CACHE_HOME is honoured and made with its parents; the build from
+# there is the same one.
+XDG_CACHE_HOME="$tmp/xdg/cache" HOME=/nonexistent "$BUILDAPP" kit \
+	profiles/ci-smoke.ini -o "$tmp/xdg-out" --no-image 2>"$tmp/err4" ||
+	{ cat "$tmp/err4"; exit 1; }
+ls -d "$tmp/xdg/cache/buildapp"/kit-* >/dev/null
+cmp "$tmp/home-out/initrd.img" "$tmp/xdg-out/initrd.img"
 rm -rf "$tmp"
 echo ok

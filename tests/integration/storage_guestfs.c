@@ -1,9 +1,11 @@
 /* Every backend x preallocation provisioned onto one image file in one
- * libguestfs launch, a second image with fill = yes in another, then both
- * checked independently: one read-only launch (partitions, ext4, the LV
- * and its size, every file's size and allocation, the qcow2 files copied
- * out for qemu-img info/check/map), and debugfs on the images for
- * unwritten (fallocated) extents.
+ * libguestfs launch, a second image with fill = yes in another, a third
+ * with raw and qcow2 full volumes larger than 2 GiB (past guestfs_fill's
+ * int length), then all checked independently: one read-only launch
+ * (partitions, ext4, the LV and its size, every file's size and
+ * allocation, the small qcow2 files copied out for qemu-img
+ * info/check/map, the big ones' headers read in place), and debugfs on
+ * the images for unwritten (fallocated) extents.
  * Usage: storage_guestfs WORKDIR */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,8 @@
 
 #define MiB (UINT64_C(1) << 20)
 #define SIZE (32 * MiB)
+/* Just past 2 GiB - 1, the most one guestfs_fill call can write. */
+#define BIG_SIZE (2049 * MiB)
 
 static void free_strv(char **v)
 {
@@ -65,6 +69,24 @@ static void check_qcow2_info(const char *copy, const struct storage_volume *v)
 	json_object_put(o);
 }
 
+/* Too big to copy out under TCG: the header, read in place, names the
+ * format and the virtual size. */
+static void check_qcow2_header(guestfs_h *g, const struct storage_volume *v)
+{
+	size_t n = 0;
+	_cleanup_free_ char *h = guestfs_pread(g, v->path, 32, 0, &n);
+	uint64_t size = 0;
+
+	if (!h || n != 32) {
+		CHECK(0, "%s: header: %s", v->path, guestfs_last_error(g));
+		return;
+	}
+	for (int i = 24; i < 32; i++) /* big-endian */
+		size = size << 8 | (unsigned char)h[i];
+	CHECK(memcmp(h, "QFI\xfb", 4) == 0, "%s: not qcow2", v->path);
+	CHECK(size == v->size, "%s: virtual size %" PRIu64, v->path, size);
+}
+
 static void check_file(guestfs_h *g, const char *work, const struct storage_volume *v)
 {
 	struct guestfs_statns *st = guestfs_statns(g, v->path);
@@ -99,6 +121,11 @@ static void check_file(guestfs_h *g, const char *work, const struct storage_volu
 			CHECK(alloc < size / 2, "%s: data allocated", label);
 		else
 			CHECK(alloc >= size, "%s: not preallocated", label);
+		if (v->size > INT32_MAX) {
+			check_qcow2_header(g, v);
+			guestfs_free_statns(st);
+			return;
+		}
 		snprintf(copy, sizeof(copy), "%s/copy-%s%s.qcow2", work,
 			 qcow2_prealloc_name(v->prealloc), v->fill ? "-filled" : "");
 		CHECK(guestfs_download(g, v->path, copy) == 0, "download %s", v->path);
@@ -112,8 +139,9 @@ static void check_file(guestfs_h *g, const char *work, const struct storage_volu
 	guestfs_free_statns(st);
 }
 
-static void verify(const char *img, const char *filled_img, const char *work,
-		   const struct recipe *r, const struct recipe *filled)
+static void verify(const char *img, const char *filled_img, const char *big_img,
+		   const char *work, const struct recipe *r, const struct recipe *filled,
+		   const struct recipe *big)
 {
 	guestfs_h *g = gfshandle_new();
 	char **parts, **lvs;
@@ -125,6 +153,8 @@ static void verify(const char *img, const char *filled_img, const char *work,
 	if (guestfs_add_drive_opts(g, img, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
 				   GUESTFS_ADD_DRIVE_OPTS_READONLY, 1, -1) < 0 ||
 	    guestfs_add_drive_opts(g, filled_img, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
+				   GUESTFS_ADD_DRIVE_OPTS_READONLY, 1, -1) < 0 ||
+	    guestfs_add_drive_opts(g, big_img, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
 				   GUESTFS_ADD_DRIVE_OPTS_READONLY, 1, -1) < 0 ||
 	    guestfs_launch(g) < 0) {
 		CHECK(0, "verify launch: %s", guestfs_last_error(g));
@@ -158,6 +188,11 @@ static void verify(const char *img, const char *filled_img, const char *work,
 	      "mount the filled image");
 	for (size_t i = 0; i < filled->n_volumes; i++)
 		check_file(g, work, &filled->volumes[i]);
+	/* The big image (sdc): files only too. */
+	CHECK(guestfs_umount_all(g) == 0 && guestfs_mount_ro(g, "/dev/sdc1", "/") == 0,
+	      "mount the big image");
+	for (size_t i = 0; i < big->n_volumes; i++)
+		check_file(g, work, &big->volumes[i]);
 	guestfs_shutdown(g);
 	guestfs_close(g);
 }
@@ -236,9 +271,17 @@ int main(int argc, char **argv)
 		.cluster_size = 65536,
 		.fill = true,
 	};
+	struct storage_spec big_spec = {
+		.backends = STORAGE_BIT(BACKEND_QCOW2) | STORAGE_BIT(BACKEND_RAW),
+		.size = BIG_SIZE,
+		.qcow2_prealloc = STORAGE_BIT(QCOW2_PREALLOC_FULL),
+		.raw_prealloc = STORAGE_BIT(RAW_PREALLOC_FULL),
+		.cluster_size = 65536,
+	};
 	struct storage_target t;
-	struct recipe r, filled;
+	struct recipe r, filled, big;
 	char img[STORAGE_PATH_MAX + 16], filled_img[STORAGE_PATH_MAX + 16];
+	char big_img[STORAGE_PATH_MAX + 16];
 
 	log_set_program("storage_guestfs");
 	if (argc != 2) {
@@ -246,14 +289,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	gfsexec_target(&t);
-	if (recipe_build(&spec, &t, &r) < 0 || recipe_build(&filled_spec, &t, &filled) < 0)
+	if (recipe_build(&spec, &t, &r) < 0 || recipe_build(&filled_spec, &t, &filled) < 0 ||
+	    recipe_build(&big_spec, &t, &big) < 0)
 		return 1;
 	if (provision(argv[1], "disk.img", &r, img, sizeof(img)) < 0 ||
-	    provision(argv[1], "filled.img", &filled, filled_img, sizeof(filled_img)) < 0)
+	    provision(argv[1], "filled.img", &filled, filled_img, sizeof(filled_img)) < 0 ||
+	    provision(argv[1], "big.img", &big, big_img, sizeof(big_img)) < 0)
 		return 1;
-	verify(img, filled_img, argv[1], &r, &filled);
+	verify(img, filled_img, big_img, argv[1], &r, &filled, &big);
 	check_unwritten(img, &r);
 	check_unwritten(filled_img, &filled);
+	check_unwritten(big_img, &big);
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
 }

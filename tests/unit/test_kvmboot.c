@@ -43,6 +43,15 @@ static void test_remember(void **state)
 	assert_int_equal(kvmboot_cached(), 1);
 	snprintf(path, sizeof(path), "%s/buildapp-kvm", dir);
 	unlink(path);
+	/* A runtime directory not made yet is made. */
+	snprintf(path, sizeof(path), "%s/run", dir);
+	setenv("XDG_RUNTIME_DIR", path, 1);
+	kvmboot_remember(true);
+	assert_int_equal(kvmboot_cached(), 1);
+	snprintf(path, sizeof(path), "%s/run/buildapp-kvm", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/run", dir);
+	rmdir(path);
 	rmdir(dir);
 	unsetenv("XDG_RUNTIME_DIR");
 }

@@ -218,9 +218,22 @@ static void test_impossible_combination(void **state)
 	assert_int_equal(load_text("[guest]\naio = native\ncache = none\n", &p), 0);
 }
 
+/* HEAD followed by 100,000 FILL characters fails with WANT. */
+static void expect_long_line(const char *head, char fill, const char *want)
+{
+	size_t n = strlen(head);
+	char *big = malloc(n + 100001);
+
+	assert_non_null(big);
+	memcpy(big, head, n);
+	memset(big + n, fill, 100000);
+	big[n + 100000] = '\0';
+	expect_error(big, want, NULL);
+	free(big);
+}
+
 static void test_syntax_and_junk(void **state)
 {
-	char *big;
 	char junk[300];
 
 	(void)state;
@@ -234,13 +247,16 @@ static void test_syntax_and_junk(void **state)
 		junk[i] = (char)(i * 37 % 256 ? i * 37 % 256 : 1);
 	junk[sizeof(junk) - 1] = '\0';
 	expect_error(junk, "t.ini:1:", "binary data", NULL);
-	big = malloc(100100);
-	assert_non_null(big);
-	strcpy(big, "[guest]\ncache = ");
-	memset(big + strlen(big), 'a', 100000);
-	big[100000] = '\0';
-	expect_error(big, "t.ini:2:", "longer than", NULL);
-	free(big);
+	expect_long_line("[guest]\ncache = ", 'a',
+			 "t.ini:2: [guest] cache: line longer than 1000");
+	/* The case: a 100,000-character name on line 7. */
+	expect_long_line("[appliance]\n; the\n; kit\n\n[host]\n[appliance]\n  Name= ",
+			 'n', "t.ini:7: [appliance] name: line longer than 1000");
+	/* A value continued onto a long line is still its key's. */
+	expect_long_line("[guest]\ncache = none, \\\n", 'u',
+			 "t.ini:3: [guest] cache: line longer than");
+	/* No key on the line: the section alone. */
+	expect_long_line("[host]\n;", '=', "t.ini:2: [host]: line longer than");
 }
 
 static void test_missing_file(void **state)
