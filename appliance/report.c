@@ -240,7 +240,35 @@ static const struct summary_metric *metric_of(const struct summary_cell *sc,
 	return NULL;
 }
 
-/* "outer / levels" and the innermost varied axis's level. */
+/* Marks each varied axis whose level every cell's level of an earlier
+ * varied axis decides. */
+static int mark_following_axes(struct builder *bd)
+{
+	for (size_t k = 0; k < bd->n_axes; k++) {
+		bd->follows[k] = false;
+		for (size_t j = 0; j < k && varied(&bd->axes[k]) && !bd->follows[k]; j++) {
+			if (!varied(&bd->axes[j]))
+				continue;
+			_cleanup_free_ size_t *seen = malloc(bd->axes[j].n_levels * sizeof *seen);
+			if (!seen)
+				return -ENOMEM;
+			for (size_t l = 0; l < bd->axes[j].n_levels; l++)
+				seen[l] = SIZE_MAX;
+			bool decided = true;
+			for (size_t i = 0; i < bd->n_cells && decided; i++) {
+				size_t *s = &seen[bd->cells[i].lev[j]];
+				if (*s == SIZE_MAX)
+					*s = bd->cells[i].lev[k];
+				decided = *s == bd->cells[i].lev[k];
+			}
+			bd->follows[k] = decided;
+		}
+	}
+	return 0;
+}
+
+/* "outer / levels" and the innermost varied axis's level; an axis that
+ * follows another is not named twice. */
 static void group_label(const struct builder *bd, const struct rcell *c,
 			char *group, size_t gsize, char *label, size_t lsize)
 {
@@ -254,6 +282,8 @@ static void group_label(const struct builder *bd, const struct rcell *c,
 		if (!varied(&bd->axes[k]))
 			continue;
 		const char *lv = bd->axes[k].levels[c->lev[k]];
+		if (k != last && bd->follows[k])
+			continue;
 		if (k == last)
 			snprintf(label, lsize, "%s", lv);
 		else if (used < gsize)
@@ -562,6 +592,8 @@ static int build(struct builder *bd, json_object *root)
 		return r == -E2BIG ? log_error_errno(-EINVAL, "report: more than %d axes", MAX_AXES)
 				   : r;
 	pick_references(bd);
+	if ((r = mark_following_axes(bd)) < 0)
+		return r;
 
 	json_object *workloads = json_object_new_array();
 	json_object_object_add(root, "workloads", workloads);

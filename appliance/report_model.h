@@ -41,6 +41,9 @@ struct builder {
 	size_t n_cells;
 	struct axis axes[MAX_AXES];
 	size_t n_axes;
+	/* Axis k's level follows from an earlier varied axis's (format from
+	 * backend): charts leave it out of the group's name. */
+	bool follows[MAX_AXES];
 	json_object *headlines, *worse;
 };
 

@@ -67,14 +67,27 @@ static void text_hosts(json_object *report, FILE *f)
 			str(d, "value"), str(d, "reference_value"));
 }
 
+static int widest(int width, const char *s)
+{
+	int n = (int)strlen(s);
+	return n > width ? n : width;
+}
+
 static void text_metric(json_object *w, json_object *m, FILE *f)
 {
 	json_object *c, *cmp;
 
 	fprintf(f, "\n== %s: %s (%s, %s is better) ==\n", str(w, "workload"), str(m, "name"),
 		str(m, "unit"), str(m, "better"));
-	fprintf(f, "%-32s %-14s %-12s %3s  %-26s %s\n", "group", "level", "host", "n",
-		"mean ± 95% CI", "notes");
+	/* Columns as wide as their longest entry, so long groups line up. */
+	int wg = 5, wl = 5, wh = 4;
+	FOR_EACH(c, get(m, "cells")) {
+		wg = widest(wg, str(c, "group"));
+		wl = widest(wl, str(c, "label"));
+		wh = widest(wh, str(c, "host"));
+	}
+	fprintf(f, "%-*s  %-*s  %-*s  %3s  %-26s %s\n", wg, "group", wl, "level", wh, "host",
+		"n", "mean ± 95% CI", "notes");
 	FOR_EACH(c, get(m, "cells")) {
 		char notes[160] = "";
 		size_t used = 0;
@@ -89,8 +102,9 @@ static void text_metric(json_object *w, json_object *m, FILE *f)
 						 "cache flags did not match in %d run(s); ", mism);
 		if (b && json_object_get_boolean(get(b, "worse")) && used < sizeof notes)
 			snprintf(notes + used, sizeof notes - used, "WORSE than the baseline; ");
-		fprintf(f, "%-32s %-14s %-12s %3d  %-26s %s\n", str(c, "group"), str(c, "label"),
-			str(c, "host"), json_object_get_int(get(c, "n")), str(c, "display"), notes);
+		fprintf(f, "%-*s  %-*s  %-*s  %3d  %-26s %s\n", wg, str(c, "group"), wl,
+			str(c, "label"), wh, str(c, "host"), json_object_get_int(get(c, "n")),
+			str(c, "display"), notes);
 	}
 	FOR_EACH(cmp, get(m, "comparisons"))
 		fprintf(f, "  %s\n", str(cmp, "sentence"));
