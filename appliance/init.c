@@ -36,7 +36,7 @@
 
 #define RESULTS_LABEL "RESULTS"
 #define RESULTS_DIR "/results"
-#define REPORT_PATH RESULTS_DIR "/report.txt"
+#define REPORT_PATH RESULTS_DIR "/appliance.txt"
 
 struct init_env {
 	struct profile profile;

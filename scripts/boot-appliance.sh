@@ -2,7 +2,7 @@
 # Boots a buildapp image in qemu as a virtual lab server: q35, the image on
 # its own disk, a blank disk under test on AHCI (an emulated ATA disk, so
 # hdparm -W really talks to a drive), serial console on stdout.  Waits for
-# the appliance to power off, then prints the report it left on RESULTS
+# the appliance to power off, then prints the appliance.txt it left on RESULTS
 # (read back read-only with guestfish).
 #
 # Usage: boot-appliance.sh IMAGE [--uefi] [--disk-size SIZE] [--disk FILE]
@@ -35,7 +35,7 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 
 image= uefi=0 disk_size=8G disk= timeout= silence= plan= memory=3072 smp=2
 boot_bus=virtio accel=${BUILDAPP_ACCEL:-auto} serial=BUILDAPP-DUT-0001
-report=report.txt log= probe_only=0 dut_bus=ahci
+report=appliance.txt log= probe_only=0 dut_bus=ahci
 while [ $# -gt 0 ]; do
 	case $1 in
 	--uefi) uefi=1 ;;

@@ -57,4 +57,13 @@ for cell, run in failed:
 sys.exit(1 if missing or failed else 0)
 PY
 cat "$results/summary.txt" 2>/dev/null || { echo "demo: no summary.txt" >&2; rc=1; }
+# The report the appliance wrote beside the journal: its answers, and the
+# page to open.
+if [ -s "$results/report.html" ] && [ -s "$results/report.txt" ]; then
+	sed -n '/^== Answers ==$/,/^$/p' "$results/report.txt"
+	echo "demo: the report: $results/report.html" >&2
+else
+	echo "demo: the appliance left no report (report.html, report.txt)" >&2
+	rc=1
+fi
 exit $rc

@@ -58,7 +58,7 @@ grep -q "boot-appliance: limit [0-9]*s (plan in $clone/out/lvm-unsafe-demo.manif
 	"$work/demo.err" || fail "demo: the limit did not come from the kit's plan"
 results=$clone/out/lvm-unsafe-demo.results
 [ "$(grep -c '"status":"ok"' "$results/runs.jsonl")" -eq 2 ] || fail "demo journal"
-grep -qx 'firmware: bios' "$results/report.txt" || fail "demo did not boot under SeaBIOS"
+grep -qx 'firmware: bios' "$results/appliance.txt" || fail "demo did not boot under SeaBIOS"
 ls -d "$work/xdg-cache/buildapp"/hostroot-* >/dev/null ||
 	fail "no host root in the new XDG_CACHE_HOME"
 

@@ -2,7 +2,7 @@
 # The appliance init as PID 1: a kit whose initramfs is buildapp-init (with
 # busybox modprobe, hdparm, sdparm, nvme-cli and the disk modules) boots,
 # coldplugs, finds RESULTS and the disk under test by its serial, turns its
-# write cache off, reads it back, restores it, writes report.txt: on an ATA
+# write cache off, reads it back, restores it, writes appliance.txt: on an ATA
 # disk (hdparm), then a SCSI disk (sdparm) and an NVMe namespace (nvme-cli).
 . "$TOP/tests/lib/common.sh"
 work=$(mktemp -d "$CACHE/init.XXXXXX")

@@ -1,11 +1,11 @@
 #!/bin/sh
 # What the appliance init refuses, it says on the console and in
-# report.txt, touches nothing, and powers off as the profile says:
+# appliance.txt, touches nothing, and powers off as the profile says:
 #   a. a hostile plan (`{"format": null, ...}`, which once crashed the
 #      init): the member named, the disk under test left alone;
 #   b. a disk under test that carries a partition table, with wipe not
 #      set: the safety rule's reason, the way out and the disk's
-#      identities and signatures in report.txt; the table still there.
+#      identities and signatures in appliance.txt; the table still there.
 # The kits are the init's busybox initramfs plus a plan as a second
 # archive (the kernel unpacks both).
 . "$TOP/tests/lib/common.sh"
@@ -62,11 +62,11 @@ why="refusing to write '/dev/sda': disk 'sda' carries signatures (gpt) and wipe 
 grep -q "buildapp-init: error: $why" "$work/refused.out" ||
 	fail "refused: the console does not give the safety rule's reason"
 grep -q "^sweep: failed: $why" "$work/refused.out" ||
-	fail "refused: report.txt's sweep line lacks the reason"
+	fail "refused: appliance.txt's sweep line lacks the reason"
 grep -q "^reason: $why.*buildapp.wipe=yes buildapp.disk=ID" "$work/refused.out" ||
-	fail "refused: report.txt's reason lacks the way out"
+	fail "refused: appliance.txt's reason lacks the way out"
 grep -q '^disk_identities: .*REFUSAL-DUT' "$work/refused.out" ||
-	fail "refused: report.txt does not list the disk's identities"
+	fail "refused: appliance.txt does not list the disk's identities"
 expect refused 'disk_signatures: gpt'
 expect refused 'status: failed'
 sfdisk -d "$work/used.img" | cmp -s - "$work/table-before" ||
