@@ -97,12 +97,22 @@ static json_object *model_cells(json_object *report, const char *workload,
 	return NULL;
 }
 
-static void config_key(json_object *cell, char *buf, size_t len)
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; list && *list; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+static void config_key(json_object *cell, const char *const *ignore,
+		       char *buf, size_t len)
 {
 	size_t used = snprintf(buf, len, "%s", reftable_host(cell));
 	for (size_t i = 0; i < N_CONFIG_AXES && used < len; i++)
-		used += snprintf(buf + used, len - used, "\x1f%s",
-				 reftable_axis_or(cell, config_axes[i]));
+		if (!in_list(ignore, config_axes[i]))
+			used += snprintf(buf + used, len - used, "\x1f%s",
+					 reftable_axis_or(cell, config_axes[i]));
 }
 
 static struct reftable_row *row_for(struct reftable *t, const char *key,
@@ -130,6 +140,14 @@ int reftable_gather(json_object *report, const struct reftable_source *src,
 		    size_t n, bool (*keep)(json_object *cell),
 		    struct reftable *ret)
 {
+	return reftable_gather_ignoring(report, src, n, keep, NULL, ret);
+}
+
+int reftable_gather_ignoring(json_object *report,
+			     const struct reftable_source *src, size_t n,
+			     bool (*keep)(json_object *cell),
+			     const char *const *ignore, struct reftable *ret)
+{
 	struct reftable t = {0};
 	size_t cap = 0;
 	if (n > REFTABLE_MAX_SOURCES)
@@ -143,7 +161,7 @@ int reftable_gather(json_object *report, const struct reftable_source *src,
 			if (!json_object_is_type(c, json_type_object) ||
 			    (keep && !keep(c)))
 				continue;
-			config_key(c, key, sizeof key);
+			config_key(c, ignore, key, sizeof key);
 			struct reftable_row *r = row_for(&t, key, &cap);
 			if (!r) {
 				reftable_release(&t);
@@ -164,14 +182,6 @@ void reftable_sort(struct reftable *t,
 {
 	if (t->n)
 		qsort(t->rows, t->n, sizeof *t->rows, cmp);
-}
-
-static bool in_list(const char *const *list, const char *s)
-{
-	for (; list && *list; list++)
-		if (strcmp(*list, s) == 0)
-			return true;
-	return false;
 }
 
 /* Whether axis NAME ("host" for the host) differs between two of T's rows

@@ -43,6 +43,13 @@ static inline void reftable_releasep(struct reftable *t)
 int reftable_gather(json_object *report, const struct reftable_source *src,
 		    size_t n, bool (*keep)(json_object *cell),
 		    struct reftable *ret);
+/* The same, rows told apart by every axis but those in IGNORE
+ * (NULL-terminated): a host-side tool's cell (qemu-img bench: no bus)
+ * and a guest's cell on the same storage make one row. */
+int reftable_gather_ignoring(json_object *report,
+			     const struct reftable_source *src, size_t n,
+			     bool (*keep)(json_object *cell),
+			     const char *const *ignore, struct reftable *ret);
 
 /* Sorts T's rows with CMP (on struct reftable_row); an empty T too. */
 void reftable_sort(struct reftable *t, int (*cmp)(const void *, const void *));
