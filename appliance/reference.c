@@ -86,7 +86,8 @@ static const char *prealloc_yes_no(json_object *cell)
 }
 
 /* bonnie-qcow2-vs-raw's configuration: "qcow2+virtio", "raw(file)+ide";
- * a host cell is the study's native row. */
+ * a host cell is the study's native row, named as the study names it (the
+ * raw file's filesystem is the host's), with the backend when another. */
 static void bonnie_config(json_object *cell, char *buf, size_t len)
 {
 	const char *fmt = reftable_axis(cell, "format");
@@ -95,7 +96,11 @@ static void bonnie_config(json_object *cell, char *buf, size_t len)
 	if (!fmt)
 		fmt = "-";
 	if (cell_on_host(cell)) {
-		snprintf(buf, len, "native I/O on host (%s)", be ? be : "-");
+		if (be && strcmp(be, "raw") == 0)
+			snprintf(buf, len, "native I/O on host filesystem");
+		else
+			snprintf(buf, len, "native I/O on host filesystem (%s)",
+				 be ? be : "-");
 		return;
 	}
 	if (be && strcmp(be, "qcow2") == 0)
