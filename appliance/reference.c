@@ -586,7 +586,7 @@ static int layout_guest_vs_host(json_object *report, struct reftable_out *o)
 			 "(10^6 bytes per second, as dd prints MB/s, three "
 			 "significant digits) and of the bonnie cells' bonnie++ "
 			 "columns, guest cells beside the host baseline cell of "
-			 "the same backend (no guest: axis guest = no). The "
+			 "the same backend (no guest: the cell's guest axis is false). The "
 			 "dd workload writes a file, so the study's row for dd "
 			 "to the raw device has no measured counterpart.");
 	if (!hosts.n)
