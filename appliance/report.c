@@ -5,6 +5,7 @@
 #include "report_model.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cleanup.h"
 #include "compare.h"
 #include "jsonget.h"
+#include "parse.h"
 #include "log.h"
 #include "reference.h"
 #include "summary.h"
@@ -52,10 +54,30 @@ static int axis_level(struct axis *a, const char *level, size_t *ret)
 	return 0;
 }
 
-static const char *axis_value(json_object *v)
+/* The level a cell member names, as the report prints it: names as they
+ * are; "guest" as guest or host; an L2 cache size as the profile writes
+ * it ("1M", 0: "default"); other booleans yes/no, numbers in full; null
+ * (an axis the cell does not have) "-".  BUF holds what is made. */
+static const char *axis_value(const char *key, json_object *v, char *buf, size_t len)
 {
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v)
-							    : "-";
+	if (!v)
+		return "-";
+	if (json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	if (json_object_is_type(v, json_type_boolean)) {
+		bool yes = json_object_get_boolean(v);
+		if (strcmp(key, "guest") == 0)
+			return yes ? "guest" : "host";
+		return yes ? "yes" : "no";
+	}
+	if (json_object_is_type(v, json_type_int)) {
+		uint64_t n = json_object_get_uint64(v);
+		if (strcmp(key, "l2_cache") == 0)
+			return n ? format_size(n, buf, len) : "default";
+		snprintf(buf, len, "%" PRIu64, n);
+		return buf;
+	}
+	return json_object_to_json_string(v);
 }
 
 /* Registers the axis values of a cell object (plan_cell_to_json's form:
@@ -69,11 +91,12 @@ static int place(struct builder *bd, json_object *cell, size_t *lev)
 		    strcmp(key, "reason") == 0)
 			continue;
 		struct axis *a = axis_get(bd, key);
+		char buf[64];
 		size_t l;
 		int r;
 		if (!a)
 			return -E2BIG;
-		if ((r = axis_level(a, axis_value(val), &l)) < 0)
+		if ((r = axis_level(a, axis_value(key, val, buf, sizeof buf), &l)) < 0)
 			return r;
 		if (lev)
 			lev[a - bd->axes] = l;
@@ -214,7 +237,15 @@ static void pick_references(struct builder *bd)
 
 	for (size_t i = 0; i < bd->n_axes; i++) {
 		struct axis *a = &bd->axes[i];
+		/* The first level a cell has ("-": cells without the axis). */
 		a->ref = 0;
+		while (a->ref + 1 < a->n_levels && strcmp(a->levels[a->ref], "-") == 0)
+			a->ref++;
+		/* Guest cells are measured against the host-native one. */
+		if (strcmp(a->name, "guest") == 0)
+			for (size_t l = 0; l < a->n_levels; l++)
+				if (strcmp(a->levels[l], "host") == 0)
+					a->ref = l;
 		if (!colon || strlen(a->name) != (size_t)(colon - want) ||
 		    strncmp(a->name, want, (size_t)(colon - want)) != 0)
 			continue;
@@ -240,14 +271,15 @@ static const struct summary_metric *metric_of(const struct summary_cell *sc,
 	return NULL;
 }
 
-/* Marks each varied axis whose level every cell's level of an earlier
- * varied axis decides. */
+/* Which varied axis's level decides which other's, over every cell
+ * (backend decides format), and so which follow an earlier one. */
 static int mark_following_axes(struct builder *bd)
 {
 	for (size_t k = 0; k < bd->n_axes; k++) {
 		bd->follows[k] = false;
-		for (size_t j = 0; j < k && varied(&bd->axes[k]) && !bd->follows[k]; j++) {
-			if (!varied(&bd->axes[j]))
+		for (size_t j = 0; j < bd->n_axes; j++) {
+			bd->decides[j][k] = false;
+			if (j == k || !varied(&bd->axes[j]) || !varied(&bd->axes[k]))
 				continue;
 			_cleanup_free_ size_t *seen = malloc(bd->axes[j].n_levels * sizeof *seen);
 			if (!seen)
@@ -261,7 +293,9 @@ static int mark_following_axes(struct builder *bd)
 					*s = bd->cells[i].lev[k];
 				decided = *s == bd->cells[i].lev[k];
 			}
-			bd->follows[k] = decided;
+			bd->decides[j][k] = decided;
+			if (j < k && decided)
+				bd->follows[k] = true;
 		}
 	}
 	return 0;

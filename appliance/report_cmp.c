@@ -55,17 +55,59 @@ json_object *report_cmp_baseline(struct builder *bd, const struct rcell *c,
 }
 
 
-/* The cell of M that is C but for axis A at level L, or NULL. */
-static const struct rcell *partner(const struct builder *bd, const struct mcells *m,
-				   const struct rcell *c, size_t a, size_t l)
+static size_t real_levels(const struct axis *ax)
 {
-	for (size_t i = 0; i < m->n; i++) {
-		bool same = m->c[i]->lev[a] == l;
+	size_t n = 0;
+	for (size_t l = 0; l < ax->n_levels; l++)
+		n += strcmp(ax->levels[l], "-") != 0;
+	return n;
+}
+
+/* Axes whose levels belong to a level of another: a preallocation mode
+ * is its backend's own, an L2 cache size qcow2's. */
+static bool nested(const char *axis, const char *within)
+{
+	static const char *const pairs[][2] = {
+		{"preallocation", "backend"}, {"preallocation", "format"},
+		{"l2_cache", "backend"},      {"l2_cache", "format"},
+	};
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+		if (strcmp(pairs[i][0], axis) == 0 && strcmp(pairs[i][1], within) == 0)
+			return true;
+	return false;
+}
+
+/* Whether axis K is held when cells C and D are compared on axis A.  Not
+ * when K's levels belong to A's (raw's preallocation against qcow2's:
+ * each pair is compared), nor when A's level decides K's and K is not
+ * what A belongs to (format follows backend; a preallocation mode
+ * decides the backend, but is compared within it), nor when either cell
+ * has no K at all (a host cell has no cache mode, raw no L2 cache). */
+static bool held_axis(const struct builder *bd, size_t a, size_t k,
+		      const struct rcell *c, const struct rcell *d)
+{
+	const struct axis *x = &bd->axes[k];
+	const char *an = bd->axes[a].name;
+	if (k == a || !varied(x) || nested(x->name, an) ||
+	    (bd->decides[a][k] && !nested(an, x->name)))
+		return false;
+	return strcmp(x->levels[c->lev[k]], "-") != 0 &&
+	       (!d || strcmp(x->levels[d->lev[k]], "-") != 0);
+}
+
+/* The next cell of M from *I on that is C but for axis A at level L, or
+ * NULL.  Where C lacks an axis the other cells have (raw against qcow2
+ * cells of several L2 cache sizes), each of them is a partner. */
+static const struct rcell *partner(const struct builder *bd, const struct mcells *m,
+				   const struct rcell *c, size_t a, size_t l, size_t *i)
+{
+	for (; *i < m->n; (*i)++) {
+		bool same = m->c[*i]->lev[a] == l;
 		for (size_t k = 0; k < bd->n_axes && same; k++)
-			if (k != a && varied(&bd->axes[k]))
-				same = m->c[i]->lev[k] == c->lev[k];
+			if (held_axis(bd, a, k, c, m->c[*i]))
+				same = m->c[*i]->lev[k] == c->lev[k];
 		if (same)
-			return m->c[i];
+			return m->c[(*i)++];
 	}
 	return NULL;
 }
@@ -140,69 +182,153 @@ static size_t values_of(const struct mcells *m, const struct rcell *c, double **
 	return *v ? bundle_values(cr, m->metric, *v, NULL) : 0;
 }
 
+/* Pairs that share a cell are not pooled; up to this many become
+ * headlines each (the comparisons of their metric list them all). */
+#define MAX_DEPENDENT_HEADLINES 4
+
+/* The pairs of cells compared for one level: their samples, and the
+ * cells themselves (a cell in two pairs makes them dependent). */
+struct strata {
+	struct compare_sample *level, *ref;
+	const struct rcell **cells; /* 2 per pair: the level's, the reference's */
+	size_t n, cap;
+};
+
+static void strata_release(struct strata *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free((void *)s->level[i].v);
+		free((void *)s->ref[i].v);
+	}
+	free(s->level);
+	free(s->ref);
+	free(s->cells);
+}
+
+/* Room for one more pair. */
+static int strata_room(struct strata *s)
+{
+	if (s->n < s->cap)
+		return 0;
+	size_t n = s->cap ? 2 * s->cap : 16;
+	struct compare_sample *l = realloc(s->level, n * sizeof *l);
+	if (!l)
+		return -ENOMEM;
+	s->level = l;
+	struct compare_sample *r = realloc(s->ref, n * sizeof *r);
+	if (!r)
+		return -ENOMEM;
+	s->ref = r;
+	const struct rcell **c = realloc(s->cells, 2 * n * sizeof *c);
+	if (!c)
+		return -ENOMEM;
+	s->cells = c;
+	s->cap = n;
+	return 0;
+}
+
+/* Whether a cell is in more than one pair: then the pairs are not
+ * independent samples and are not pooled. */
+static bool strata_share_a_cell(const struct strata *s)
+{
+	for (size_t i = 0; i < 2 * s->n; i++)
+		for (size_t j = i + 1; j < 2 * s->n; j++)
+			if (s->cells[i] == s->cells[j])
+				return true;
+	return false;
+}
+
 /* Level L of axis A against the reference, per stratum and pooled. */
 static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 			 size_t l, json_object *out, bool headline)
 {
 	const struct axis *ax = &bd->axes[a];
 	const char *level = ax->levels[l], *ref = ax->levels[ax->ref];
-	_cleanup_free_ struct compare_sample *sl = calloc(m->n ? m->n : 1, sizeof *sl);
-	_cleanup_free_ struct compare_sample *sr = calloc(m->n ? m->n : 1, sizeof *sr);
-	size_t k = 0;
+	struct strata st = {0};
 	char text[512], where[256];
 	int r = 0;
 
-	if (!sl || !sr)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->n; i++) {
+	for (size_t i = 0; i < m->n && r == 0; i++) {
 		const struct rcell *c = m->c[i], *p;
-		if (c->lev[a] != l || !(p = partner(bd, m, c, a, ax->ref)))
+		if (c->lev[a] != l)
 			continue;
-		double *lv, *rv;
-		sl[k].n = values_of(m, c, &lv);
-		sr[k].n = values_of(m, p, &rv);
-		sl[k].v = lv;
-		sr[k].v = rv;
-		struct compare_ratio cmp;
-		if (!lv || !rv) {
-			r = -ENOMEM;
-			k++;
-			break;
+		for (size_t next = 0; r == 0 && (p = partner(bd, m, c, a, ax->ref, &next));) {
+			double *lv, *rv;
+			struct compare_ratio cmp;
+			if ((r = strata_room(&st)) < 0)
+				break;
+			struct compare_sample *sl = &st.level[st.n], *sr = &st.ref[st.n];
+			sl->n = values_of(m, c, &lv);
+			sr->n = values_of(m, p, &rv);
+			sl->v = lv;
+			sr->v = rv;
+			if (!lv || !rv) {
+				r = -ENOMEM;
+				st.n++;
+				break;
+			}
+			if (compare_ratio(lv, sl->n, rv, sr->n, CONFIDENCE, &cmp) < 0) {
+				free(lv);
+				free(rv);
+				continue; /* nothing measured, or a value with no log */
+			}
+			st.cells[2 * st.n] = c;
+			st.cells[2 * st.n + 1] = p;
+			json_object *held = json_object_new_object();
+			size_t used = 0;
+			where[0] = '\0';
+			for (size_t x = 0; x < bd->n_axes; x++) {
+				const char *hv = bd->axes[x].levels[c->lev[x]],
+					   *pv = bd->axes[x].levels[p->lev[x]];
+				bool held_x = held_axis(bd, a, x, c, p);
+				/* An axis not held is named with what each side had,
+				 * unless the compared level decides it (format). */
+				bool named = real_levels(&bd->axes[x]) > 1 && !bd->follows[x] &&
+					     (held_x || (x != a &&
+							(!bd->decides[a][x] ||
+							 nested(bd->axes[x].name, ax->name)) &&
+							strcmp(hv, pv) != 0));
+				if (!named)
+					continue;
+				if (held_x)
+					json_object_object_add(held, bd->axes[x].name,
+							       json_object_new_string(hv));
+				if (used >= sizeof where)
+					continue;
+				if (held_x || strcmp(pv, "-") == 0)
+					used += (size_t)snprintf(where + used, sizeof where - used,
+								 "%s%s=%s", used ? ", " : "",
+								 bd->axes[x].name, hv);
+				else if (strcmp(hv, "-") == 0)
+					used += (size_t)snprintf(where + used, sizeof where - used,
+								 "%s%s=%s", used ? ", " : "",
+								 bd->axes[x].name, pv);
+				else
+					used += (size_t)snprintf(where + used, sizeof where - used,
+								 "%s%s=%s vs %s", used ? ", " : "",
+								 bd->axes[x].name, hv, pv);
+			}
+			sentence(m, level, ref, where, &cmp, text, sizeof text);
+			json_object *one = comparison_json(m, ax->name, level, ref, held, 1, &cmp, text);
+			json_object_array_add(out, one);
+			st.n++;
 		}
-		if (compare_ratio(lv, sl[k].n, rv, sr[k].n, CONFIDENCE, &cmp) < 0) {
-			free(lv);
-			free(rv);
-			continue; /* nothing measured, or a value with no log */
-		}
-		json_object *held = json_object_new_object();
-		size_t used = 0;
-		where[0] = '\0';
-		for (size_t x = 0; x < bd->n_axes; x++) {
-			if (x == a || !varied(&bd->axes[x]))
-				continue;
-			const char *hv = bd->axes[x].levels[c->lev[x]];
-			json_object_object_add(held, bd->axes[x].name, json_object_new_string(hv));
-			if (used < sizeof where)
-				used += (size_t)snprintf(where + used, sizeof where - used,
-							 "%s%s=%s", used ? ", " : "",
-							 bd->axes[x].name, hv);
-		}
-		sentence(m, level, ref, where, &cmp, text, sizeof text);
-		json_object_array_add(out, comparison_json(m, ax->name, level, ref, held, 1,
-							   &cmp, text));
-		k++;
 	}
+	size_t k = st.n;
+	bool dependent = strata_share_a_cell(&st);
 	if (r == 0 && k > 0) {
 		struct compare_ratio cmp;
 		json_object *head = k == 1 ? json_object_array_get_idx(
 						     out, json_object_array_length(out) - 1)
 					   : NULL;
-		if (k > 1 && compare_ratio_pooled(sl, sr, k, CONFIDENCE, &cmp) == 0) {
+		if (k > 1 && !dependent &&
+		    compare_ratio_pooled(st.level, st.ref, k, CONFIDENCE, &cmp) == 0) {
 			char over[200];
 			size_t used = 0;
 			over[0] = '\0';
 			for (size_t x = 0; x < bd->n_axes; x++)
-				if (x != a && varied(&bd->axes[x]) && used < sizeof over)
+				if (x != a && real_levels(&bd->axes[x]) > 1 && !bd->follows[x] &&
+				    !bd->decides[a][x] && used < sizeof over)
 					used += (size_t)snprintf(over + used, sizeof over - used,
 								 "%s%s", used ? ", " : "",
 								 bd->axes[x].name);
@@ -212,26 +338,44 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 					       k, &cmp, text);
 			json_object_array_add(out, head);
 		}
-		/* The headline is the pooled sentence, or the only one. */
+		/* The headline is the pooled sentence, or the only one; pairs
+		 * that share a cell are each a headline. */
 		if (headline && head)
 			json_object_array_add(bd->headlines,
 					      json_object_get(json_object_object_get(head, "sentence")));
+		size_t all = json_object_array_length(out);
+		for (size_t i = all - k; headline && dependent && k <= MAX_DEPENDENT_HEADLINES &&
+					 i < all; i++)
+			json_object_array_add(bd->headlines,
+					      json_object_get(json_object_object_get(
+						      json_object_array_get_idx(out, i), "sentence")));
 	}
-	for (size_t i = 0; i < k; i++) {
-		free((void *)sl[i].v);
-		free((void *)sr[i].v);
-	}
+	strata_release(&st);
 	return r;
+}
+
+/* An axis that is an earlier one under other names (preallocation when
+ * each backend has one) would repeat its comparisons. */
+
+static bool same_as_earlier(const struct builder *bd, size_t a)
+{
+	for (size_t j = 0; j < a; j++)
+		if (real_levels(&bd->axes[j]) > 1 && bd->decides[j][a] && bd->decides[a][j])
+			return true;
+	return false;
 }
 
 json_object *report_cmp_json(struct builder *bd, const struct mcells *m, bool headline)
 {
 	json_object *out = json_object_new_array();
 	for (size_t a = 0; out && a < bd->n_axes; a++) {
-		if (!varied(&bd->axes[a]))
+		const struct axis *ax = &bd->axes[a];
+		if (!varied(ax) || same_as_earlier(bd, a) || strcmp(ax->levels[ax->ref], "-") == 0)
 			continue;
-		for (size_t l = 0; l < bd->axes[a].n_levels; l++)
-			if (l != bd->axes[a].ref &&
+		/* "-": cells that do not have the axis (raw has no L2 cache)
+		 * are not one of its levels. */
+		for (size_t l = 0; l < ax->n_levels; l++)
+			if (l != ax->ref && strcmp(ax->levels[l], "-") != 0 &&
 			    compare_level(bd, m, a, l, out, headline) < 0) {
 				json_object_put(out);
 				return NULL;

@@ -44,6 +44,8 @@ struct builder {
 	/* Axis k's level follows from an earlier varied axis's (format from
 	 * backend): charts leave it out of the group's name. */
 	bool follows[MAX_AXES];
+	/* decides[j][k]: every cell's level of axis j gives its level of k. */
+	bool decides[MAX_AXES][MAX_AXES];
 	json_object *headlines, *worse;
 };
 

@@ -58,8 +58,8 @@ for f in report.txt report.csv report.json; do
 	check "$f written" test -s "$tmp/out/$f"
 done
 check "no temporary file left" sh -c '! ls -A "$1" | grep -q tmp' - "$tmp/out"
-check "the answer comes first: unsafe faster than directsync, pooled over backend" \
-	sh -c 'sed -n 5p "$1" | grep -q "^unsafe vs directsync, fio_write_iops (fio, pooled over 2 settings of backend, format): +[0-9]*% \[+[0-9]*%, +[0-9]*%\], n=10 vs 9, better$"' \
+check "the answers come first: unsafe faster than directsync, pooled over backend" \
+	sh -c 'sed -n "/^== Answers ==$/,/^$/p" "$1" | grep -q "^unsafe vs directsync, fio_write_iops (fio, pooled over 2 settings of backend): +[0-9]*% \[+[0-9]*%, +[0-9]*%\], n=10 vs 9, better$"' \
 	- "$tmp/out/report.txt"
 check "the timed-out run is listed with its console log" \
 	grep -q "raw/raw/-/directsync/threads/virtio/fio run 4: timeout: still running after 60 s; console: console/run-0016.log" \
@@ -85,7 +85,7 @@ PY
 "$BUILDAPP" report "$tmp/a" "$tmp/a" -o "$tmp/two" --format txt,json >/dev/null 2>"$tmp/err"
 check "same bundle twice: exit 0" test $? -eq 0
 check "same bundle twice: the host comparison shows no difference" \
-	grep -q "^a#2 vs a, fio_write_iops (fio, pooled over 4 settings of backend, format, cache): no difference shown at n=19 each" \
+	grep -q "^a#2 vs a, fio_write_iops (fio, pooled over 4 settings of backend, cache): no difference shown at n=19 each" \
 	"$tmp/two/report.txt"
 check "--format: only the formats asked for" test ! -e "$tmp/two/report.csv"
 "$BUILDAPP" report "$tmp/slow" --baseline "$tmp/a" -o "$tmp/base" >/dev/null 2>"$tmp/err"
@@ -113,7 +113,7 @@ check "[report] baseline: the message names the key" \
 "$BUILDAPP" report "$tmp/p" -o "$tmp/pout" --format txt 2>/dev/null
 check "the title is the profile's name" grep -q '^buildapp report: ci-smoke$' "$tmp/pout/report.txt"
 check "[report] baseline = cache:unsafe: the answer is directsync vs unsafe" \
-	sh -c 'sed -n 5p "$1" | grep -q "^directsync vs unsafe, fio_write_iops (fio, pooled over 2 settings of backend, format): -[0-9.]*% \[-[0-9.]*%, -[0-9.]*%\], n=9 vs 10, worse$"' \
+	sh -c 'sed -n "/^== Answers ==$/,/^$/p" "$1" | grep -q "^directsync vs unsafe, fio_write_iops (fio, pooled over 2 settings of backend): -[0-9.]*% \[-[0-9.]*%, -[0-9.]*%\], n=9 vs 10, worse$"' \
 	- "$tmp/pout/report.txt"
 "$BUILDAPP" report "$tmp/p" "$tmp/p3" -o "$tmp/p3out" --format txt 2>/dev/null
 check "plans that differ: the keys are listed" \
@@ -160,7 +160,7 @@ EOF
 	cat "$tmp/err"
 	check "an image's RESULTS: exit 0" test $rc -eq 0
 	check "an image's RESULTS: the same answer" \
-		sh -c 'sed -n 5p "$1" | grep -q "^unsafe vs directsync, fio_write_iops"' - "$tmp/fromimg/report.txt"
+		sh -c 'sed -n "/^== Answers ==$/,/^$/p" "$1" | grep -q "^unsafe vs directsync, fio_write_iops"' - "$tmp/fromimg/report.txt"
 	check "an image's RESULTS: the temporary copy is removed" \
 		test "$(ls -d "${TMPDIR:-/tmp}"/buildapp-report.* 2>/dev/null | wc -l)" -eq "$before"
 fi
