@@ -324,6 +324,92 @@ static void test_files(void **state)
 	json_object_put(model);
 }
 
+/* One dd run of a cell: a guest cell (CACHE a mode, L2 bytes or -1) or,
+ * with CACHE NULL, the host-native one. */
+static void journal_dd(const char *path, enum backend backend, const char *cache,
+		       int64_t l2, unsigned index, unsigned *position, double mbps)
+{
+	struct journal_run run;
+	journal_run_init(&run);
+	run.cell.backend = backend;
+	run.cell.format = backend == BACKEND_QCOW2 ? IMAGE_FORMAT_QCOW2 : IMAGE_FORMAT_RAW;
+	run.cell.prealloc = backend == BACKEND_QCOW2 ? QCOW2_PREALLOC_OFF : RAW_PREALLOC_SPARSE;
+	run.cell.host = !cache;
+	run.cell.cache = cache ? name_table_lookup(&cache_mode_names, cache) : -1;
+	run.cell.aio = cache ? AIO_THREADS : -1;
+	run.cell.bus = cache ? BUS_VIRTIO : -1;
+	run.cell.l2_cache = l2;
+	run.cell.workload = WORKLOAD_DD;
+	plan_cell_make_id(&run.cell);
+	run.index = index;
+	run.position = (*position)++;
+	snprintf(run.status, sizeof run.status, "ok");
+	assert_int_equal(journal_run_add_metric(&run, "dd_mbps", mbps, "MB/s"), 0);
+	assert_int_equal(journal_append(path, &run), 0);
+	journal_run_release(&run);
+}
+
+/* Comparisons of AXIS in the only metric, and whether any is pooled. */
+static size_t count_comparisons(json_object *model, const char *axis, bool *pooled)
+{
+	json_object *w = json_object_array_get_idx(get(model, "workloads"), 0);
+	json_object *m = json_object_array_get_idx(get(w, "metrics"), 0);
+	json_object *cmps = get(m, "comparisons");
+	size_t n = 0;
+	*pooled = false;
+	for (size_t i = 0; i < json_object_array_length(cmps); i++) {
+		json_object *c = json_object_array_get_idx(cmps, i);
+		assert_string_not_equal(json_object_get_string(get(c, "level")), "-");
+		assert_string_not_equal(json_object_get_string(get(c, "reference")), "-");
+		if (strcmp(json_object_get_string(get(c, "axis")), axis) != 0)
+			continue;
+		n++;
+		*pooled |= json_object_get_boolean(get(c, "pooled"));
+	}
+	return n;
+}
+
+/* A sweep of host-native and guest cells, raw and qcow2 at two L2 cache
+ * sizes: guest vs host (the host cell the reference, each cache mode's
+ * guest cell against it, not pooled since they share it), L2 sizes
+ * compared within qcow2, raw against each qcow2 size. */
+static void test_guest_host_l2(void **state)
+{
+	(void)state;
+	char d[300], path[320];
+	unsigned pos = 0;
+	snprintf(d, sizeof d, "%s/hosts", dir);
+	snprintf(path, sizeof path, "%s/runs.jsonl", d);
+	assert_int_equal(mkdir(d, 0755), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		journal_dd(path, BACKEND_RAW, NULL, -1, i, &pos, 300 + i);
+		journal_dd(path, BACKEND_RAW, "none", -1, i, &pos, 60 + i);
+		journal_dd(path, BACKEND_RAW, "unsafe", -1, i, &pos, 90 + i);
+		journal_dd(path, BACKEND_QCOW2, "none", 16384, i, &pos, 30 + i);
+		journal_dd(path, BACKEND_QCOW2, "none", 1 << 20, i, &pos, 55 + i);
+	}
+	const char *dirs[] = {d};
+	struct report_options o = {.dirs = dirs, .n_dirs = 1};
+	json_object *model = NULL;
+	assert_int_equal(report_build(&o, &model), 0);
+	bool pooled;
+
+	assert_int_equal(count_comparisons(model, "guest", &pooled), 2);
+	assert_false(pooled);
+	assert_int_equal(count_comparisons(model, "l2_cache", &pooled), 1);
+	assert_int_equal(count_comparisons(model, "backend", &pooled), 2);
+	assert_false(pooled);
+	assert_int_equal(count_comparisons(model, "preallocation", &pooled), 0);
+	assert_int_equal(count_comparisons(model, "format", &pooled), 0);
+	const char *h = json_object_to_json_string(get(model, "headlines"));
+	assert_non_null(strstr(h, "guest vs host, dd_mbps (dd, backend=raw, cache=none): -79.7% [-80.5%, -78.9%], n=3 each, worse"));
+	assert_non_null(strstr(h, "guest vs host, dd_mbps (dd, backend=raw, cache=unsafe): -69.8%"));
+	assert_non_null(strstr(h, "1M vs 16K, dd_mbps (dd, backend=qcow2, cache=none): +81% [+69%, +93%]"));
+	assert_non_null(strstr(h, "qcow2 vs raw, dd_mbps (dd, cache=none, l2_cache=16K): -49%"));
+	assert_non_null(strstr(h, "qcow2 vs raw, dd_mbps (dd, cache=none, l2_cache=1M): -8%"));
+	json_object_put(model);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_bad_bundles),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_guest_host_l2),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
