@@ -8,6 +8,8 @@
 
 #include "cleanup.h"
 #include "jsonget.h"
+#include "names.h"
+#include "parse.h"
 #include "plan.h"
 #include "reference_data.h"
 #include "reftable.h"
@@ -252,10 +254,7 @@ static int layout_bonnie(json_object *report, struct reftable_out *o)
 
 static int cache_mode_of(const char *name)
 {
-	for (int m = 0; name && m < _CACHE_MAX; m++)
-		if (strcmp(cache_mode_name(m), name) == 0)
-			return m;
-	return -1;
+	return name ? name_table_lookup(&cache_mode_names, name) : -1;
 }
 
 /* The study's row order; modes it did not run (directsync) after. */
@@ -348,19 +347,8 @@ static int layout_cache_modes(json_object *report, struct reftable_out *o)
 /* Bytes of a size string ("1M", "512K", "8388608"); 0 when it is none. */
 static double size_bytes(const char *s)
 {
-	char *end;
-	if (!s)
-		return 0;
-	double v = strtod(s, &end);
-	if (end == s || !isfinite(v) || v <= 0)
-		return 0;
-	switch (*end) {
-	case 'k': case 'K': return v * 1024;
-	case 'm': case 'M': return v * 1024 * 1024;
-	case 'g': case 'G': return v * 1024 * 1024 * 1024;
-	case '\0': return v;
-	default: return 0;
-	}
+	uint64_t v;
+	return parse_size(s, &v) == 0 ? (double)v : 0;
 }
 
 static bool is_qcow2(json_object *cell)
