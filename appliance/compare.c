@@ -108,7 +108,12 @@ bool compare_display(double mean, double half, size_t n, char *buf,
 		return false;
 	}
 	if (half >= fabs(mean) && half > 0) {
-		snprintf(buf, size, "too few runs (n=%zu)", n);
+		/* An interval wider than the mean says little; the mean, to two
+		 * significant digits, still says what was measured. */
+		int p = mean == 0 ? 0 : (int)floor(log10(fabs(mean))) - 1;
+		double scale = pow(10.0, p), m = round(mean / scale) * scale;
+		snprintf(buf, size, "%.*f, interval wider than the mean (n=%zu)",
+			 p < 0 ? -p : 0, m, n);
 		return true;
 	}
 	if (half == 0) {

@@ -125,7 +125,9 @@ static void test_display(void **state)
 	char buf[64];
 	/* summary.txt printed "344.570518 +/- 1376.417798" for this n=2 cell */
 	assert_true(compare_display(344.570518, 1376.417798, 2, buf, sizeof buf));
-	assert_string_equal(buf, "too few runs (n=2)");
+	assert_string_equal(buf, "340, interval wider than the mean (n=2)");
+	assert_true(compare_display(0.0123, 0.05, 3, buf, sizeof buf));
+	assert_string_equal(buf, "0.012, interval wider than the mean (n=3)");
 	assert_false(compare_display(70.062400, 1.439401, 5, buf, sizeof buf));
 	assert_string_equal(buf, "70.1 ± 1.4");
 	assert_false(compare_display(1234.5, 25.3, 5, buf, sizeof buf));
