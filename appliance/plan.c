@@ -69,52 +69,6 @@ struct plan_cache_row plan_cache_row(enum cache_mode mode)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static json_object *key_to_json(const struct profile *p, const struct key_def *k)
-{
-	const void *field = (const char *)p + k->offset;
-	char buf[PROFILE_STR_MAX];
-	json_object *arr;
-
-	switch (k->type) {
-	case KEY_BOOL:
-		return json_object_new_boolean(*(const bool *)field);
-	case KEY_UINT:
-	case KEY_SIZE:
-		return json_object_new_uint64(k->size == sizeof(uint64_t)
-						      ? *(const uint64_t *)field
-						      : *(const unsigned *)field);
-	case KEY_KEEP_UINT: {
-		int64_t v = k->size == sizeof(int64_t) ? *(const int64_t *)field
-						       : *(const int *)field;
-		return v < 0 ? json_object_new_string("keep")
-			     : json_object_new_int64(v);
-	}
-	case KEY_PERCENT:
-		return json_object_new_double(*(const double *)field);
-	case KEY_LIST:
-		arr = json_object_new_array();
-		for (int i = 0; i < k->names->count; i++)
-			if (*(const axis_mask *)field & AXIS_BIT(i))
-				json_object_array_add(
-					arr, json_object_new_string(k->names->names[i]));
-		return arr;
-	case KEY_SIZE_LIST: {
-		const struct l2_cache_axis *a = field;
-		arr = json_object_new_array();
-		for (unsigned i = 0; i < a->n; i++)
-			json_object_array_add(
-				arr, json_object_new_string(
-					     a->bytes[i] ? format_size(a->bytes[i], buf, sizeof(buf))
-							 : "default"));
-		return arr;
-	}
-	case KEY_STRING:
-	case KEY_ENUM:
-		break;
-	}
-	return json_object_new_string(keys_format(p, k, buf, sizeof(buf)));
-}
-
 static json_object *profile_to_json(const struct profile *p)
 {
 	json_object *root = json_object_new_object();
@@ -124,10 +78,9 @@ static json_object *profile_to_json(const struct profile *p)
 		json_object *sec = json_object_new_object();
 		for (size_t i = 0; i < n_profile_keys; i++) {
 			const struct key_def *k = &profile_keys[i];
-			if (strcmp(k->section, profile_sections[s]) != 0 ||
-			    (k->type == KEY_STRING && k->size == 0))
+			if (strcmp(k->section, profile_sections[s]) != 0 || !keys_stored(k))
 				continue;
-			json_object_object_add(sec, k->name, key_to_json(p, k));
+			json_object_object_add(sec, k->name, keys_to_json(p, k));
 		}
 		json_object_object_add(root, profile_sections[s], sec);
 	}
@@ -241,8 +194,8 @@ int plan_write_json(const struct plan *plan, FILE *f)
 #define PLAN_FILE_MAX (64 << 20)
 #define WHY_MAX 256
 
-/* Profile text of a JSON value written by key_to_json.  Returns 0,
- * -EINVAL (a type key_to_json never writes) or -E2BIG. */
+/* Profile text of a JSON value written by keys_to_json.  Returns 0,
+ * -EINVAL (a type keys_to_json never writes) or -E2BIG. */
 static int json_to_text(json_object *v, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -292,12 +245,6 @@ static bool section_known(const char *name)
 	return false;
 }
 
-/* The keys key_to_json writes (a key stored nowhere, like include, is not). */
-static bool key_in_plan(const struct key_def *k)
-{
-	return k && !(k->type == KEY_STRING && k->size == 0);
-}
-
 /* Nothing unknown: a misspelt or foreign member would otherwise be
  * ignored and its key left at the default without a word. */
 static int profile_check_members(const char *path, json_object *jp)
@@ -313,7 +260,7 @@ static int profile_check_members(const char *path, json_object *jp)
 					       path, sec);
 		json_object_object_foreach(members, name, value) {
 			(void)value;
-			if (!key_in_plan(keys_find(sec, name)))
+			if (!keys_stored(keys_find(sec, name)))
 				return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: unknown key",
 						       path, sec, name);
 		}
@@ -344,7 +291,7 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 	}
 	for (size_t i = 0; i < n_profile_keys; i++) {
 		const struct key_def *k = &profile_keys[i];
-		if (!key_in_plan(k))
+		if (!keys_stored(k))
 			continue;
 		if (!json_object_object_get_ex(jp, k->section, &sec) ||
 		    !json_object_object_get_ex(sec, k->name, &v))
@@ -699,102 +646,4 @@ int plan_read_json(const char *path, struct plan *ret)
 		return log_error_errno(EFBIG, "plan '%s': larger than %d MiB", path,
 				       PLAN_FILE_MAX >> 20);
 	return plan_parse_json(path, buf, n, ret);
-}
-
-/* ---- text ---------------------------------------------------------------- */
-
-static void write_profile_text(const struct profile *p, FILE *f)
-{
-	char buf[PROFILE_STR_MAX];
-	const char *section = "";
-
-	fprintf(f, "Resolved profile (%s, after includes and defaults):\n", p->path);
-	for (size_t i = 0; i < n_profile_keys; i++) {
-		const struct key_def *k = &profile_keys[i];
-		if (k->type == KEY_STRING && k->size == 0)
-			continue;
-		if (strcmp(section, k->section) != 0) {
-			section = k->section;
-			fprintf(f, "  [%s]\n", section);
-		}
-		fprintf(f, "    %s = %s\n", k->name, keys_format(p, k, buf, sizeof(buf)));
-	}
-}
-
-static void write_cache_table(const struct plan *plan, FILE *f)
-{
-	fprintf(f, "\nCache modes in this plan (QEMU flags and what they mean on the host):\n");
-	fprintf(f, "  %-13s %-10s %-7s %-9s %-22s %-22s %s\n", "mode", "writeback",
-		"direct", "no-flush", "host write cache", "host page cache",
-		"flushes honoured");
-	for (int m = 0; m < _CACHE_MAX; m++) {
-		if (!(plan->profile.guest.cache & AXIS_BIT(m)))
-			continue;
-		struct cache_flags fl = cache_mode_flags(m);
-		struct plan_cache_row row = plan_cache_row(m);
-		fprintf(f, "  %-13s %-10s %-7s %-9s %-22s %-22s %s\n", cache_mode_name(m),
-			fl.writeback ? "on" : "off", fl.direct ? "on" : "off",
-			fl.no_flush ? "on" : "off", row.host_write_cache,
-			row.host_page_cache, row.flushes_honoured ? "yes" : "no");
-	}
-}
-
-static void write_cell_row(FILE *f, const char *num, const struct plan_cell *c)
-{
-	char l2[32];
-
-	if (c->l2_cache < 0)
-		snprintf(l2, sizeof(l2), "-");
-	else if (c->l2_cache == 0)
-		snprintf(l2, sizeof(l2), "default");
-	else
-		format_size((uint64_t)c->l2_cache, l2, sizeof(l2));
-	fprintf(f, "  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", num,
-		backend_name(c->backend), image_format_name(c->format),
-		plan_cell_prealloc_name(c), l2,
-		(int)c->cache < 0 ? "-" : cache_mode_name(c->cache),
-		(int)c->aio < 0 ? "-" : aio_mode_name(c->aio),
-		c->host ? "host" : c->bus < 0 ? "-" : disk_bus_name(c->bus),
-		workload_kind_name(c->workload));
-}
-
-int plan_write_text(const struct plan *plan, FILE *f)
-{
-	const struct profile_sweep *s = &plan->profile.sweep;
-	char num[24];
-	int col = 0;
-
-	write_profile_text(&plan->profile, f);
-	write_cache_table(plan, f);
-	fprintf(f, "\nMatrix: %zu cells x %u runs = %zu runs", plan->n_cells, s->runs,
-		plan->n_runs);
-	if (s->max_runs > s->runs)
-		fprintf(f, " (up to %u per cell until the 95%% CI is within %g%%)",
-			s->max_runs, s->target_ci);
-	fprintf(f, "\n  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", "cell", "backend",
-		"format", "prealloc", "l2", "cache", "aio", "bus", "workload");
-	for (size_t i = 0; i < plan->n_cells; i++) {
-		snprintf(num, sizeof(num), "%zu", i + 1);
-		write_cell_row(f, num, &plan->cells[i]);
-	}
-	if (plan->n_excluded) {
-		fprintf(f, "\nLeft out (%zu cells that cannot run):\n", plan->n_excluded);
-		for (size_t i = 0; i < plan->n_excluded; i++)
-			fprintf(f, "  %s: %s\n", plan->excluded[i].cell.id,
-				plan->excluded[i].reason);
-	}
-	fprintf(f, "\nRun order (%s", sweep_order_name(s->order));
-	if (s->order == ORDER_INTERLEAVED)
-		fprintf(f, ", seed %" PRIu64, s->seed);
-	fprintf(f, "), as cell.run:\n ");
-	for (size_t i = 0; i < plan->n_runs; i++) {
-		int n = fprintf(f, " %u.%u", plan->runs[i].cell + 1, plan->runs[i].index + 1);
-		col += n;
-		if (col > 70 && i + 1 < plan->n_runs) {
-			fprintf(f, "\n ");
-			col = 0;
-		}
-	}
-	fputc('\n', f);
-	return ferror(f) ? -EIO : 0;
 }
