@@ -1,3 +1,6 @@
+# Headers of this folder and the ones below it only (GNUmakefile).
+$(B)/builder/%.o: INCDIRS = $(BUILDER_INCDIRS)
+
 BUILDER_SRCS := builder/loader.c builder/planner.c builder/main.c \
 	builder/cmd_plan.c builder/cmd_provision.c builder/cmd_kit.c \
 	builder/cmd_run.c builder/cmd_build.c builder/cmd_hostroot.c \
