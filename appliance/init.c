@@ -417,7 +417,7 @@ int main(void)
 	}
 	/* The plan carries the whole profile; without one (a root built by
 	 * hand) the defaults stand.  The command line overrides either. */
-	if (access(BENCH_KIT_DIR "/plan.json", F_OK) < 0) {
+	if (access(BENCH_KIT_DIR "/plan.json", F_OK) < 0 && errno == ENOENT) {
 		log_info("no plan in this root: host settings only");
 		keys_set_defaults(&env.profile);
 	} else if ((r = plan_read_json(BENCH_KIT_DIR "/plan.json", &env.plan)) == 0) {
