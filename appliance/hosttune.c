@@ -325,8 +325,8 @@ int hosttune_apply(const struct profile_host *host, const char *disk,
 	int r;
 
 	if (strlen(disk) >= sizeof(t.disk) || strchr(disk, '/'))
-		return log_error_errno(EINVAL, "'%s': not a block device name",
-				       disk);
+		return log_error_code(-EINVAL, "'%s': not a block device name",
+				      disk);
 	snprintf(t.disk, sizeof(t.disk), "%s", disk);
 	t.protocol = hosttune_protocol(disk);
 
@@ -396,8 +396,7 @@ int hosttune_drop_caches(void)
 	sync();
 	r = sysfs_write("/proc/sys/vm/drop_caches", "3");
 	if (r < 0)
-		return log_error_errno(r, "dropping the page cache: %s",
-				       strerror(-r));
+		return log_error_errno(r, "dropping the page cache");
 	return 0;
 }
 

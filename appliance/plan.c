@@ -253,16 +253,16 @@ static int profile_check_members(const char *path, json_object *jp)
 		if (strcmp(sec, "path") == 0)
 			continue;
 		if (!section_known(sec))
-			return log_error_errno(EINVAL, "plan '%s': profile.%s: unknown section",
-					       path, sec);
+			return log_error_code(-EINVAL, "plan '%s': profile.%s: unknown section",
+					      path, sec);
 		if (!json_object_is_type(members, json_type_object))
-			return log_error_errno(EINVAL, "plan '%s': profile.%s: not an object",
-					       path, sec);
+			return log_error_code(-EINVAL, "plan '%s': profile.%s: not an object",
+					      path, sec);
 		json_object_object_foreach(members, name, value) {
 			(void)value;
 			if (!keys_stored(keys_find(sec, name)))
-				return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: unknown key",
-						       path, sec, name);
+				return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: unknown key",
+						      path, sec, name);
 		}
 	}
 	return 0;
@@ -275,7 +275,7 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 	int r;
 
 	if (!json_object_is_type(jp, json_type_object))
-		return log_error_errno(EINVAL, "plan '%s': profile: not an object", path);
+		return log_error_code(-EINVAL, "plan '%s': profile: not an object", path);
 	r = profile_check_members(path, jp);
 	if (r < 0)
 		return r;
@@ -285,8 +285,8 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 	if (json_object_object_get_ex(jp, "path", &v)) {
 		if (!json_object_is_type(v, json_type_string) ||
 		    strlen(json_object_get_string(v)) >= sizeof(p->path))
-			return log_error_errno(EINVAL, "plan '%s': profile.path: not a path",
-					       path);
+			return log_error_code(-EINVAL, "plan '%s': profile.path: not a path",
+					      path);
 		snprintf(p->path, sizeof(p->path), "%s", json_object_get_string(v));
 	}
 	for (size_t i = 0; i < n_profile_keys; i++) {
@@ -295,17 +295,17 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 			continue;
 		if (!json_object_object_get_ex(jp, k->section, &sec) ||
 		    !json_object_object_get_ex(sec, k->name, &v))
-			return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: missing",
-					       path, k->section, k->name);
+			return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: missing",
+					      path, k->section, k->name);
 		r = json_to_text(v, text, sizeof(text));
 		if (r < 0)
-			return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: %s", path,
-					       k->section, k->name,
-					       r == -E2BIG ? "too long" : "wrong type");
+			return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: %s", path,
+					      k->section, k->name,
+					      r == -E2BIG ? "too long" : "wrong type");
 		r = keys_set(p, k, text, reason, sizeof(reason));
 		if (r < 0)
-			return log_error_errno(r, "plan '%s': profile.%s.%s: %s", path,
-					       k->section, k->name, reason);
+			return log_error_code(r, "plan '%s': profile.%s.%s: %s", path,
+					      k->section, k->name, reason);
 	}
 	return 0;
 }
@@ -481,22 +481,22 @@ static int cells_from_json(const char *path, json_object *cells, struct plan *pl
 	char why[WHY_MAX];
 
 	if (!json_object_is_type(cells, json_type_array))
-		return log_error_errno(EINVAL, "plan '%s': cells: not a list", path);
+		return log_error_code(-EINVAL, "plan '%s': cells: not a list", path);
 	size_t n = json_object_array_length(cells);
 	if (n == 0 || n > PLAN_MAX_CELLS)
-		return log_error_errno(EINVAL, "plan '%s': cells: %zu cells, not 1 to %d",
-				       path, n, PLAN_MAX_CELLS);
+		return log_error_code(-EINVAL, "plan '%s': cells: %zu cells, not 1 to %d",
+				      path, n, PLAN_MAX_CELLS);
 	plan->cells = calloc(n + 1, sizeof(*plan->cells));
 	if (!plan->cells)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		if (cell_from_json(json_object_array_get_idx(cells, i), &plan->cells[i],
 				   why, sizeof(why)) < 0)
-			return log_error_errno(EINVAL, "plan '%s': cells[%zu]: %s", path, i, why);
+			return log_error_code(-EINVAL, "plan '%s': cells[%zu]: %s", path, i, why);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(plan->cells[j].id, plan->cells[i].id) == 0)
-				return log_error_errno(EINVAL, "plan '%s': cells[%zu] is cells[%zu] again (%s)",
-						       path, i, j, plan->cells[i].id);
+				return log_error_code(-EINVAL, "plan '%s': cells[%zu] is cells[%zu] again (%s)",
+						      path, i, j, plan->cells[i].id);
 		plan->n_cells = i + 1;
 	}
 	return 0;
@@ -522,10 +522,10 @@ static int runs_check_duplicates(const char *path, const struct plan *plan)
 	qsort(sorted, plan->n_runs, sizeof(*sorted), compare_runs);
 	for (size_t i = 1; i < plan->n_runs; i++)
 		if (compare_runs(&sorted[i - 1], &sorted[i]) == 0)
-			return log_error_errno(EINVAL, "plan '%s': runs: run %u of cells[%u] "
-					       "is there twice (runs[%u] and runs[%u])",
-					       path, sorted[i].index, sorted[i].cell,
-					       sorted[i - 1].position, sorted[i].position);
+			return log_error_code(-EINVAL, "plan '%s': runs: run %u of cells[%u] "
+					      "is there twice (runs[%u] and runs[%u])",
+					      path, sorted[i].index, sorted[i].cell,
+					      sorted[i - 1].position, sorted[i].position);
 	return 0;
 }
 
@@ -537,14 +537,14 @@ static int runs_from_json(const char *path, json_object *root, struct plan *plan
 
 	if (!json_object_object_get_ex(root, "runs", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
-		return log_error_errno(EINVAL, "plan '%s': runs: not a list", path);
+		return log_error_code(-EINVAL, "plan '%s': runs: not a list", path);
 	size_t n = json_object_array_length(arr);
 	if (n == 0 || n > PLAN_MAX_RUNS)
-		return log_error_errno(EINVAL, "plan '%s': runs: %zu runs, not 1 to %d",
-				       path, n, PLAN_MAX_RUNS);
+		return log_error_code(-EINVAL, "plan '%s': runs: %zu runs, not 1 to %d",
+				      path, n, PLAN_MAX_RUNS);
 	if (!get_count(root, "total_runs", PLAN_MAX_RUNS, &total) || (size_t)total != n)
-		return log_error_errno(EINVAL, "plan '%s': total_runs: not the %zu runs listed",
-				       path, n);
+		return log_error_code(-EINVAL, "plan '%s': total_runs: not the %zu runs listed",
+				      path, n);
 	plan->runs = calloc(n + 1, sizeof(*plan->runs));
 	if (!plan->runs)
 		return -ENOMEM;
@@ -554,10 +554,10 @@ static int runs_from_json(const char *path, json_object *root, struct plan *plan
 		if (!json_object_is_type(o, json_type_object) ||
 		    !get_count(o, "cell", (int64_t)plan->n_cells - 1, &cell) ||
 		    !get_count(o, "run", (int64_t)per_cell - 1, &run))
-			return log_error_errno(EINVAL, "plan '%s': runs[%zu]: not a cell "
-					       "index below %zu and a run index below "
-					       "[sweep] runs = %u", path, i, plan->n_cells,
-					       per_cell);
+			return log_error_code(-EINVAL, "plan '%s': runs[%zu]: not a cell "
+					      "index below %zu and a run index below "
+					      "[sweep] runs = %u", path, i, plan->n_cells,
+					      per_cell);
 		plan->runs[i] = (struct plan_run){(unsigned)i, (unsigned)cell, (unsigned)run};
 	}
 	plan->n_runs = n;
@@ -574,17 +574,17 @@ static int plan_from_json(const char *path, json_object *root, struct plan *plan
 	    !json_object_object_get_ex(root, "format", &v) ||
 	    !json_object_is_type(v, json_type_string) ||
 	    strcmp(json_object_get_string(v), PLAN_FORMAT) != 0)
-		return log_error_errno(EINVAL, "'%s' is not a buildapp plan", path);
+		return log_error_code(-EINVAL, "'%s' is not a buildapp plan", path);
 	if (!get_count(root, "version", INT32_MAX, &version) || version != PLAN_VERSION)
-		return log_error_errno(EINVAL, "plan '%s': version: not %d (a kit of "
-				       "another buildapp?)", path, PLAN_VERSION);
+		return log_error_code(-EINVAL, "plan '%s': version: not %d (a kit of "
+				      "another buildapp?)", path, PLAN_VERSION);
 	if (!json_object_object_get_ex(root, "profile", &v))
-		return log_error_errno(EINVAL, "plan '%s': no profile", path);
+		return log_error_code(-EINVAL, "plan '%s': no profile", path);
 	r = profile_from_json(path, v, &plan->profile);
 	if (r < 0)
 		return r;
 	if (!json_object_object_get_ex(root, "cells", &v))
-		return log_error_errno(EINVAL, "plan '%s': no cells", path);
+		return log_error_code(-EINVAL, "plan '%s': no cells", path);
 	r = cells_from_json(path, v, plan);
 	if (r < 0)
 		return r;
@@ -604,19 +604,19 @@ int plan_parse_json(const char *name, const char *text, size_t len, struct plan 
 	if (!tok)
 		return -ENOMEM;
 	if (len > INT_MAX)
-		return log_error_errno(EFBIG, "plan '%s': too large", name);
+		return log_error_code(-EFBIG, "plan '%s': too large", name);
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	enum json_tokener_error e = json_tokener_get_error(tok);
 	if (e == json_tokener_continue)
-		return log_error_errno(EINVAL, "plan '%s': not JSON: it ends too early", name);
+		return log_error_code(-EINVAL, "plan '%s': not JSON: it ends too early", name);
 	if (e != json_tokener_success)
-		return log_error_errno(EINVAL, "plan '%s': not JSON: %s", name,
-				       json_tokener_error_desc(e));
+		return log_error_code(-EINVAL, "plan '%s': not JSON: %s", name,
+				      json_tokener_error_desc(e));
 	/* One document, maybe followed by white space: nothing else. */
 	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
 		if (!strchr(" \t\r\n", text[i]))
-			return log_error_errno(EINVAL, "plan '%s': text after the JSON "
-					       "document", name);
+			return log_error_code(-EINVAL, "plan '%s': text after the JSON "
+					      "document", name);
 	r = plan_from_json(name, root, &plan);
 	if (r < 0) {
 		plan_release(&plan);
@@ -633,17 +633,15 @@ int plan_read_json(const char *path, struct plan *ret)
 	size_t n;
 
 	if (!f)
-		return log_error_errno(errno, "cannot read plan '%s': %s", path,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot read plan '%s'", path);
 	buf = malloc(PLAN_FILE_MAX + 1);
 	if (!buf)
 		return -ENOMEM;
 	n = fread(buf, 1, PLAN_FILE_MAX + 1, f);
 	if (ferror(f))
-		return log_error_errno(EIO, "cannot read plan '%s': %s", path,
-				       strerror(EIO));
+		return log_error_errno(-EIO, "cannot read plan '%s'", path);
 	if (n > PLAN_FILE_MAX)
-		return log_error_errno(EFBIG, "plan '%s': larger than %d MiB", path,
-				       PLAN_FILE_MAX >> 20);
+		return log_error_code(-EFBIG, "plan '%s': larger than %d MiB", path,
+				      PLAN_FILE_MAX >> 20);
 	return plan_parse_json(path, buf, n, ret);
 }

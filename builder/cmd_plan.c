@@ -54,8 +54,8 @@ int cmd_plan(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	r = planner_build(&profile, &plan);
 	if (r < 0) {
-		log_error_errno(r, "profile '%s': cannot make a plan: %s",
-				argv[optind], strerror(-r));
+		log_error_errno(r, "profile '%s': cannot make a plan",
+				argv[optind]);
 		return 1;
 	}
 	r = json ? plan_write_json(&plan, stdout) : plantext_write(&plan, stdout);

@@ -346,9 +346,9 @@ static int load_file(struct load_state *st, const char *path,
 	/* iniparser reads files only: hand it the scanned bytes via a memfd. */
 	fd = memfd_create("profile", MFD_CLOEXEC);
 	if (fd < 0)
-		return log_error_errno(errno, "memfd_create: %s", strerror(errno));
+		return log_error_errno(-errno, "memfd_create");
 	if (write(fd, data, len) != (ssize_t)len)
-		return log_error_errno(errno, "memfd write: %s", strerror(errno));
+		return log_error_errno(-errno, "memfd write");
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 	iniparser_set_error_callback(silent_errback);
 	dict = iniparser_load(fdpath);
