@@ -14,7 +14,7 @@ out=${TMPDIR:-/tmp}/build-fail.$$
 trap 'rm -f "$out"' EXIT
 fail=0
 
-# must_fail NAME EXPECTED-TEXT FLAGS... -- the flags of the failing build;
+# must_fail NAME EXPECTED-REGEX FLAGS... -- the flags of the failing build;
 # CONTROL_FLAGS: those of the build that must succeed.
 must_fail() {
 	name=$1 expect=$2
@@ -22,7 +22,7 @@ must_fail() {
 	if $CC $CFLAGS -fsyntax-only "$@" >"$out" 2>&1; then
 		echo "FAIL: $name: built, but must not"
 		fail=1
-	elif ! grep -q -- "$expect" "$out"; then
+	elif ! grep -Eq -- "$expect" "$out"; then
 		echo "FAIL: $name: failed, but not with '$expect':"
 		sed 's/^/    /' "$out"
 		fail=1
@@ -37,7 +37,8 @@ must_fail() {
 
 upward() { # FOLDER-INCDIRS FOLDER HEADER
 	CONTROL_FLAGS="$BUILDER_INCDIRS -DUPWARD=\"$3\" $dir/upward-include.c"
-	must_fail "$2 includes $3" "$3: No such file" \
+	# gcc: "x.h: No such file or directory"; clang: "'x.h' file not found"
+	must_fail "$2 includes $3" "$3: No such file|'$3' file not found" \
 		$1 "-DUPWARD=\"$3\"" "$dir/upward-include.c"
 }
 upward "$LIB_INCDIRS" lib backend.h       # storage/
