@@ -315,13 +315,11 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 enum member_type {
 	MEMBER_NAME,     /* one name of `names`, into an int field */
 	MEMBER_PREALLOC, /* a name of the backend's preallocation modes */
-	MEMBER_BOOL,     /* true/false, into a bool field */
-	MEMBER_BYTES,    /* an integer >= 0, into a uint64_t field */
 };
 
 enum member_presence {
 	MEMBER_REQUIRED, /* present and not null */
-	MEMBER_NULLABLE, /* present; null: -1 (names), 0 (bytes), false */
+	MEMBER_NULLABLE, /* present; null: -1 */
 	MEMBER_ADDED,    /* added later: absent or null as NULLABLE, so older
 			  * journals and plans still read */
 };
@@ -334,7 +332,13 @@ struct cell_member {
 	size_t offset; /* into struct plan_cell */
 };
 
-#define CELL_FIELD(f) offsetof(struct plan_cell, f)
+/* Every member is a name, read into an int-sized field of the cell (an
+ * enum, or an int for the preallocation and the bus); KEY_CHECK_ fails the
+ * build for a field of another size (appliance/keys.h). */
+#define CELL_FIELD(f)                                                          \
+	(offsetof(struct plan_cell, f) +                                       \
+	 KEY_CHECK_(sizeof(((struct plan_cell *)0)->f) == sizeof(int),         \
+		    "plan_cell." #f " is not int-sized"))
 static const struct cell_member cell_members[] = {
 	{"backend", MEMBER_NAME, &backend_names, MEMBER_REQUIRED, CELL_FIELD(backend)},
 	{"format", MEMBER_NAME, &image_format_names, MEMBER_REQUIRED, CELL_FIELD(format)},
@@ -351,7 +355,7 @@ static const struct cell_member cell_members[] = {
 static int cell_member_from_json(json_object *o, const struct cell_member *m,
 				 struct plan_cell *c, char *why, size_t len)
 {
-	void *field = (char *)c + m->offset;
+	int *field = (int *)((char *)c + m->offset); /* int-sized: CELL_FIELD */
 	const struct name_table *names = m->names;
 	json_object *v = NULL;
 
@@ -365,25 +369,10 @@ static int cell_member_from_json(json_object *o, const struct cell_member *m,
 			snprintf(why, len, "%s: null", m->name);
 			return -EINVAL;
 		}
-		if (m->type == MEMBER_BYTES)
-			*(uint64_t *)field = 0;
-		else if (m->type == MEMBER_BOOL)
-			*(bool *)field = false;
-		else
-			*(int *)field = -1;
+		*field = -1;
 		return 0;
 	}
 	switch (m->type) {
-	case MEMBER_BOOL:
-		if (!json_object_is_type(v, json_type_boolean))
-			break;
-		*(bool *)field = json_object_get_boolean(v);
-		return 0;
-	case MEMBER_BYTES:
-		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-			break;
-		*(uint64_t *)field = json_object_get_uint64(v);
-		return 0;
 	case MEMBER_PREALLOC:
 		names = c->backend == BACKEND_QCOW2 ? &qcow2_prealloc_names
 						    : &raw_prealloc_names;
@@ -391,8 +380,8 @@ static int cell_member_from_json(json_object *o, const struct cell_member *m,
 	case MEMBER_NAME:
 		if (!json_object_is_type(v, json_type_string))
 			break;
-		*(int *)field = name_table_lookup(names, json_object_get_string(v));
-		if (*(int *)field >= 0)
+		*field = name_table_lookup(names, json_object_get_string(v));
+		if (*field >= 0)
 			return 0;
 		snprintf(why, len, "%s: unknown value '%.64s'", m->name,
 			 json_object_get_string(v));
