@@ -5,8 +5,8 @@
  *   KEYS_ENTRY(TYPE, section, key, default, min, max, profile field, doc)
  *   KEYS_NAMED(ENUM or LIST, section, key, default, name table, field, doc)
  *   KEYS_UNSTORED(section, key, doc)
- * The sizes use K, M, G and T, which the includer defines.  No include
- * guard: it is meant to be expanded more than once. */
+ * The sizes use K, M, G and T: an includer that uses them defines them.
+ * No include guard: it is meant to be expanded more than once. */
 /* clang-format off */
 KEYS_ENTRY(STRING, "appliance", "name", "", 0, 0, appliance.name,
 	"Kit name: output file names and the report title. Default: the profile's file name without .ini. Letters, digits, '-', '_', '.'.")
