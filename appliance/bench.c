@@ -149,8 +149,7 @@ static int write_host_json(const struct bench_inputs *in, const struct vm_host *
 		.libvirt_version = libvirt,
 	};
 	if (mkdir(in->results_dir, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(errno, "creating '%s': %s", in->results_dir,
-				       strerror(errno));
+		return log_error_errno(-errno, "creating '%s'", in->results_dir);
 	int r = hostinfo_collect(&hi, &info);
 	if (r == 0)
 		r = hostinfo_write(in->results_dir, info);

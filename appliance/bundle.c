@@ -27,22 +27,22 @@ static int check_journal(const char *path)
 	ssize_t len;
 
 	if (!f)
-		return log_error_errno(-EINVAL, "report: '%s': no results (%s)", path,
-				       strerror(errno));
+		return log_error_code(-EINVAL, "report: '%s': no results (%s)", path,
+				      strerror(errno));
 	while ((len = getline(&line, &cap, f)) >= 0 && len <= 1)
 		;
 	if (len < 0)
-		return log_error_errno(-EINVAL, "report: '%s': no results (the journal holds no run)",
-				       path);
+		return log_error_code(-EINVAL, "report: '%s': no results (the journal holds no run)",
+				      path);
 	_cleanup_(json_object_putp) json_object *o = json_tokener_parse(line);
 	json_object *v;
 	if (o && json_object_object_get_ex(o, "version", &v) &&
 	    json_object_get_int(v) != JOURNAL_VERSION)
-		return log_error_errno(-EINVAL, "report: journal '%s' is version %d; this buildapp reads version %d",
-				       path, json_object_get_int(v), JOURNAL_VERSION);
+		return log_error_code(-EINVAL, "report: journal '%s' is version %d; this buildapp reads version %d",
+				      path, json_object_get_int(v), JOURNAL_VERSION);
 	if (fseek(f, -1, SEEK_END) < 0 || fgetc(f) != '\n')
-		return log_error_errno(-EINVAL, "report: journal '%s' is truncated: its last line is cut short (the sweep was interrupted)",
-				       path);
+		return log_error_code(-EINVAL, "report: journal '%s' is truncated: its last line is cut short (the sweep was interrupted)",
+				      path);
 	return 0;
 }
 
@@ -109,7 +109,7 @@ int bundle_load(const char *dir, struct bundle *b)
 
 	b->dir = dir;
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return log_error_errno(-EINVAL, "report: '%s': not a results directory", dir);
+		return log_error_code(-EINVAL, "report: '%s': not a results directory", dir);
 	if (asprintf(&journal, "%s/runs.jsonl", dir) < 0 ||
 	    asprintf(&plan, "%s/plan.json", dir) < 0)
 		return -ENOMEM;
@@ -122,8 +122,8 @@ int bundle_load(const char *dir, struct bundle *b)
 	if (hostinfo_read(dir, &b->host) < 0)
 		return -EINVAL;
 	if (access(plan, F_OK) == 0 && !(b->plan = json_object_from_file(plan)))
-		return log_error_errno(-EINVAL, "report: '%s': not a plan (%s)", plan,
-				       json_util_get_last_err());
+		return log_error_code(-EINVAL, "report: '%s': not a plan (%s)", plan,
+				      json_util_get_last_err());
 	/* The host's name, else the directory's. */
 	const char *name = b->host ? jsonget_string(b->host, "hostname") : NULL;
 	_cleanup_free_ char *copy = strdup(dir);

@@ -278,7 +278,7 @@ int hostinfo_write(const char *dir, json_object *info)
 	snprintf(tmp, sizeof(tmp), "%s/.host.json.%ld", dir, (long)getpid());
 	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return log_error_errno(errno, "writing '%s': %s", path, strerror(errno));
+		return log_error_errno(-errno, "writing '%s'", path);
 	size_t len = strlen(text);
 	int r = write(fd, text, len) == (ssize_t)len && write(fd, "\n", 1) == 1 &&
 				fsync(fd) == 0
@@ -288,7 +288,7 @@ int hostinfo_write(const char *dir, json_object *info)
 		r = -errno;
 	if (r < 0) {
 		unlink(tmp);
-		return log_error_errno(-r, "writing '%s': %s", path, strerror(-r));
+		return log_error_errno(-r, "writing '%s'", path);
 	}
 	return 0;
 }

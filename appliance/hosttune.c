@@ -1,6 +1,8 @@
 #include "hosttune.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +14,32 @@
 #include "sysfs.h"
 
 NAME_TABLE(disk_protocol, "ata", "scsi", "nvme")
+
+/* Why the last tool run or read-back failed ("'hdparm -W1 /dev/sda'
+ * failed with exit status 5"): not printed where it happens, because
+ * whether it is an error or a warning is for refused() to say, from
+ * [host] strict; refused() and hosttune_restore() print it once. */
+static char failure[256];
+
+static int failed(int r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int failed(int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(failure, sizeof(failure), fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* The cause of failure R: what failed() recorded, else R's errno text;
+ * taken, so it is never told twice. */
+static const char *take_failure(int r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", failure[0] ? failure : strerror(-r));
+	failure[0] = '\0';
+	return buf;
+}
 
 enum disk_protocol hosttune_protocol(const char *disk)
 {
@@ -48,8 +76,8 @@ static int tool_run(char *const argv[], char **ret_out, int lenient)
 	}
 	command_describe(argv, desc, sizeof(desc));
 	if (r < 0)
-		return log_error_errno(r, "'%s': %s", desc, strerror(-r));
-	return log_error_errno(EIO, "'%s' failed with exit status %d", desc, r);
+		return failed(r, "'%s': %s", desc, strerror(-r));
+	return failed(-EIO, "'%s' failed with exit status %d", desc, r);
 }
 
 static int tool(char *const argv[], char **ret_out)
@@ -126,9 +154,9 @@ int hosttune_read_write_cache(const char *disk, enum disk_protocol protocol,
 	if (r < 0)
 		return r;
 	if (v != 0 && v != 1)
-		return log_error_errno(EIO, "%s: cannot read the write cache "
-				       "state from the %s tool's output",
-				       dev, disk_protocol_name(protocol));
+		return failed(-EIO, "%s: cannot read the write cache "
+			      "state from the %s tool's output",
+			      dev, disk_protocol_name(protocol));
 	*ret_on = (int)v;
 	return 0;
 }
@@ -155,16 +183,22 @@ static int set_write_cache(const char *disk, enum disk_protocol protocol,
 	}
 }
 
-/* A refused setting: an error when strict, else a recorded warning. */
+/* A refused setting, told once with its cause: an error when strict,
+ * else a warning, recorded. */
 static int refused(const struct profile_host *host, struct hosttune *t, int r,
 		   const char *what)
 {
-	if (host->strict)
-		return log_error_errno(r, "%s: refused (strict = yes)", what);
-	log_warning("%s: refused, continuing (strict = no)", what);
+	char why[sizeof(failure)];
+
+	take_failure(r, why, sizeof(why));
+	if (host->strict) {
+		log_error("%s: refused (strict = yes): %s", what, why);
+		return r;
+	}
+	log_warning("%s: refused, continuing (strict = no): %s", what, why);
 	if (t->n_warnings < HOSTTUNE_WARNINGS_MAX)
 		snprintf(t->warnings[t->n_warnings++], HOSTTUNE_WARNING_LEN,
-			 "%s: refused", what);
+			 "%s: refused: %.*s", what, HOSTTUNE_WARNING_LEN / 2, why);
 	return 0;
 }
 
@@ -184,10 +218,10 @@ static int apply_write_cache(const struct profile_host *host, struct hosttune *t
 		r = hosttune_read_write_cache(t->disk, t->protocol,
 					      &t->write_cache_effective);
 	if (r == 0 && t->write_cache_effective != want)
-		r = log_error_errno(EIO, "/dev/%s: write cache reads back %s "
-				    "after setting it %s",
-				    t->disk, t->write_cache_effective ? "on" : "off",
-				    want ? "on" : "off");
+		r = failed(-EIO, "/dev/%s: write cache reads back %s "
+			   "after setting it %s",
+			   t->disk, t->write_cache_effective ? "on" : "off",
+			   want ? "on" : "off");
 	return r < 0 ? refused(host, t, r, "setting the disk write cache") : 0;
 }
 
@@ -209,8 +243,7 @@ static int set_vm_ratio(const struct profile_host *host, struct hosttune *t,
 	}
 	if (r < 0) {
 		char what[160];
-		snprintf(what, sizeof(what), "vm.%s = %d: %s", name, value,
-			 strerror(-r));
+		snprintf(what, sizeof(what), "vm.%s = %d", name, value);
 		return refused(host, t, r, what);
 	}
 	return 0;
@@ -248,7 +281,8 @@ static int apply_queue(const struct profile_host *host, struct hosttune *t)
 				  sizeof(t->scheduler_effective));
 		if (r == 0 && strcmp(t->scheduler_effective,
 				     io_scheduler_name(host->scheduler)) != 0)
-			r = -EINVAL;
+			r = failed(-EINVAL, "queue/scheduler reads back '%s'",
+				   t->scheduler_effective);
 		if (r < 0) {
 			snprintf(buf, sizeof(buf), "scheduler %s",
 				 io_scheduler_name(host->scheduler));
@@ -277,16 +311,22 @@ static int apply_queue(const struct profile_host *host, struct hosttune *t)
 int hosttune_apply(const struct profile_host *host, const char *disk,
 		   struct hosttune *ret)
 {
+	failure[0] = '\0';
 	struct hosttune t = {
 		.write_cache_original = -1,
 		.write_cache_effective = -1,
+		/* Nothing changed yet: a refusal before these are read must not
+		 * have hosttune_restore write 0 into them. */
+		.dirty_ratio_original = -1,
+		.dirty_background_ratio_original = -1,
+		.read_ahead_kb_original = -1,
 		.read_ahead_kb_effective = -1,
 	};
 	int r;
 
 	if (strlen(disk) >= sizeof(t.disk) || strchr(disk, '/'))
-		return log_error_errno(EINVAL, "'%s': not a block device name",
-				       disk);
+		return log_error_code(-EINVAL, "'%s': not a block device name",
+				      disk);
 	snprintf(t.disk, sizeof(t.disk), "%s", disk);
 	t.protocol = hosttune_protocol(disk);
 
@@ -313,6 +353,7 @@ int hosttune_restore(const struct hosttune *t)
 	char path[256], buf[32];
 	int r = 0, k;
 
+	failure[0] = '\0';
 	if (t->write_cache_original >= 0 &&
 	    t->write_cache_effective != t->write_cache_original) {
 		k = set_write_cache(t->disk, t->protocol, t->write_cache_original);
@@ -340,9 +381,11 @@ int hosttune_restore(const struct hosttune *t)
 		k = sysfs_write(path, buf);
 		r = r ? r : k;
 	}
-	if (r < 0)
+	if (r < 0) {
+		char why[sizeof(failure)];
 		log_error("restoring the host settings of /dev/%s: %s", t->disk,
-			  strerror(-r));
+			  take_failure(r, why, sizeof(why)));
+	}
 	return r;
 }
 
@@ -353,8 +396,7 @@ int hosttune_drop_caches(void)
 	sync();
 	r = sysfs_write("/proc/sys/vm/drop_caches", "3");
 	if (r < 0)
-		return log_error_errno(r, "dropping the page cache: %s",
-				       strerror(-r));
+		return log_error_errno(r, "dropping the page cache");
 	return 0;
 }
 

@@ -39,7 +39,8 @@ struct hosttune {
 enum disk_protocol hosttune_protocol(const char *disk);
 
 /* Reads DISK's write cache from the device into *ret_on (1/0).  Returns 0
- * or a negative errno (reported). */
+ * or a negative errno, not reported: hosttune_apply and hosttune_restore
+ * report a failure once, with its cause, at the level [host] strict says. */
 int hosttune_read_write_cache(const char *disk, enum disk_protocol protocol,
 			      int *ret_on);
 

@@ -117,7 +117,7 @@ int imgbench_run(const char *image, const struct imgbench_opts *o,
 	if (o->cache_size) {
 		opts = image_opts(image, o);
 		if (!opts)
-			return log_error_errno(-ENOMEM, "out of memory");
+			return log_error_code(-ENOMEM, "out of memory");
 		argv[n++] = "--image-opts";
 		argv[n++] = opts;
 	} else {
@@ -131,16 +131,15 @@ int imgbench_run(const char *image, const struct imgbench_opts *o,
 
 	r = spawn_capture((char *const *)argv, &out, &status);
 	if (r < 0)
-		return log_error_errno(r, "cannot run %s: %s", argv[0],
-				       strerror(-r));
+		return log_error_errno(r, "cannot run %s", argv[0]);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return log_error_errno(-EIO, "'%s bench' on '%s' failed",
-				       argv[0], image);
+		return log_error_code(-EIO, "'%s bench' on '%s' failed",
+				      argv[0], image);
 	double secs;
 	if (imgbench_parse_output(out, &secs) < 0)
-		return log_error_errno(-EBADMSG,
-				       "'%s bench' printed no run time",
-				       argv[0]);
+		return log_error_code(-EBADMSG,
+				      "'%s bench' printed no run time",
+				      argv[0]);
 	memset(ret, 0, sizeof(*ret));
 	ret->begun = ret->ended = true;
 	results_add(ret, "bench_seconds", secs, "s");

@@ -196,14 +196,13 @@ static int mount_results(struct init_env *env)
 			usleep(250 * 1000);
 	}
 	if (r < 0)
-		return log_error_errno(r, "no partition labelled %s found",
-				       RESULTS_LABEL);
+		return log_error_code(r, "no partition labelled %s found",
+				      RESULTS_LABEL);
 	snprintf(dev, sizeof(dev), "/dev/%s", env->results_part);
 	mkdir(RESULTS_DIR, 0755);
 	if (mount(dev, RESULTS_DIR, "ext4", MS_NOATIME, NULL) < 0) {
 		r = -errno;
-		return log_error_errno(r, "mounting %s on %s: %s", dev, RESULTS_DIR,
-				       strerror(-r));
+		return log_error_errno(r, "mounting %s on %s", dev, RESULTS_DIR);
 	}
 	log_info("RESULTS: %s (boot disk %s)", dev, env->boot_disk);
 	return 0;
@@ -363,9 +362,9 @@ static int run(struct init_env *env)
 			free(names[i]);
 		}
 		free(names);
-		return log_error_errno(r, "disk under test '%s': no such disk "
-				       "(the boot disk %s is never used; disks:%s)",
-				       env->profile.host.disk, env->boot_disk, seen);
+		return log_error_code(r, "disk under test '%s': no such disk "
+				      "(the boot disk %s is never used; disks:%s)",
+				      env->profile.host.disk, env->boot_disk, seen);
 	}
 	env->have_target = 1;
 	log_info("disk under test: /dev/%s (%s, serial %s)", env->target.name,
@@ -417,7 +416,7 @@ int main(void)
 	}
 	/* The plan carries the whole profile; without one (a root built by
 	 * hand) the defaults stand.  The command line overrides either. */
-	if (access(BENCH_KIT_DIR "/plan.json", F_OK) < 0) {
+	if (access(BENCH_KIT_DIR "/plan.json", F_OK) < 0 && errno == ENOENT) {
 		log_info("no plan in this root: host settings only");
 		keys_set_defaults(&env.profile);
 	} else if ((r = plan_read_json(BENCH_KIT_DIR "/plan.json", &env.plan)) == 0) {

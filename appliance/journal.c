@@ -364,29 +364,27 @@ int journal_append(const char *path, const struct journal_run *run)
 	_cleanup_free_ char *line = NULL;
 	int r = journal_run_to_json(run, &line);
 	if (r < 0)
-		return log_error_errno(r, "journal '%s': cannot write run %u of '%s': %s",
-				       path, run->index, run->cell.id, strerror(-r));
+		return log_error_errno(r, "journal '%s': cannot write run %u of '%s'",
+				       path, run->index, run->cell.id);
 
 	bool existed = access(path, F_OK) == 0;
 	_cleanup_close_ int fd =
 		open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return log_error_errno(-errno, "journal '%s': %s", path,
-				       strerror(errno));
+		return log_error_errno(-errno, "journal '%s'", path);
 	/* A torn last line goes first: written after, the new record would
 	 * share its line and every later read would fail there. */
 	off_t keep = committed_length(fd);
 	struct stat st;
 	if (keep < 0 || fstat(fd, &st) < 0)
 		return log_error_errno(keep < 0 ? (int)keep : -errno,
-				       "journal '%s': cannot read its end: %s", path,
-				       strerror(keep < 0 ? (int)-keep : errno));
+				       "journal '%s': cannot read its end", path);
 	if (keep < st.st_size) {
 		log_warning("journal '%s': removing a last line cut short (%lld bytes)",
 			    path, (long long)(st.st_size - keep));
 		if (ftruncate(fd, keep) < 0)
-			return log_error_errno(-errno, "journal '%s': cannot remove the cut-short line: %s",
-					       path, strerror(errno));
+			return log_error_errno(-errno, "journal '%s': cannot remove the cut-short line",
+					       path);
 	}
 	size_t len = strlen(line);
 	line[len] = '\n';
@@ -397,15 +395,14 @@ int journal_append(const char *path, const struct journal_run *run)
 		if (ftruncate(fd, keep) < 0)
 			log_warning("journal '%s': cannot remove the partial line: %s",
 				    path, strerror(errno));
-		return log_error_errno(r, "journal '%s': cannot append run %u of '%s': %s",
-				       path, run->index, run->cell.id, strerror(-r));
+		return log_error_errno(r, "journal '%s': cannot append run %u of '%s'",
+				       path, run->index, run->cell.id);
 	}
 	if (fsync(fd) < 0)
-		return log_error_errno(-errno, "journal '%s': fsync: %s", path,
-				       strerror(errno));
+		return log_error_errno(-errno, "journal '%s': fsync", path);
 	if (!existed && (r = fsync_parent(path)) < 0)
-		return log_error_errno(r, "journal '%s': fsync of its directory: %s",
-				       path, strerror(-r));
+		return log_error_errno(r, "journal '%s': fsync of its directory",
+				       path);
 	return 0;
 }
 
@@ -429,8 +426,7 @@ int journal_read(const char *path, struct journal *ret)
 
 	if (!f) {
 		if (errno != ENOENT)
-			return log_error_errno(-errno, "journal '%s': %s", path,
-					       strerror(errno));
+			return log_error_errno(-errno, "journal '%s'", path);
 		*ret = j;
 		return 0;
 	}
@@ -453,8 +449,8 @@ int journal_read(const char *path, struct journal *ret)
 		if (len > JOURNAL_LINE_MAX ||
 		    journal_run_from_json(line, &run) < 0) {
 			journal_release(&j);
-			return log_error_errno(-EBADMSG, "journal '%s': line %u is not a journal record",
-					       path, lineno);
+			return log_error_code(-EBADMSG, "journal '%s': line %u is not a journal record",
+					      path, lineno);
 		}
 		struct journal_run *grown =
 			realloc(j.runs, (j.n_runs + 1) * sizeof *grown);

@@ -1,3 +1,6 @@
+# Headers of this folder and the ones below it only (GNUmakefile).
+$(B)/appliance/%.o: INCDIRS = $(APPLIANCE_INCDIRS)
+
 # Shared by builder and appliance: the typed profile and plan, statistics,
 # libvirt runs, the journal and summary, the guest protocol (command line,
 # console parser), host-side qemu-img bench, the sweep, the appliance's

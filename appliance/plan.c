@@ -69,52 +69,6 @@ struct plan_cache_row plan_cache_row(enum cache_mode mode)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static json_object *key_to_json(const struct profile *p, const struct key_def *k)
-{
-	const void *field = (const char *)p + k->offset;
-	char buf[PROFILE_STR_MAX];
-	json_object *arr;
-
-	switch (k->type) {
-	case KEY_BOOL:
-		return json_object_new_boolean(*(const bool *)field);
-	case KEY_UINT:
-	case KEY_SIZE:
-		return json_object_new_uint64(k->size == sizeof(uint64_t)
-						      ? *(const uint64_t *)field
-						      : *(const unsigned *)field);
-	case KEY_KEEP_UINT: {
-		int64_t v = k->size == sizeof(int64_t) ? *(const int64_t *)field
-						       : *(const int *)field;
-		return v < 0 ? json_object_new_string("keep")
-			     : json_object_new_int64(v);
-	}
-	case KEY_PERCENT:
-		return json_object_new_double(*(const double *)field);
-	case KEY_LIST:
-		arr = json_object_new_array();
-		for (int i = 0; i < k->names->count; i++)
-			if (*(const axis_mask *)field & AXIS_BIT(i))
-				json_object_array_add(
-					arr, json_object_new_string(k->names->names[i]));
-		return arr;
-	case KEY_SIZE_LIST: {
-		const struct l2_cache_axis *a = field;
-		arr = json_object_new_array();
-		for (unsigned i = 0; i < a->n; i++)
-			json_object_array_add(
-				arr, json_object_new_string(
-					     a->bytes[i] ? format_size(a->bytes[i], buf, sizeof(buf))
-							 : "default"));
-		return arr;
-	}
-	case KEY_STRING:
-	case KEY_ENUM:
-		break;
-	}
-	return json_object_new_string(keys_format(p, k, buf, sizeof(buf)));
-}
-
 static json_object *profile_to_json(const struct profile *p)
 {
 	json_object *root = json_object_new_object();
@@ -124,10 +78,9 @@ static json_object *profile_to_json(const struct profile *p)
 		json_object *sec = json_object_new_object();
 		for (size_t i = 0; i < n_profile_keys; i++) {
 			const struct key_def *k = &profile_keys[i];
-			if (strcmp(k->section, profile_sections[s]) != 0 ||
-			    (k->type == KEY_STRING && k->size == 0))
+			if (strcmp(k->section, profile_sections[s]) != 0 || !keys_stored(k))
 				continue;
-			json_object_object_add(sec, k->name, key_to_json(p, k));
+			json_object_object_add(sec, k->name, keys_to_json(p, k));
 		}
 		json_object_object_add(root, profile_sections[s], sec);
 	}
@@ -241,8 +194,8 @@ int plan_write_json(const struct plan *plan, FILE *f)
 #define PLAN_FILE_MAX (64 << 20)
 #define WHY_MAX 256
 
-/* Profile text of a JSON value written by key_to_json.  Returns 0,
- * -EINVAL (a type key_to_json never writes) or -E2BIG. */
+/* Profile text of a JSON value written by keys_to_json.  Returns 0,
+ * -EINVAL (a type keys_to_json never writes) or -E2BIG. */
 static int json_to_text(json_object *v, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -292,12 +245,6 @@ static bool section_known(const char *name)
 	return false;
 }
 
-/* The keys key_to_json writes (a key stored nowhere, like include, is not). */
-static bool key_in_plan(const struct key_def *k)
-{
-	return k && !(k->type == KEY_STRING && k->size == 0);
-}
-
 /* Nothing unknown: a misspelt or foreign member would otherwise be
  * ignored and its key left at the default without a word. */
 static int profile_check_members(const char *path, json_object *jp)
@@ -306,16 +253,16 @@ static int profile_check_members(const char *path, json_object *jp)
 		if (strcmp(sec, "path") == 0)
 			continue;
 		if (!section_known(sec))
-			return log_error_errno(EINVAL, "plan '%s': profile.%s: unknown section",
-					       path, sec);
+			return log_error_code(-EINVAL, "plan '%s': profile.%s: unknown section",
+					      path, sec);
 		if (!json_object_is_type(members, json_type_object))
-			return log_error_errno(EINVAL, "plan '%s': profile.%s: not an object",
-					       path, sec);
+			return log_error_code(-EINVAL, "plan '%s': profile.%s: not an object",
+					      path, sec);
 		json_object_object_foreach(members, name, value) {
 			(void)value;
-			if (!key_in_plan(keys_find(sec, name)))
-				return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: unknown key",
-						       path, sec, name);
+			if (!keys_stored(keys_find(sec, name)))
+				return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: unknown key",
+						      path, sec, name);
 		}
 	}
 	return 0;
@@ -328,7 +275,7 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 	int r;
 
 	if (!json_object_is_type(jp, json_type_object))
-		return log_error_errno(EINVAL, "plan '%s': profile: not an object", path);
+		return log_error_code(-EINVAL, "plan '%s': profile: not an object", path);
 	r = profile_check_members(path, jp);
 	if (r < 0)
 		return r;
@@ -338,27 +285,27 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 	if (json_object_object_get_ex(jp, "path", &v)) {
 		if (!json_object_is_type(v, json_type_string) ||
 		    strlen(json_object_get_string(v)) >= sizeof(p->path))
-			return log_error_errno(EINVAL, "plan '%s': profile.path: not a path",
-					       path);
+			return log_error_code(-EINVAL, "plan '%s': profile.path: not a path",
+					      path);
 		snprintf(p->path, sizeof(p->path), "%s", json_object_get_string(v));
 	}
 	for (size_t i = 0; i < n_profile_keys; i++) {
 		const struct key_def *k = &profile_keys[i];
-		if (!key_in_plan(k))
+		if (!keys_stored(k))
 			continue;
 		if (!json_object_object_get_ex(jp, k->section, &sec) ||
 		    !json_object_object_get_ex(sec, k->name, &v))
-			return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: missing",
-					       path, k->section, k->name);
+			return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: missing",
+					      path, k->section, k->name);
 		r = json_to_text(v, text, sizeof(text));
 		if (r < 0)
-			return log_error_errno(EINVAL, "plan '%s': profile.%s.%s: %s", path,
-					       k->section, k->name,
-					       r == -E2BIG ? "too long" : "wrong type");
+			return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: %s", path,
+					      k->section, k->name,
+					      r == -E2BIG ? "too long" : "wrong type");
 		r = keys_set(p, k, text, reason, sizeof(reason));
 		if (r < 0)
-			return log_error_errno(r, "plan '%s': profile.%s.%s: %s", path,
-					       k->section, k->name, reason);
+			return log_error_code(r, "plan '%s': profile.%s.%s: %s", path,
+					      k->section, k->name, reason);
 	}
 	return 0;
 }
@@ -368,13 +315,11 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 enum member_type {
 	MEMBER_NAME,     /* one name of `names`, into an int field */
 	MEMBER_PREALLOC, /* a name of the backend's preallocation modes */
-	MEMBER_BOOL,     /* true/false, into a bool field */
-	MEMBER_BYTES,    /* an integer >= 0, into a uint64_t field */
 };
 
 enum member_presence {
 	MEMBER_REQUIRED, /* present and not null */
-	MEMBER_NULLABLE, /* present; null: -1 (names), 0 (bytes), false */
+	MEMBER_NULLABLE, /* present; null: -1 */
 	MEMBER_ADDED,    /* added later: absent or null as NULLABLE, so older
 			  * journals and plans still read */
 };
@@ -387,7 +332,13 @@ struct cell_member {
 	size_t offset; /* into struct plan_cell */
 };
 
-#define CELL_FIELD(f) offsetof(struct plan_cell, f)
+/* Every member is a name, read into an int-sized field of the cell (an
+ * enum, or an int for the preallocation and the bus); KEY_CHECK_ fails the
+ * build for a field of another size (appliance/keys.h). */
+#define CELL_FIELD(f)                                                          \
+	(offsetof(struct plan_cell, f) +                                       \
+	 KEY_CHECK_(sizeof(((struct plan_cell *)0)->f) == sizeof(int),         \
+		    "plan_cell." #f " is not int-sized"))
 static const struct cell_member cell_members[] = {
 	{"backend", MEMBER_NAME, &backend_names, MEMBER_REQUIRED, CELL_FIELD(backend)},
 	{"format", MEMBER_NAME, &image_format_names, MEMBER_REQUIRED, CELL_FIELD(format)},
@@ -404,7 +355,7 @@ static const struct cell_member cell_members[] = {
 static int cell_member_from_json(json_object *o, const struct cell_member *m,
 				 struct plan_cell *c, char *why, size_t len)
 {
-	void *field = (char *)c + m->offset;
+	int *field = (int *)((char *)c + m->offset); /* int-sized: CELL_FIELD */
 	const struct name_table *names = m->names;
 	json_object *v = NULL;
 
@@ -418,25 +369,10 @@ static int cell_member_from_json(json_object *o, const struct cell_member *m,
 			snprintf(why, len, "%s: null", m->name);
 			return -EINVAL;
 		}
-		if (m->type == MEMBER_BYTES)
-			*(uint64_t *)field = 0;
-		else if (m->type == MEMBER_BOOL)
-			*(bool *)field = false;
-		else
-			*(int *)field = -1;
+		*field = -1;
 		return 0;
 	}
 	switch (m->type) {
-	case MEMBER_BOOL:
-		if (!json_object_is_type(v, json_type_boolean))
-			break;
-		*(bool *)field = json_object_get_boolean(v);
-		return 0;
-	case MEMBER_BYTES:
-		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-			break;
-		*(uint64_t *)field = json_object_get_uint64(v);
-		return 0;
 	case MEMBER_PREALLOC:
 		names = c->backend == BACKEND_QCOW2 ? &qcow2_prealloc_names
 						    : &raw_prealloc_names;
@@ -444,8 +380,8 @@ static int cell_member_from_json(json_object *o, const struct cell_member *m,
 	case MEMBER_NAME:
 		if (!json_object_is_type(v, json_type_string))
 			break;
-		*(int *)field = name_table_lookup(names, json_object_get_string(v));
-		if (*(int *)field >= 0)
+		*field = name_table_lookup(names, json_object_get_string(v));
+		if (*field >= 0)
 			return 0;
 		snprintf(why, len, "%s: unknown value '%.64s'", m->name,
 			 json_object_get_string(v));
@@ -534,22 +470,22 @@ static int cells_from_json(const char *path, json_object *cells, struct plan *pl
 	char why[WHY_MAX];
 
 	if (!json_object_is_type(cells, json_type_array))
-		return log_error_errno(EINVAL, "plan '%s': cells: not a list", path);
+		return log_error_code(-EINVAL, "plan '%s': cells: not a list", path);
 	size_t n = json_object_array_length(cells);
 	if (n == 0 || n > PLAN_MAX_CELLS)
-		return log_error_errno(EINVAL, "plan '%s': cells: %zu cells, not 1 to %d",
-				       path, n, PLAN_MAX_CELLS);
+		return log_error_code(-EINVAL, "plan '%s': cells: %zu cells, not 1 to %d",
+				      path, n, PLAN_MAX_CELLS);
 	plan->cells = calloc(n + 1, sizeof(*plan->cells));
 	if (!plan->cells)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		if (cell_from_json(json_object_array_get_idx(cells, i), &plan->cells[i],
 				   why, sizeof(why)) < 0)
-			return log_error_errno(EINVAL, "plan '%s': cells[%zu]: %s", path, i, why);
+			return log_error_code(-EINVAL, "plan '%s': cells[%zu]: %s", path, i, why);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(plan->cells[j].id, plan->cells[i].id) == 0)
-				return log_error_errno(EINVAL, "plan '%s': cells[%zu] is cells[%zu] again (%s)",
-						       path, i, j, plan->cells[i].id);
+				return log_error_code(-EINVAL, "plan '%s': cells[%zu] is cells[%zu] again (%s)",
+						      path, i, j, plan->cells[i].id);
 		plan->n_cells = i + 1;
 	}
 	return 0;
@@ -575,10 +511,10 @@ static int runs_check_duplicates(const char *path, const struct plan *plan)
 	qsort(sorted, plan->n_runs, sizeof(*sorted), compare_runs);
 	for (size_t i = 1; i < plan->n_runs; i++)
 		if (compare_runs(&sorted[i - 1], &sorted[i]) == 0)
-			return log_error_errno(EINVAL, "plan '%s': runs: run %u of cells[%u] "
-					       "is there twice (runs[%u] and runs[%u])",
-					       path, sorted[i].index, sorted[i].cell,
-					       sorted[i - 1].position, sorted[i].position);
+			return log_error_code(-EINVAL, "plan '%s': runs: run %u of cells[%u] "
+					      "is there twice (runs[%u] and runs[%u])",
+					      path, sorted[i].index, sorted[i].cell,
+					      sorted[i - 1].position, sorted[i].position);
 	return 0;
 }
 
@@ -590,14 +526,14 @@ static int runs_from_json(const char *path, json_object *root, struct plan *plan
 
 	if (!json_object_object_get_ex(root, "runs", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
-		return log_error_errno(EINVAL, "plan '%s': runs: not a list", path);
+		return log_error_code(-EINVAL, "plan '%s': runs: not a list", path);
 	size_t n = json_object_array_length(arr);
 	if (n == 0 || n > PLAN_MAX_RUNS)
-		return log_error_errno(EINVAL, "plan '%s': runs: %zu runs, not 1 to %d",
-				       path, n, PLAN_MAX_RUNS);
+		return log_error_code(-EINVAL, "plan '%s': runs: %zu runs, not 1 to %d",
+				      path, n, PLAN_MAX_RUNS);
 	if (!get_count(root, "total_runs", PLAN_MAX_RUNS, &total) || (size_t)total != n)
-		return log_error_errno(EINVAL, "plan '%s': total_runs: not the %zu runs listed",
-				       path, n);
+		return log_error_code(-EINVAL, "plan '%s': total_runs: not the %zu runs listed",
+				      path, n);
 	plan->runs = calloc(n + 1, sizeof(*plan->runs));
 	if (!plan->runs)
 		return -ENOMEM;
@@ -607,10 +543,10 @@ static int runs_from_json(const char *path, json_object *root, struct plan *plan
 		if (!json_object_is_type(o, json_type_object) ||
 		    !get_count(o, "cell", (int64_t)plan->n_cells - 1, &cell) ||
 		    !get_count(o, "run", (int64_t)per_cell - 1, &run))
-			return log_error_errno(EINVAL, "plan '%s': runs[%zu]: not a cell "
-					       "index below %zu and a run index below "
-					       "[sweep] runs = %u", path, i, plan->n_cells,
-					       per_cell);
+			return log_error_code(-EINVAL, "plan '%s': runs[%zu]: not a cell "
+					      "index below %zu and a run index below "
+					      "[sweep] runs = %u", path, i, plan->n_cells,
+					      per_cell);
 		plan->runs[i] = (struct plan_run){(unsigned)i, (unsigned)cell, (unsigned)run};
 	}
 	plan->n_runs = n;
@@ -627,17 +563,17 @@ static int plan_from_json(const char *path, json_object *root, struct plan *plan
 	    !json_object_object_get_ex(root, "format", &v) ||
 	    !json_object_is_type(v, json_type_string) ||
 	    strcmp(json_object_get_string(v), PLAN_FORMAT) != 0)
-		return log_error_errno(EINVAL, "'%s' is not a buildapp plan", path);
+		return log_error_code(-EINVAL, "'%s' is not a buildapp plan", path);
 	if (!get_count(root, "version", INT32_MAX, &version) || version != PLAN_VERSION)
-		return log_error_errno(EINVAL, "plan '%s': version: not %d (a kit of "
-				       "another buildapp?)", path, PLAN_VERSION);
+		return log_error_code(-EINVAL, "plan '%s': version: not %d (a kit of "
+				      "another buildapp?)", path, PLAN_VERSION);
 	if (!json_object_object_get_ex(root, "profile", &v))
-		return log_error_errno(EINVAL, "plan '%s': no profile", path);
+		return log_error_code(-EINVAL, "plan '%s': no profile", path);
 	r = profile_from_json(path, v, &plan->profile);
 	if (r < 0)
 		return r;
 	if (!json_object_object_get_ex(root, "cells", &v))
-		return log_error_errno(EINVAL, "plan '%s': no cells", path);
+		return log_error_code(-EINVAL, "plan '%s': no cells", path);
 	r = cells_from_json(path, v, plan);
 	if (r < 0)
 		return r;
@@ -657,19 +593,19 @@ int plan_parse_json(const char *name, const char *text, size_t len, struct plan 
 	if (!tok)
 		return -ENOMEM;
 	if (len > INT_MAX)
-		return log_error_errno(EFBIG, "plan '%s': too large", name);
+		return log_error_code(-EFBIG, "plan '%s': too large", name);
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	enum json_tokener_error e = json_tokener_get_error(tok);
 	if (e == json_tokener_continue)
-		return log_error_errno(EINVAL, "plan '%s': not JSON: it ends too early", name);
+		return log_error_code(-EINVAL, "plan '%s': not JSON: it ends too early", name);
 	if (e != json_tokener_success)
-		return log_error_errno(EINVAL, "plan '%s': not JSON: %s", name,
-				       json_tokener_error_desc(e));
+		return log_error_code(-EINVAL, "plan '%s': not JSON: %s", name,
+				      json_tokener_error_desc(e));
 	/* One document, maybe followed by white space: nothing else. */
 	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
 		if (!strchr(" \t\r\n", text[i]))
-			return log_error_errno(EINVAL, "plan '%s': text after the JSON "
-					       "document", name);
+			return log_error_code(-EINVAL, "plan '%s': text after the JSON "
+					      "document", name);
 	r = plan_from_json(name, root, &plan);
 	if (r < 0) {
 		plan_release(&plan);
@@ -686,115 +622,15 @@ int plan_read_json(const char *path, struct plan *ret)
 	size_t n;
 
 	if (!f)
-		return log_error_errno(errno, "cannot read plan '%s': %s", path,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot read plan '%s'", path);
 	buf = malloc(PLAN_FILE_MAX + 1);
 	if (!buf)
 		return -ENOMEM;
 	n = fread(buf, 1, PLAN_FILE_MAX + 1, f);
 	if (ferror(f))
-		return log_error_errno(EIO, "cannot read plan '%s': %s", path,
-				       strerror(EIO));
+		return log_error_errno(-EIO, "cannot read plan '%s'", path);
 	if (n > PLAN_FILE_MAX)
-		return log_error_errno(EFBIG, "plan '%s': larger than %d MiB", path,
-				       PLAN_FILE_MAX >> 20);
+		return log_error_code(-EFBIG, "plan '%s': larger than %d MiB", path,
+				      PLAN_FILE_MAX >> 20);
 	return plan_parse_json(path, buf, n, ret);
-}
-
-/* ---- text ---------------------------------------------------------------- */
-
-static void write_profile_text(const struct profile *p, FILE *f)
-{
-	char buf[PROFILE_STR_MAX];
-	const char *section = "";
-
-	fprintf(f, "Resolved profile (%s, after includes and defaults):\n", p->path);
-	for (size_t i = 0; i < n_profile_keys; i++) {
-		const struct key_def *k = &profile_keys[i];
-		if (k->type == KEY_STRING && k->size == 0)
-			continue;
-		if (strcmp(section, k->section) != 0) {
-			section = k->section;
-			fprintf(f, "  [%s]\n", section);
-		}
-		fprintf(f, "    %s = %s\n", k->name, keys_format(p, k, buf, sizeof(buf)));
-	}
-}
-
-static void write_cache_table(const struct plan *plan, FILE *f)
-{
-	fprintf(f, "\nCache modes in this plan (QEMU flags and what they mean on the host):\n");
-	fprintf(f, "  %-13s %-10s %-7s %-9s %-22s %-22s %s\n", "mode", "writeback",
-		"direct", "no-flush", "host write cache", "host page cache",
-		"flushes honoured");
-	for (int m = 0; m < _CACHE_MAX; m++) {
-		if (!(plan->profile.guest.cache & AXIS_BIT(m)))
-			continue;
-		struct cache_flags fl = cache_mode_flags(m);
-		struct plan_cache_row row = plan_cache_row(m);
-		fprintf(f, "  %-13s %-10s %-7s %-9s %-22s %-22s %s\n", cache_mode_name(m),
-			fl.writeback ? "on" : "off", fl.direct ? "on" : "off",
-			fl.no_flush ? "on" : "off", row.host_write_cache,
-			row.host_page_cache, row.flushes_honoured ? "yes" : "no");
-	}
-}
-
-static void write_cell_row(FILE *f, const char *num, const struct plan_cell *c)
-{
-	char l2[32];
-
-	if (c->l2_cache < 0)
-		snprintf(l2, sizeof(l2), "-");
-	else if (c->l2_cache == 0)
-		snprintf(l2, sizeof(l2), "default");
-	else
-		format_size((uint64_t)c->l2_cache, l2, sizeof(l2));
-	fprintf(f, "  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", num,
-		backend_name(c->backend), image_format_name(c->format),
-		plan_cell_prealloc_name(c), l2,
-		(int)c->cache < 0 ? "-" : cache_mode_name(c->cache),
-		(int)c->aio < 0 ? "-" : aio_mode_name(c->aio),
-		c->host ? "host" : c->bus < 0 ? "-" : disk_bus_name(c->bus),
-		workload_kind_name(c->workload));
-}
-
-int plan_write_text(const struct plan *plan, FILE *f)
-{
-	const struct profile_sweep *s = &plan->profile.sweep;
-	char num[24];
-	int col = 0;
-
-	write_profile_text(&plan->profile, f);
-	write_cache_table(plan, f);
-	fprintf(f, "\nMatrix: %zu cells x %u runs = %zu runs", plan->n_cells, s->runs,
-		plan->n_runs);
-	if (s->max_runs > s->runs)
-		fprintf(f, " (up to %u per cell until the 95%% CI is within %g%%)",
-			s->max_runs, s->target_ci);
-	fprintf(f, "\n  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", "cell", "backend",
-		"format", "prealloc", "l2", "cache", "aio", "bus", "workload");
-	for (size_t i = 0; i < plan->n_cells; i++) {
-		snprintf(num, sizeof(num), "%zu", i + 1);
-		write_cell_row(f, num, &plan->cells[i]);
-	}
-	if (plan->n_excluded) {
-		fprintf(f, "\nLeft out (%zu cells that cannot run):\n", plan->n_excluded);
-		for (size_t i = 0; i < plan->n_excluded; i++)
-			fprintf(f, "  %s: %s\n", plan->excluded[i].cell.id,
-				plan->excluded[i].reason);
-	}
-	fprintf(f, "\nRun order (%s", sweep_order_name(s->order));
-	if (s->order == ORDER_INTERLEAVED)
-		fprintf(f, ", seed %" PRIu64, s->seed);
-	fprintf(f, "), as cell.run:\n ");
-	for (size_t i = 0; i < plan->n_runs; i++) {
-		int n = fprintf(f, " %u.%u", plan->runs[i].cell + 1, plan->runs[i].index + 1);
-		col += n;
-		if (col > 70 && i + 1 < plan->n_runs) {
-			fprintf(f, "\n ");
-			col = 0;
-		}
-	}
-	fputc('\n', f);
-	return ferror(f) ? -EIO : 0;
 }

@@ -91,8 +91,6 @@ int plan_cell_from_json(struct json_object *o, struct plan_cell *ret);
 /* Writes the plan as JSON (documented in docs/plan.md) to F.
  * Returns 0 or a negative errno. */
 int plan_write_json(const struct plan *plan, FILE *f);
-/* Human-readable plan to F. */
-int plan_write_text(const struct plan *plan, FILE *f);
 /* Reads a plan written by plan_write_json from PATH into *ret (which the
  * caller releases with plan_release).  Reports its own errors; returns 0
  * or a negative errno. */

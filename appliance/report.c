@@ -623,7 +623,7 @@ static int build(struct builder *bd, json_object *root)
 	unique_labels(bd);
 	json_object_object_add(root, "title", json_object_new_string(title_of(&bd->bundles[0])));
 	if ((r = make_cells(bd)) < 0)
-		return r == -E2BIG ? log_error_errno(-EINVAL, "report: more than %d axes", MAX_AXES)
+		return r == -E2BIG ? log_error_code(-EINVAL, "report: more than %d axes", MAX_AXES)
 				   : r;
 	pick_references(bd);
 	if ((r = mark_following_axes(bd)) < 0)
@@ -672,7 +672,7 @@ int report_build(const struct report_options *o, struct json_object **ret)
 	int r;
 
 	if (o->n_dirs == 0)
-		return log_error_errno(-EINVAL, "report: no results given");
+		return log_error_code(-EINVAL, "report: no results given");
 	if (!root || !(bd.headlines = json_object_new_array()) ||
 	    !(bd.worse = json_object_new_array()))
 		return -ENOMEM;
@@ -697,9 +697,9 @@ int report_build(const struct report_options *o, struct json_object **ret)
 		json_object_object_add(root, "references", refs);
 		r = reference_build(study_name, root, &study);
 		if (r < 0)
-			r = log_error_errno(r == -ENOENT ? -EINVAL : r,
-					    "report: study '%s': %s", study_name,
-					    r == -ENOENT ? "not a shipped study" : strerror(-r));
+			r = log_error_code(r == -ENOENT ? -EINVAL : r,
+					   "report: study '%s': %s", study_name,
+					   r == -ENOENT ? "not a shipped study" : strerror(-r));
 		else
 			json_object_array_add(refs, study);
 	}

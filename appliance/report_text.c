@@ -328,8 +328,7 @@ int report_write(struct json_object *report, unsigned formats, const char *dir)
 	int r = 0;
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(-errno, "report: cannot create '%s': %s", dir,
-				       strerror(errno));
+		return log_error_errno(-errno, "report: cannot create '%s'", dir);
 	for (size_t i = 0; i < N_FILES && r == 0; i++) {
 		if (!(formats & files[i].format))
 			continue;
@@ -347,8 +346,7 @@ int report_write(struct json_object *report, unsigned formats, const char *dir)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
 		if (r == 0 && rename(tmp[i], path) < 0)
-			r = log_error_errno(-errno, "report: cannot write '%s': %s", path,
-					    strerror(errno));
+			r = log_error_errno(-errno, "report: cannot write '%s'", path);
 		if (r < 0)
 			unlink(tmp[i]);
 	}

@@ -26,11 +26,10 @@
 int runstate_create(char *dir)
 {
 	if (!mkdtemp(dir))
-		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
+		return log_error_errno(-errno, "mkdtemp");
 	int r = owner_claim(dir);
 	if (r < 0)
-		return log_error_errno(r, "cannot lock '%s/.owner': %s", dir,
-				       strerror(-r));
+		return log_error_errno(r, "cannot lock '%s/.owner'", dir);
 	return 0;
 }
 
@@ -41,8 +40,7 @@ int runstate_record_loop(const char *dir, const char *dev, const char *image)
 	snprintf(path, sizeof(path), "%s/" LOOP_RECORD, dir);
 	_cleanup_fclose_ FILE *f = fopen(path, "we");
 	if (!f || fprintf(f, "%s\n%s\n", dev, image) < 0 || fflush(f) != 0)
-		return log_error_errno(errno, "cannot write '%s': %s", path,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot write '%s'", path);
 	return 0;
 }
 

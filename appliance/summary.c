@@ -359,8 +359,7 @@ int summary_write_results(const char *dir)
 	r = summary_build(&j, &s);
 	journal_release(&j);
 	if (r < 0)
-		return log_error_errno(r, "summary of '%s': %s", journal_path,
-				       strerror(-r));
+		return log_error_errno(r, "summary of '%s'", journal_path);
 	r = atomicfile_write(dir, "summary.json", write_json_file, &s);
 	if (r == 0)
 		r = atomicfile_write(dir, "summary.txt", write_text_file, &s);

@@ -202,8 +202,8 @@ static int mount_volume(const struct storage_volume *vol, const char *dir)
 	char *modprobe[] = {"modprobe", "-q", "loop", NULL};
 
 	if (vol->format != IMAGE_FORMAT_RAW)
-		return log_error_errno(EINVAL, "%s: no host-native view of a %s image",
-				       vol->path, image_format_name(vol->format));
+		return log_error_code(-EINVAL, "%s: no host-native view of a %s image",
+				      vol->path, image_format_name(vol->format));
 	/* The appliance loads drivers by modalias only: nothing asks for
 	 * loop before the first host cell on a file does. */
 	if (!vol->block_device && access("/dev/loop-control", F_OK) < 0)
@@ -249,7 +249,7 @@ static int run_host_native(const struct sweep_env *env, const struct plan_run *p
 	if (r < 0)
 		return log_error_errno(r, "cannot build the workload's command line");
 	if (!mkdtemp(dir))
-		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
+		return log_error_errno(-errno, "mkdtemp");
 	argv[n++] = (char *)env->agent;
 	argv[n++] = "--host";
 	argv[n++] = dir;
@@ -288,16 +288,15 @@ static int check_results_space(const char *dir)
 	char have[32], need[32];
 
 	if (statvfs(dir, &st) < 0)
-		return log_error_errno(-errno, "results directory '%s': %s", dir,
-				       strerror(errno));
+		return log_error_errno(-errno, "results directory '%s'", dir);
 	uint64_t avail = (uint64_t)st.f_bavail * st.f_frsize;
 	if (avail >= RESULTS_FREE_MIN)
 		return 0;
-	return log_error_errno(-ENOSPC, "results directory '%s' has %s free, "
-			       "less than the %s a run needs: make room there "
-			       "(or give a larger one) and start again to resume",
-			       dir, format_size(avail, have, sizeof(have)),
-			       format_size(RESULTS_FREE_MIN, need, sizeof(need)));
+	return log_error_code(-ENOSPC, "results directory '%s' has %s free, "
+			      "less than the %s a run needs: make room there "
+			      "(or give a larger one) and start again to resume",
+			      dir, format_size(avail, have, sizeof(have)),
+			      format_size(RESULTS_FREE_MIN, need, sizeof(need)));
 }
 
 /* Everything a run needs before it can measure: its volume reset to the
@@ -308,16 +307,16 @@ static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell
 	int r;
 
 	if (!vol)
-		return log_error_errno(ENOENT, "no volume provisioned for %s",
-				       cell->id);
+		return log_error_code(-ENOENT, "no volume provisioned for %s",
+				      cell->id);
 	r = storage_reset(vol, env->pristine, ret_reset_seconds);
 	if (r < 0) {
 		char cause[256];
 		snprintf(cause, sizeof(cause), "%s",
 			 *log_last_error() ? log_last_error() : strerror(-r));
 		/* The cell is named by the progress line above. */
-		return log_error_errno(r, "cannot reset the volume '%s': %s",
-				       vol->path, cause);
+		return log_error_code(r, "cannot reset the volume '%s': %s",
+				      vol->path, cause);
 	}
 	if (env->plan->profile.host.page_cache == PAGE_CACHE_DROP)
 		drop_page_cache();
@@ -509,11 +508,10 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 	snprintf(console_dir, sizeof(console_dir), "%s/console", env->results_dir);
 	r = dirs_make(env->results_dir, 0755);
 	if (r < 0)
-		return log_error_errno(r, "cannot create '%s': %s",
-				       env->results_dir, strerror(-r));
+		return log_error_errno(r, "cannot create '%s'",
+				       env->results_dir);
 	if (mkdir(console_dir, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(errno, "cannot create '%s': %s", console_dir,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot create '%s'", console_dir);
 	r = journal_read(journal_path, &done);
 	/* DIR/plan.json: the report lists the levels in the profile's order
 	 * and tells bundles of different plans apart. */

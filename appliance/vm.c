@@ -198,17 +198,15 @@ static int write_embed_config(const char *statedir)
 	    asprintf(&conf, "%s/qemu.conf", etc) < 0)
 		return -ENOMEM;
 	if (mkdir(statedir, 0700) < 0 && errno != EEXIST)
-		return log_error_errno(-errno, "cannot create '%s': %s",
-				       statedir, strerror(errno));
+		return log_error_errno(-errno, "cannot create '%s'",
+				       statedir);
 	if (mkdir(etc, 0700) < 0 && errno != EEXIST)
-		return log_error_errno(-errno, "cannot create '%s': %s", etc,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot create '%s'", etc);
 	if (access(conf, F_OK) == 0)
 		return 0;
 	_cleanup_fclose_ FILE *f = fopen(conf, "we");
 	if (!f)
-		return log_error_errno(-errno, "cannot create '%s': %s", conf,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot create '%s'", conf);
 	fputs("# Written by buildapp for the embedded QEMU driver.\n"
 	      "stdio_handler = \"file\"\n"
 	      "user = \"root\"\n"
@@ -219,8 +217,7 @@ static int write_embed_config(const char *statedir)
 	      "namespaces = [ ]\n",
 	      f);
 	if (fflush(f) != 0)
-		return log_error_errno(-errno, "cannot write '%s': %s", conf,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot write '%s'", conf);
 	return 0;
 }
 
@@ -231,9 +228,9 @@ static int resolve_accel(enum vm_accel accel, bool *ret_kvm, bool *ret_probed)
 	if (accel == VM_ACCEL_AUTO && env && *env) {
 		int v = name_table_lookup(&vm_accel_names, env);
 		if (v < 0)
-			return log_error_errno(-EINVAL,
-					       "BUILDAPP_ACCEL='%s': expected auto, kvm or tcg",
-					       env);
+			return log_error_code(-EINVAL,
+					      "BUILDAPP_ACCEL='%s': expected auto, kvm or tcg",
+					      env);
 		accel = (enum vm_accel)v;
 	}
 	*ret_probed = accel == VM_ACCEL_AUTO;
@@ -257,8 +254,8 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 		return r;
 	if (!uri) {
 		if (!statedir || statedir[0] != '/')
-			return log_error_errno(-EINVAL,
-					       "the embedded libvirt driver needs an absolute state directory");
+			return log_error_code(-EINVAL,
+					      "the embedded libvirt driver needs an absolute state directory");
 		r = write_embed_config(statedir);
 		if (r < 0)
 			return r;
@@ -267,20 +264,20 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 		uri = embed_uri;
 	}
 	if (current_host)
-		return log_error_errno(-EBUSY, "a libvirt connection is already open");
+		return log_error_code(-EBUSY, "a libvirt connection is already open");
 
 	/* The embedded driver logs its warnings (tainted domains, security
 	 * driver) on stderr, between our progress lines: keep only errors
 	 * unless the user asked for more. */
 	setenv("LIBVIRT_LOG_OUTPUTS", "4:stderr", 0);
 	if (virInitialize() < 0)
-		return log_error_errno(-EIO, "cannot initialize libvirt: %s",
-				       virGetLastErrorMessage());
+		return log_error_code(-EIO, "cannot initialize libvirt: %s",
+				      virGetLastErrorMessage());
 	virSetErrorFunc(NULL, quiet_libvirt_errors);
 	if (!event_impl_registered) {
 		if (virEventRegisterDefaultImpl() < 0)
-			return log_error_errno(-EIO, "libvirt event loop: %s",
-					       virGetLastErrorMessage());
+			return log_error_code(-EIO, "libvirt event loop: %s",
+					      virGetLastErrorMessage());
 		event_impl_registered = true;
 	}
 
@@ -303,7 +300,7 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 
 	if (pthread_create(&h->loop, NULL, event_loop, h) != 0) {
 		vm_host_close(h);
-		return log_error_errno(-EAGAIN, "cannot start the libvirt event loop");
+		return log_error_code(-EAGAIN, "cannot start the libvirt event loop");
 	}
 	h->loop_started = true;
 
@@ -582,7 +579,7 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 
 	r = domain_xml(spec, h->kvm, &xml);
 	if (r < 0)
-		return log_error_errno(r, "run '%s': invalid guest settings",
+		return log_error_errno(r, "run '%s': no domain XML for its guest settings",
 				       spec->name ? spec->name : "?");
 	snprintf(res.console_log, sizeof res.console_log, "%s",
 		 spec->console_log);

@@ -85,23 +85,22 @@ int volumes_layout_write(const char *results_dir, const char *device)
 	if (r < 0)
 		return r;
 	if (!facts.ptuuid[0])
-		return log_error_errno(ENODATA, "'%s': no partition table UUID to record",
-				       device);
+		return log_error_code(-ENODATA, "'%s': no partition table UUID to record",
+				      device);
 	if (mkdir(results_dir, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(errno, "cannot create '%s': %s", results_dir,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot create '%s'", results_dir);
 	snprintf(path, sizeof(path), "%s/" LAYOUT_NAME, results_dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	_cleanup_fclose_ FILE *f = fopen(tmp, "we");
 	if (!f)
-		return log_error_errno(errno, "cannot write '%s': %s", tmp, strerror(errno));
+		return log_error_errno(-errno, "cannot write '%s'", tmp);
 	fprintf(f, "ptuuid=%s\n", facts.ptuuid);
 	for (size_t i = 0; i < facts.n_identities; i++)
 		fprintf(f, "identity=%s\n", facts.identities[i]);
 	if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) < 0 || rename(tmp, path) < 0) {
 		r = -errno;
 		unlink(tmp);
-		return log_error_errno(r, "cannot write '%s': %s", path, strerror(-r));
+		return log_error_errno(r, "cannot write '%s'", path);
 	}
 	return 0;
 }
@@ -119,7 +118,7 @@ static int disk_target(const struct profile *p, const char *device,
 	/* Partitions are named after the kernel's name (/dev/sda1), not a
 	 * by-id link's. */
 	if (!realpath(device, real))
-		return log_error_errno(errno, "'%s': %s", device, strerror(errno));
+		return log_error_errno(-errno, "'%s'", device);
 	if (strlen(real) >= sizeof(ret->device) ||
 	    strlen(mountpoint) >= sizeof(ret->mountpoint)) {
 		log_error("'%s' or '%s': path too long", real, mountpoint);
@@ -143,7 +142,7 @@ int volumes_provision(const struct profile *profile, const char *target,
 
 	memset(&t, 0, sizeof(t));
 	if (stat(target, &st) < 0)
-		return log_error_errno(errno, "target '%s': %s", target, strerror(errno));
+		return log_error_errno(-errno, "target '%s'", target);
 	if (S_ISDIR(st.st_mode)) {
 		t.kind = STORAGE_TARGET_DIRECTORY;
 		snprintf(t.mountpoint, sizeof(t.mountpoint), "%s", target);

@@ -68,7 +68,7 @@ int cmd_hostroot(int argc, char **argv)
 	tempfiles_add(tmp, 0);
 	r = hostroot_build(&s2, &cached);
 	if (r == 0 && rename(tmp, spec.output) < 0)
-		r = log_error_errno(errno, "'%s': %s", spec.output, strerror(errno));
+		r = log_error_errno(-errno, "'%s'", spec.output);
 	if (r < 0) {
 		tempfiles_remove_all();
 		return 1;

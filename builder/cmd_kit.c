@@ -48,8 +48,7 @@ static int export_file(const char *from, const char *dir, const char *name)
 	snprintf(to, sizeof(to), "%s/%s", dir, name);
 	int r = cas_copy(from, to, 1);
 	if (r < 0)
-		return log_error_errno(r, "cannot write '%s': %s", to,
-				       strerror(-r));
+		return log_error_errno(r, "cannot write '%s'", to);
 	printf("%s\n", to);
 	return 0;
 }
@@ -66,8 +65,8 @@ static int write_cmdlines(const struct profile *p, const char *dir)
 			 workload_kind_name(k));
 		_cleanup_fclose_ FILE *f = fopen(path, "we");
 		if (!f || fprintf(f, "%s\n", line) < 0)
-			return log_error_errno(-errno, "cannot write '%s': %s",
-					       path, strerror(errno));
+			return log_error_errno(-errno, "cannot write '%s'",
+					       path);
 		printf("%s\n", path);
 	}
 	return 0;

@@ -4,10 +4,11 @@
 #include <string.h>
 
 #include "commands.h"
-#include "keys.h"
+#include "keyref.h"
 #include "loader.h"
 #include "log.h"
 #include "planner.h"
+#include "plantext.h"
 
 static void plan_usage(FILE *f)
 {
@@ -53,11 +54,11 @@ int cmd_plan(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	r = planner_build(&profile, &plan);
 	if (r < 0) {
-		log_error_errno(r, "profile '%s': cannot make a plan: %s",
-				argv[optind], strerror(-r));
+		log_error_errno(r, "profile '%s': cannot make a plan",
+				argv[optind]);
 		return 1;
 	}
-	r = json ? plan_write_json(&plan, stdout) : plan_write_text(&plan, stdout);
+	r = json ? plan_write_json(&plan, stdout) : plantext_write(&plan, stdout);
 	plan_release(&plan);
 	if (r < 0 || fflush(stdout) != 0) {
 		log_error("plan: cannot write the output");
@@ -74,6 +75,6 @@ int cmd_keys(int argc, char **argv)
 		fprintf(stderr, "Usage: buildapp keys\n");
 		return EXIT_BAD_INPUT;
 	}
-	keys_write_markdown(stdout);
+	keyref_write_markdown(stdout);
 	return 0;
 }

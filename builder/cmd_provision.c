@@ -182,7 +182,7 @@ static int make_target(const struct options *o, const struct profile *p,
 	/* Partitions are named after the kernel's name (/dev/sda1), not a
 	 * by-id link's. */
 	if (!realpath(o->target, real))
-		return log_error_errno(errno, "'%s': %s", o->target, strerror(errno));
+		return log_error_errno(-errno, "'%s'", o->target);
 	if (strlen(real) >= sizeof(ret->device)) {
 		log_error("provision: device path '%s' is too long", real);
 		return -ENAMETOOLONG;
@@ -218,7 +218,7 @@ static int prepare_file(const char *path, uint64_t size, bool dry_run, bool quie
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
-		return log_error_errno(errno, "creating '%s': %s", path, strerror(errno));
+		return log_error_errno(-errno, "creating '%s'", path);
 	return 0;
 }
 

@@ -63,12 +63,12 @@ static int parse_formats(const char *list, unsigned *ret)
 			if (strcmp(w, names[i].name) == 0)
 				break;
 		if (i == sizeof names / sizeof names[0])
-			return log_error_errno(-EINVAL, "report: --format: unknown format '%s' (html, csv, json, txt)",
-					       w);
+			return log_error_code(-EINVAL, "report: --format: unknown format '%s' (html, csv, json, txt)",
+					      w);
 		f |= names[i].bit;
 	}
 	if (!f)
-		return log_error_errno(-EINVAL, "report: --format: no format given");
+		return log_error_code(-EINVAL, "report: --format: no format given");
 	*ret = f;
 	return 0;
 }
@@ -80,19 +80,18 @@ static int resolve(const char *input, char *ret, size_t size)
 	struct stat st;
 
 	if (stat(input, &st) < 0)
-		return log_error_errno(-EINVAL, "report: '%s': %s", input, strerror(errno));
+		return log_error_code(-EINVAL, "report: '%s': %s", input, strerror(errno));
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(ret, size, "%s", input);
 		return 0;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		return log_error_errno(-EINVAL, "report: '%s': not a results directory, image or device",
-				       input);
+		return log_error_code(-EINVAL, "report: '%s': not a results directory, image or device",
+				      input);
 	const char *tmp = getenv("TMPDIR");
 	snprintf(ret, size, "%s/buildapp-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(ret))
-		return log_error_errno(-errno, "report: cannot create '%s': %s", ret,
-				       strerror(errno));
+		return log_error_errno(-errno, "report: cannot create '%s'", ret);
 	int r = tempfiles_add(ret, TEMPFILE_TREE);
 	if (r < 0)
 		return r;

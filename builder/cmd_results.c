@@ -47,8 +47,8 @@ int results_copy_out(const char *image, const char *dir)
 		return r;
 	_cleanup_free_ char *dev = guestfs_findfs_label(g, IMAGE_RESULTS_LABEL);
 	if (!dev)
-		return log_error_errno(-ENOENT, "'%s': no RESULTS partition (not a used kit image or stick)",
-				       image);
+		return log_error_code(-ENOENT, "'%s': no RESULTS partition (not a used kit image or stick)",
+				      image);
 	if (guestfs_mount_ro(g, dev, "/") < 0)
 		return gfs_error(g, "mounting RESULTS");
 	_cleanup_strv_free_ char **names = guestfs_ls(g, "/");

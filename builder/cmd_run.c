@@ -147,7 +147,7 @@ static int parse_run_args(int argc, char **argv, struct run_options *o)
 	/* QEMU runs elsewhere: every path handed to it must be absolute. */
 	if (absolute(&o->target, o->target_buf) < 0 ||
 	    absolute(&o->results, o->results_buf) < 0)
-		return log_error_errno(ENAMETOOLONG, "run: path too long");
+		return log_error_code(-ENAMETOOLONG, "run: path too long");
 	return 0;
 }
 
@@ -182,8 +182,7 @@ static int attach_image(const struct profile *p, const char *path,
 	if (stat(path, &st) < 0) {
 		_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0 || ftruncate(fd, (off_t)r->disk_size) < 0)
-			return log_error_errno(errno, "creating '%s': %s", path,
-					       strerror(errno));
+			return log_error_errno(-errno, "creating '%s'", path);
 	} else if ((k = volumes_check_target(p, path, own)) < 0) {
 		return k;
 	} else if ((uint64_t)st.st_size < r->disk_size) {
@@ -225,7 +224,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	if (tools_cache_dir(o->cache, cache, sizeof(cache)) < 0)
 		return -ENOENT;
 	if (absolute_in_place(cache) < 0)
-		return log_error_errno(ENAMETOOLONG, "run: path too long");
+		return log_error_code(-ENAMETOOLONG, "run: path too long");
 	/* libvirt's QEMU probe, kept with the builds (see bench_inputs). */
 	snprintf(caps, sizeof(caps), "%s/libvirt-qemu-capabilities", cache);
 	r = guestkit_build(p, cache, NULL, &kit);
@@ -288,8 +287,7 @@ int cmd_run(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	r = planner_build(&profile, &plan);
 	if (r < 0) {
-		log_error_errno(r, "profile '%s': cannot make a plan: %s", o.profile,
-				strerror(-r));
+		log_error_errno(r, "profile '%s': cannot make a plan", o.profile);
 		return 1;
 	}
 	r = run_sweep(&o, &plan);

@@ -204,9 +204,9 @@ static int scan(struct elfdeps *d, const char *path, const struct elf_file *f)
 		char lib[PATH_MAX];
 		int r = find_lib(name, dirs, origin, lib, sizeof(lib));
 		if (r < 0)
-			return log_error_errno(r, "'%s' needs '%s', which is "
-						  "not installed",
-					       path, name);
+			return log_error_code(r, "'%s' needs '%s', which is "
+						 "not installed",
+					      path, name);
 		r = add_object(d, lib, false);
 		if (r < 0)
 			return r;
@@ -224,8 +224,8 @@ static int add_object(struct elfdeps *d, const char *path, bool top)
 	struct elf_file f;
 	int r = elf_open(path, &f);
 	if (r < 0)
-		return log_error_errno(r, "'%s': not a 64-bit x86 ELF file: %s",
-				       path, strerror(-r));
+		return log_error_errno(r, "'%s': not a 64-bit x86 ELF file",
+				       path);
 	r = scan(d, path, &f);
 	elf_close(&f);
 	return r;

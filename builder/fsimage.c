@@ -26,8 +26,8 @@ static int run_tool(char *const argv[], uint64_t epoch)
 		return 0;
 	command_describe(argv, desc, sizeof(desc));
 	if (r < 0)
-		return log_error_errno(r, "'%s' failed: %s", desc, strerror(-r));
-	return log_error_errno(EIO, "'%s' failed with exit status %d", desc, r);
+		return log_error_errno(r, "'%s' failed", desc);
+	return log_error_code(-EIO, "'%s' failed with exit status %d", desc, r);
 }
 
 int fsimage_make_sparse(const char *path, uint64_t size)
@@ -37,8 +37,7 @@ int fsimage_make_sparse(const char *path, uint64_t size)
 
 	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
 		int r = -errno;
-		return log_error_errno(r, "cannot create '%s': %s", path,
-				       strerror(-r));
+		return log_error_errno(r, "cannot create '%s'", path);
 	}
 	return 0;
 }
@@ -50,9 +49,9 @@ int fsimage_make_esp(const struct fsimage_esp *esp)
 	int r;
 
 	if (esp->size < (64ULL << 20) || esp->size % (1 << 20))
-		return log_error_errno(EINVAL, "ESP size %" PRIu64
-				       " is not a multiple of 1 MiB >= 64 MiB",
-				       esp->size);
+		return log_error_code(-EINVAL, "ESP size %" PRIu64
+				      " is not a multiple of 1 MiB >= 64 MiB",
+				      esp->size);
 	r = fsimage_make_sparse(esp->path, esp->size);
 	if (r < 0)
 		return r;

@@ -25,7 +25,7 @@ int gfs_error(guestfs_h *g, const char *what)
 {
 	const char *msg = guestfs_last_error(g);
 
-	return log_error_errno(EIO, "%s: %s", what, msg ? msg : "unknown error");
+	return log_error_code(-EIO, "%s: %s", what, msg ? msg : "unknown error");
 }
 
 guestfs_h *gfs_open(void)

@@ -76,7 +76,7 @@ int guestimage_generate_tarball(const char *path, uint64_t total)
 	char name[64];
 
 	if (!a || !buf)
-		return log_error_errno(-ENOMEM, "out of memory");
+		return log_error_code(-ENOMEM, "out of memory");
 	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
 	    archive_write_open_filename(a, path) != ARCHIVE_OK)
 		goto fail;
@@ -84,7 +84,7 @@ int guestimage_generate_tarball(const char *path, uint64_t total)
 		_cleanup_(archive_entry_freep) struct archive_entry *e =
 			archive_entry_new();
 		if (!e)
-			return log_error_errno(-ENOMEM, "out of memory");
+			return log_error_code(-ENOMEM, "out of memory");
 		/* Source-tree-like: directories of small files, sizes spread
 		 * from 256 bytes to 32 KiB (kernel sources average ~15K). */
 		size_t size = 256 + next(&seed) % (32768 - 256);
@@ -144,8 +144,7 @@ static int tarball_source(const struct profile *p, const char *cache,
 		return 0;
 	if (strcmp(t, "auto") != 0 && strcmp(t, "generated") != 0) {
 		if (access(t, R_OK) != 0)
-			return log_error_errno(-errno, "tarball '%s': %s", t,
-					       strerror(errno));
+			return log_error_errno(-errno, "tarball '%s'", t);
 		snprintf(ret, len, "%s", t);
 		return 0;
 	}
@@ -159,7 +158,7 @@ static int tarball_source(const struct profile *p, const char *cache,
 	char base[PATH_MAX - 64], tmp[PATH_MAX + 32];
 	int r = cas_path(c, cache, base, sizeof(base));
 	if (r < 0)
-		return log_error_errno(r, "cache '%s': %s", cache, strerror(-r));
+		return log_error_errno(r, "cache '%s'", cache);
 	snprintf(ret, len, "%s.tar", base);
 	if (access(ret, R_OK) == 0)
 		return 0;
@@ -174,8 +173,7 @@ static int tarball_source(const struct profile *p, const char *cache,
 	tempfiles_forget(tmp);
 	if (rename(tmp, ret) < 0) {
 		unlink(tmp);
-		return log_error_errno(-errno, "cannot rename '%s': %s", tmp,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot rename '%s'", tmp);
 	}
 	return 0;
 }
@@ -305,8 +303,7 @@ int guestimage_build(const struct profile *p, const char *cache_dir,
 	cas_add_str(c, size_s);
 	if ((tar && (r = cas_add_file(c, img.tarball)) < 0) ||
 	    (r = cas_path(c, cache_dir, dir, sizeof(dir))) < 0)
-		return log_error_errno(r, "guest image cache: %s",
-				       strerror(-r));
+		return log_error_errno(r, "guest image cache");
 	snprintf(img.path, sizeof(img.path), "%s/disk.img", dir);
 	if (access(img.path, R_OK) == 0) {
 		img.cached = 1;
@@ -314,16 +311,14 @@ int guestimage_build(const struct profile *p, const char *cache_dir,
 		return 0;
 	}
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return log_error_errno(-errno, "cannot create '%s': %s", dir,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot create '%s'", dir);
 	tempfiles_reap_tmp(img.path);
 	tempfiles_tmp_name(img.path, tmp, sizeof(tmp));
 	tempfiles_add(tmp, 0);
 	r = assemble(tmp, img.size, img.tarball);
 	tempfiles_forget(tmp);
 	if (r == 0 && rename(tmp, img.path) < 0)
-		r = log_error_errno(-errno, "cannot rename '%s': %s", tmp,
-				    strerror(errno));
+		r = log_error_errno(-errno, "cannot rename '%s'", tmp);
 	if (r < 0) {
 		unlink(tmp);
 		return r;

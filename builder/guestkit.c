@@ -339,8 +339,8 @@ static int write_entry(struct archive *a, const struct entry *e)
 	case K_FILE:
 		fd = open(e->src, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st) < 0)
-			return log_error_errno(-errno, "cannot read '%s': %s",
-					       e->src, strerror(errno));
+			return log_error_errno(-errno, "cannot read '%s'",
+					       e->src);
 		archive_entry_set_filetype(ae, AE_IFREG);
 		archive_entry_set_size(ae, st.st_size);
 		break;
@@ -357,8 +357,8 @@ static int write_entry(struct archive *a, const struct entry *e)
 			if (archive_write_data(a, buf, n) < 0)
 				goto fail;
 		if (n < 0)
-			return log_error_errno(-errno, "cannot read '%s': %s",
-					       e->src, strerror(errno));
+			return log_error_errno(-errno, "cannot read '%s'",
+					       e->src);
 	}
 	return 0;
 fail:
@@ -442,13 +442,12 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 		else if (k.e[i].src)
 			cas_add_str(c, k.e[i].src);
 		if (r < 0) {
-			log_error_errno(r, "cannot stat '%s': %s", k.e[i].src,
-					strerror(-r));
+			log_error_errno(r, "cannot stat '%s'", k.e[i].src);
 			goto out;
 		}
 	}
 	if ((r = cas_path(c, cache_dir, dir, sizeof(dir))) < 0) {
-		log_error_errno(r, "cache '%s': %s", cache_dir, strerror(-r));
+		log_error_errno(r, "cache '%s'", cache_dir);
 		goto out;
 	}
 	snprintf(kit.kernel, sizeof(kit.kernel), "%s/vmlinuz", dir);
@@ -466,14 +465,13 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	tempfiles_reap_tmp(dir);
 	tempfiles_tmp_name(dir, tmp, sizeof(tmp));
 	if (mkdir(tmp, 0755) < 0 || tempfiles_add(tmp, TEMPFILE_TREE) < 0) {
-		r = log_error_errno(-errno, "cannot create '%s': %s", tmp,
-				    strerror(errno));
+		r = log_error_errno(-errno, "cannot create '%s'", tmp);
 		goto out;
 	}
 	char f[PATH_MAX + 32];
 	snprintf(f, sizeof(f), "%s/vmlinuz", tmp);
 	if ((r = cas_copy(kernel, f, 0)) < 0) {
-		log_error_errno(r, "cannot copy '%s': %s", kernel, strerror(-r));
+		log_error_errno(r, "cannot copy '%s'", kernel);
 		goto out;
 	}
 	snprintf(f, sizeof(f), "%s/initrd.img", tmp);
@@ -484,8 +482,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 		tmp[0] = '\0';
 	} else if (errno != ENOTEMPTY && errno != EEXIST) {
 		/* (Those two: a concurrent build finished first.) */
-		r = log_error_errno(-errno, "cannot rename '%s': %s", tmp,
-				    strerror(errno));
+		r = log_error_errno(-errno, "cannot rename '%s'", tmp);
 		goto out;
 	}
 	kit.min_memory = min_memory(&k, kit.initrd);

@@ -93,7 +93,7 @@ __attribute__((format(printf, 3, 4))) static int pathf(char *buf, size_t len,
 	n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= len)
-		return log_error_errno(ENAMETOOLONG, "path too long: %s", buf);
+		return log_error_code(-ENAMETOOLONG, "path too long: %s", buf);
 	return 0;
 }
 
@@ -103,8 +103,8 @@ static int run(char *const argv[], const char *what)
 
 	if (r == 0)
 		return 0;
-	return log_error_errno(r < 0 ? r : EIO, "%s failed (%s)", what,
-			       r < 0 ? strerror(-r) : "non-zero exit status");
+	return log_error_code(r < 0 ? r : -EIO, "%s failed (%s)", what,
+			      r < 0 ? strerror(-r) : "non-zero exit status");
 }
 
 int hostroot_cache_key(const char *const *packages, const char *kernel_version,
@@ -122,9 +122,9 @@ int hostroot_cache_key(const char *const *packages, const char *kernel_version,
 	argv[k] = NULL;
 	r = command_capture(argv, NULL, 1 << 20, &versions);
 	if (r != 0)
-		return log_error_errno(r < 0 ? r : ENOENT,
-				       "host root: a package of the list is not "
-				       "installed (dpkg-query)");
+		return log_error_code(r < 0 ? r : -ENOENT,
+				      "host root: a package of the list is not "
+				      "installed (dpkg-query)");
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	char head[128];
 	snprintf(head, sizeof(head), "layout %d\nkernel %s\n", HOSTROOT_LAYOUT,
@@ -134,7 +134,7 @@ int hostroot_cache_key(const char *const *packages, const char *kernel_version,
 	    !EVP_DigestUpdate(ctx, versions, strlen(versions)) ||
 	    !EVP_DigestFinal_ex(ctx, md, &len)) {
 		EVP_MD_CTX_free(ctx);
-		return log_error_errno(ENOMEM, "sha256 failed");
+		return log_error_code(-ENOMEM, "sha256 failed");
 	}
 	EVP_MD_CTX_free(ctx);
 	for (unsigned i = 0; i < 32; i++)
@@ -227,7 +227,7 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 				      0644);
 	struct initramfs *a = NULL;
 	if (fd < 0)
-		return log_error_errno(errno, "'%s': %s", tmp, strerror(errno));
+		return log_error_errno(-errno, "'%s'", tmp);
 	/* The cached part is shared by builds of every SOURCE_DATE_EPOCH:
 	 * its mtimes are fixed, its content is named by the cache key. */
 	r = initramfs_open(fd, HOSTROOT_ZSTD_LEVEL, HOSTROOT_BASE_MTIME, &a);
@@ -236,7 +236,7 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 	int k2 = initramfs_close(a);
 	r = r < 0 ? r : k2;
 	if (r == 0 && (fsync(fd) < 0 || rename(tmp, base) < 0))
-		r = log_error_errno(errno, "'%s': %s", base, strerror(errno));
+		r = log_error_errno(-errno, "'%s'", base);
 	if (r == 0)
 		tempfiles_forget(tmp);
 	return r;
@@ -305,12 +305,11 @@ static int append_file(int out, const char *path)
 	ssize_t n;
 
 	if (in < 0)
-		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+		return log_error_errno(-errno, "'%s'", path);
 	while ((n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n)
-			return log_error_errno(errno, "writing the initramfs: %s",
-					       strerror(errno));
-	return n < 0 ? log_error_errno(errno, "'%s': %s", path, strerror(errno)) : 0;
+			return log_error_errno(-errno, "writing the initramfs");
+	return n < 0 ? log_error_errno(-errno, "'%s'", path) : 0;
 }
 
 int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
@@ -324,8 +323,7 @@ int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
 		return r;
 	r = dirs_make(spec->cache_dir, 0755);
 	if (r < 0)
-		return log_error_errno(r, "cache '%s': %s", spec->cache_dir,
-				       strerror(-r));
+		return log_error_errno(r, "cache '%s'", spec->cache_dir);
 	snprintf(base, sizeof(base), "%s/hostroot-%s.cpio.zst", spec->cache_dir, key);
 	cached = access(base, R_OK) == 0;
 	if (cached) {
@@ -333,7 +331,7 @@ int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
 	} else {
 		snprintf(work, sizeof(work), "%s/hostroot-work.XXXXXX", spec->cache_dir);
 		if (!mkdtemp(work))
-			return log_error_errno(errno, "'%s': %s", work, strerror(errno));
+			return log_error_errno(-errno, "'%s'", work);
 		tempfiles_add(work, TEMPFILE_TREE);
 		r = build_base(spec, work, base);
 		tempfiles_forget(work);
@@ -345,7 +343,7 @@ int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
 	_cleanup_close_ int fd = open(spec->output,
 				      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return log_error_errno(errno, "'%s': %s", spec->output, strerror(errno));
+		return log_error_errno(-errno, "'%s'", spec->output);
 	progress_step("host root: appliance files");
 	r = append_file(fd, base);
 	if (r == 0)

@@ -50,13 +50,13 @@ static int workdir_create(struct workdir *w, const char *output)
 	n = snprintf(w->dir, sizeof(w->dir), "%s/.%s.build-XXXXXX", dirname(d),
 		     basename(b));
 	if (n < 0 || (size_t)n >= sizeof(w->dir))
-		return log_error_errno(ENAMETOOLONG, "output path too long: %s",
-				       output);
+		return log_error_code(-ENAMETOOLONG, "output path too long: %s",
+				      output);
 	if (!mkdtemp(w->dir)) {
 		int r = -errno;
 		return log_error_errno(r, "cannot create a temporary directory "
-				       "next to '%s': %s",
-				       output, strerror(-r));
+				       "next to '%s'",
+				       output);
 	}
 	return tempfiles_add(w->dir, 1);
 }
@@ -78,8 +78,7 @@ static int write_file(const char *path, const char *text)
 
 	if (!f || fputs(text, f) < 0 || fflush(f) != 0) {
 		int r = -errno;
-		return log_error_errno(r, "cannot write '%s': %s", path,
-				       strerror(-r));
+		return log_error_errno(r, "cannot write '%s'", path);
 	}
 	return 0;
 }
@@ -90,10 +89,10 @@ static int file_size(const char *path, uint64_t *ret)
 
 	if (stat(path, &st) < 0) {
 		int r = -errno;
-		return log_error_errno(r, "'%s': %s", path, strerror(-r));
+		return log_error_errno(r, "'%s'", path);
 	}
 	if (!S_ISREG(st.st_mode))
-		return log_error_errno(EINVAL, "'%s': not a regular file", path);
+		return log_error_code(-EINVAL, "'%s': not a regular file", path);
 	*ret = (uint64_t)st.st_size;
 	return 0;
 }
@@ -103,11 +102,11 @@ static int check_cmdline(const char *cmdline)
 {
 	for (const char *p = cmdline; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return log_error_errno(EINVAL, "kernel command line: "
-					       "control character");
+			return log_error_code(-EINVAL, "kernel command line: "
+					      "control character");
 	if (strlen(cmdline) > 2048)
-		return log_error_errno(EINVAL, "kernel command line longer "
-				       "than 2048 bytes");
+		return log_error_code(-EINVAL, "kernel command line longer "
+				      "than 2048 bytes");
 	return 0;
 }
 
@@ -155,7 +154,7 @@ static int make_filesystems(struct workdir *w, const struct image_spec *spec,
 	int r;
 
 	if (spec->n_extra_files > 10)
-		return log_error_errno(E2BIG, "too many extra files for the ESP");
+		return log_error_code(-E2BIG, "too many extra files for the ESP");
 	r = write_boot_config(w, spec, &bf);
 	if (r < 0)
 		return r;
@@ -210,13 +209,13 @@ static int read_mbr_code(char buf[MBR_BOOT_CODE_SIZE])
 
 	if (fd < 0) {
 		int r = -errno;
-		return log_error_errno(r, "'%s': %s (package syslinux-common)",
-				       IMAGE_GPTMBR, strerror(-r));
+		return log_error_code(r, "'%s': %s (package syslinux-common)",
+				      IMAGE_GPTMBR, strerror(-r));
 	}
 	n = read(fd, buf, MBR_BOOT_CODE_SIZE);
 	if (n != MBR_BOOT_CODE_SIZE)
-		return log_error_errno(EIO, "'%s': shorter than %d bytes",
-				       IMAGE_GPTMBR, MBR_BOOT_CODE_SIZE);
+		return log_error_code(-EIO, "'%s': shorter than %d bytes",
+				      IMAGE_GPTMBR, MBR_BOOT_CODE_SIZE);
 	return 0;
 }
 
@@ -265,8 +264,8 @@ static int partition(const struct image_spec *spec, const struct layout *l,
 		return r;
 	_cleanup_close_ int fd = open(disk, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || pwrite(fd, mbr, MBR_BOOT_CODE_SIZE, 0) != MBR_BOOT_CODE_SIZE)
-		return log_error_errno(errno ? errno : EIO, "writing gptmbr.bin "
-				       "into '%s': %s", disk, strerror(errno));
+		return log_error_errno(errno ? -errno : -EIO, "writing gptmbr.bin "
+				       "into '%s'", disk);
 	return 0;
 }
 
@@ -329,14 +328,14 @@ static int copy_extents(guestfs_h *g, const char *host, const char *src,
 	struct stat st;
 
 	if (fd < 0 || fstat(fd, &st) < 0)
-		return log_error_errno(errno, "'%s': %s", host, strerror(errno));
+		return log_error_errno(-errno, "'%s'", host);
 	struct copying c = {.g = g, .src = src, .dst = dst, .start = -1,
 			    .size = st.st_size};
 	int r = extents_for_each(fd, st.st_size, copy_extent, &c);
 	if (r == 0)
 		r = copy_pending(&c);
 	if (r < 0 && !c.copy_failed) /* lseek's */
-		return log_error_errno(r, "'%s': %s", host, strerror(-r));
+		return log_error_errno(r, "'%s'", host);
 	return r;
 }
 
@@ -389,7 +388,7 @@ static int to_qcow2(const char *raw, const char *qcow2)
 	progress_step("converting to qcow2");
 	r = command_run(argv, NULL, 1);
 	if (r != 0)
-		return log_error_errno(r < 0 ? r : EIO,
+		return log_error_errno(r < 0 ? r : -EIO,
 				       "qemu-img convert to qcow2 failed");
 	return 0;
 }
@@ -400,7 +399,7 @@ static int sync_file(const char *path)
 
 	if (fd < 0 || fsync(fd) < 0) {
 		int r = -errno;
-		return log_error_errno(r, "'%s': %s", path, strerror(-r));
+		return log_error_errno(r, "'%s'", path);
 	}
 	return 0;
 }
@@ -425,10 +424,10 @@ static int compute_layout(const struct image_spec *spec, struct layout *ret)
 	min_size = ESP_START_SECTOR * 512 + esp_size + results_size + MIB;
 	if (spec->size && spec->size < min_size) {
 		char want[32], have[32];
-		return log_error_errno(EINVAL, "image size %s is too small: "
-				       "kernel, initramfs and RESULTS need %s",
-				       format_size(spec->size, have, sizeof(have)),
-				       format_size(min_size, want, sizeof(want)));
+		return log_error_code(-EINVAL, "image size %s is too small: "
+				      "kernel, initramfs and RESULTS need %s",
+				      format_size(spec->size, have, sizeof(have)),
+				      format_size(min_size, want, sizeof(want)));
 	}
 	ret->disk_size = spec->size ? round_up(spec->size, MIB) : min_size;
 	ret->esp_start = ESP_START_SECTOR;

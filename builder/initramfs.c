@@ -29,8 +29,8 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
 
 static int ar_error(struct initramfs *a, const char *what)
 {
-	return log_error_errno(EIO, "initramfs: %s: %s", what,
-			       archive_error_string(a->ar));
+	return log_error_code(-EIO, "initramfs: %s: %s", what,
+			      archive_error_string(a->ar));
 }
 
 int initramfs_open(int fd, int level, uint64_t epoch, struct initramfs **ret)
@@ -91,7 +91,7 @@ static int write_fd_data(struct initramfs *a, int fd, const char *name)
 	}
 	if (n < 0) {
 		int r = -errno;
-		return log_error_errno(r, "reading '%s': %s", name, strerror(-r));
+		return log_error_errno(r, "reading '%s'", name);
 	}
 	return 0;
 }
@@ -106,7 +106,7 @@ static int add_path(struct initramfs *a, const char *path, const char *dest)
 
 	if (lstat(path, &st) < 0) {
 		int r = -errno;
-		return log_error_errno(r, "'%s': %s", path, strerror(-r));
+		return log_error_errno(r, "'%s'", path);
 	}
 	e = new_entry(a, dest, st.st_mode, S_ISREG(st.st_mode) ? st.st_size : 0);
 	if (!e)
@@ -116,7 +116,7 @@ static int add_path(struct initramfs *a, const char *path, const char *dest)
 	if (S_ISLNK(st.st_mode)) {
 		ssize_t n = readlink(path, target, sizeof(target) - 1);
 		if (n < 0)
-			return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+			return log_error_errno(-errno, "'%s'", path);
 		target[n] = '\0';
 		archive_entry_set_symlink(e, target);
 	} else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
@@ -124,7 +124,7 @@ static int add_path(struct initramfs *a, const char *path, const char *dest)
 	} else if (S_ISREG(st.st_mode)) {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+			return log_error_errno(-errno, "'%s'", path);
 	} else if (!S_ISDIR(st.st_mode)) {
 		return 0; /* sockets and fifos have no place in a root */
 	}
@@ -141,10 +141,10 @@ static int add_dir_contents(struct initramfs *a, const char *rel)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", a->root, rel) >=
 	    sizeof(path))
-		return log_error_errno(ENAMETOOLONG, "path too long: %s", rel);
+		return log_error_code(-ENAMETOOLONG, "path too long: %s", rel);
 	n = scandir(path, &names, NULL, alphasort);
 	if (n < 0)
-		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+		return log_error_errno(-errno, "'%s'", path);
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 		char child[PATH_MAX], host[PATH_MAX];
@@ -156,7 +156,7 @@ static int add_dir_contents(struct initramfs *a, const char *rel)
 				     *rel ? "/" : "", name) >= sizeof(child) ||
 		    (size_t)snprintf(host, sizeof(host), "%s/%s", a->root, child) >=
 			    sizeof(host)) {
-			r = log_error_errno(ENAMETOOLONG, "path too long: %s", name);
+			r = log_error_code(-ENAMETOOLONG, "path too long: %s", name);
 			goto next;
 		}
 		r = add_path(a, host, child);
@@ -216,7 +216,7 @@ int initramfs_add_file(struct initramfs *a, const char *source,
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		int r = -errno;
-		return log_error_errno(r, "'%s': %s", source, strerror(-r));
+		return log_error_errno(r, "'%s'", source);
 	}
 	e = new_entry(a, dest, S_IFREG | mode, st.st_size);
 	if (!e)

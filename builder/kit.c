@@ -71,8 +71,8 @@ int kit_cmdline(const struct profile *p, char *buf, size_t len)
 		/* The command line is space-separated: a value with a space
 		 * would split into two settings. */
 		if (strchr(value, ' '))
-			return log_error_errno(EINVAL, "[%s] %s must not contain spaces",
-					       keys[i][0], keys[i][1]);
+			return log_error_code(-EINVAL, "[%s] %s must not contain spaces",
+					      keys[i][0], keys[i][1]);
 		used = (size_t)n;
 		n += snprintf(buf + used, len - used, " buildapp.%s=%s", keys[i][1], value);
 	}
@@ -126,7 +126,7 @@ static int sha256_file(const char *path, char hex[65])
 	int r;
 
 	if (fd < 0 || fstat(fd, &st) < 0)
-		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+		return log_error_errno(-errno, "'%s'", path);
 	struct hashing h = {.ctx = EVP_MD_CTX_new(), .fd = fd};
 	if (!h.ctx || !EVP_DigestInit_ex(h.ctx, EVP_sha256(), NULL)) {
 		EVP_MD_CTX_free(h.ctx);
@@ -138,7 +138,7 @@ static int sha256_file(const char *path, char hex[65])
 	EVP_DigestFinal_ex(h.ctx, md, &len);
 	EVP_MD_CTX_free(h.ctx);
 	if (r < 0)
-		return log_error_errno(r, "'%s': %s", path, strerror(-r));
+		return log_error_errno(r, "'%s'", path);
 	for (unsigned i = 0; i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	return 0;
@@ -217,8 +217,8 @@ static int add_fio_libs(struct kit_payload *pl)
 		if (!hostroot_trimmed(dest + 1))
 			continue;
 		if (n == KIT_MAX_LIBS) {
-			r = log_error_errno(E2BIG, "fio needs more than %d libraries "
-						   "the host root leaves out", KIT_MAX_LIBS);
+			r = log_error_code(-E2BIG, "fio needs more than %d libraries "
+						  "the host root leaves out", KIT_MAX_LIBS);
 			break;
 		}
 		snprintf(pl->lib_src[n], PATH_MAX, "%s", path);
@@ -252,8 +252,8 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	json_object *plan = json_object_from_file(payload->plan), *profile;
 	if (!plan || !json_object_object_get_ex(plan, "profile", &profile)) {
 		json_object_put(plan);
-		return log_error_errno(EIO, "'%s': %s", payload->plan,
-				       json_util_get_last_err());
+		return log_error_code(-EIO, "'%s': %s", payload->plan,
+				      json_util_get_last_err());
 	}
 	json_object_object_add(m, "profile", json_object_get(profile));
 	json_object_object_add(m, "plan", plan);
@@ -288,8 +288,8 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	if (json_object_to_file_ext(k->manifest, m,
 				    JSON_C_TO_STRING_PRETTY |
 					    JSON_C_TO_STRING_NOSLASHESCAPE) < 0)
-		return log_error_errno(EIO, "writing '%s': %s", k->manifest,
-				       json_util_get_last_err());
+		return log_error_code(-EIO, "writing '%s': %s", k->manifest,
+				      json_util_get_last_err());
 	return 0;
 }
 
@@ -299,21 +299,21 @@ static int write_netboot(const struct kit_paths *k, const char *cmdline)
 	int r;
 
 	if (mkdir(k->netboot, 0755) < 0)
-		return log_error_errno(errno, "'%s': %s", k->netboot, strerror(errno));
+		return log_error_errno(-errno, "'%s'", k->netboot);
 	snprintf(path, sizeof(path), "%s/vmlinuz", k->netboot);
 	r = command_run((char *[]){"cp", (char *)k->kernel, path, NULL}, NULL, 1);
 	snprintf(path, sizeof(path), "%s/initrd", k->netboot);
 	if (r == 0)
 		r = command_run((char *[]){"cp", (char *)k->initrd, path, NULL}, NULL, 1);
 	if (r != 0)
-		return log_error_errno(EIO, "copying the netboot files failed");
+		return log_error_code(-EIO, "copying the netboot files failed");
 	snprintf(script, sizeof(script),
 		 "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",
 		 cmdline);
 	snprintf(path, sizeof(path), "%s/boot.ipxe", k->netboot);
 	_cleanup_fclose_ FILE *f = fopen(path, "we");
 	if (!f || fputs(script, f) < 0 || fflush(f) != 0)
-		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+		return log_error_errno(-errno, "'%s'", path);
 	return 0;
 }
 
@@ -330,10 +330,10 @@ static int resolve_inputs(const struct profile *p, const struct kit_options *o,
 		const char *base = strrchr(kernel, '/');
 		base = base ? base + 1 : kernel;
 		if (strncmp(base, "vmlinuz-", 8) != 0)
-			return log_error_errno(EINVAL, "[appliance] kernel '%s': "
-					       "name it vmlinuz-VERSION, with "
-					       "/lib/modules/VERSION installed",
-					       kernel);
+			return log_error_code(-EINVAL, "[appliance] kernel '%s': "
+					      "name it vmlinuz-VERSION, with "
+					      "/lib/modules/VERSION installed",
+					      kernel);
 		snprintf(k->kernel, sizeof(k->kernel), "%s", kernel);
 		snprintf(k->kver, sizeof(k->kver), "%s", base + 8);
 	}
@@ -354,10 +354,10 @@ static int put_in_place(const struct kit_paths *k, const char *from, const char 
 	if (is_dir && access(to, F_OK) == 0) {
 		snprintf(aside, sizeof(aside), "%s/old", k->work);
 		if (rename(to, aside) < 0)
-			return log_error_errno(errno, "'%s': %s", to, strerror(errno));
+			return log_error_errno(-errno, "'%s'", to);
 	}
 	if (rename(from, to) < 0)
-		return log_error_errno(errno, "rename to '%s': %s", to, strerror(errno));
+		return log_error_errno(-errno, "rename to '%s'", to);
 	return 0;
 }
 
@@ -369,11 +369,11 @@ static int write_plan(const struct profile *p, const char *path)
 
 	r = planner_build(p, &plan);
 	if (r < 0)
-		return log_error_errno(r, "cannot make the plan: %s", strerror(-r));
+		return log_error_errno(r, "cannot make the plan");
 	f = fopen(path, "we");
 	if (!f) {
 		plan_release(&plan);
-		return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+		return log_error_errno(-errno, "'%s'", path);
 	}
 	r = plan_write_json(&plan, f);
 	if (fclose(f) != 0 && r == 0)
@@ -393,7 +393,7 @@ static int pristine_qcow2(const struct guestimage *img, char *ret, size_t len)
 
 	if (!slash || (size_t)snprintf(ret, len, "%.*s/disk.qcow2",
 				       (int)(slash - img->path), img->path) >= len)
-		return log_error_errno(ENAMETOOLONG, "'%s': path too long", img->path);
+		return log_error_code(-ENAMETOOLONG, "'%s': path too long", img->path);
 	if (access(ret, R_OK) == 0)
 		return 0;
 	tempfiles_reap_tmp(ret);
@@ -404,10 +404,10 @@ static int pristine_qcow2(const struct guestimage *img, char *ret, size_t len)
 				   tmp, NULL},
 			NULL, 1);
 	if (r != 0)
-		return log_error_errno(r < 0 ? r : EIO, "qemu-img convert of '%s' failed",
+		return log_error_errno(r < 0 ? r : -EIO, "qemu-img convert of '%s' failed",
 				       img->path);
 	if (rename(tmp, ret) < 0)
-		return log_error_errno(errno, "'%s': %s", ret, strerror(errno));
+		return log_error_errno(-errno, "'%s'", ret);
 	tempfiles_forget(tmp);
 	return 0;
 }
@@ -468,7 +468,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 		return r;
 	r = dirs_make(o->outdir, 0755);
 	if (r < 0)
-		return log_error_errno(r, "'%s': %s", o->outdir, strerror(-r));
+		return log_error_errno(r, "'%s'", o->outdir);
 	tempfiles_install_handlers();
 	/* Killed builds' work directories (of any kit), whose owner is gone. */
 	tempfiles_reap_owned(o->outdir, ".*.kit-??????");

@@ -92,8 +92,7 @@ int kmods_resolve(const char *moddir, const char *const *names,
 	snprintf(path, sizeof(path), "%s/modules.dep", moddir);
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	if (!f)
-		return log_error_errno(-errno, "cannot open '%s': %s", path,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot open '%s'", path);
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 
@@ -115,9 +114,9 @@ int kmods_resolve(const char *moddir, const char *const *names,
 						       path, *name);
 		}
 		if (!found && !optional && !is_builtin(moddir, *name))
-			return log_error_errno(-ENOENT, "kernel module '%s' is "
+			return log_error_code(-ENOENT, "kernel module '%s' is "
 							"not in '%s'",
-					       *name, moddir);
+					      *name, moddir);
 	}
 	return 0;
 }

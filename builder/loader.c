@@ -25,7 +25,7 @@
 #include <json.h>
 
 #include "cleanup.h"
-#include "keys.h"
+#include "keyref.h"
 #include "log.h"
 #include "parse.h"
 #include "planner.h"
@@ -131,7 +131,7 @@ static int scan_line(const char *file, unsigned lineno, char *line,
 				snprintf(section, section_len, "%s", name);
 				return 0;
 			}
-		hint = is_name(name) ? keys_nearest_section(name) : NULL;
+		hint = is_name(name) ? keyref_nearest_section(name) : NULL;
 		if (hint)
 			return bad(file, lineno, name, NULL,
 				   "unknown section (did you mean [%s]?)", hint);
@@ -156,7 +156,7 @@ static int scan_line(const char *file, unsigned lineno, char *line,
 			   "'_', '-' and '.'");
 	key = keys_find(section, name);
 	if (!key) {
-		hint = keys_nearest_key(section, name);
+		hint = keyref_nearest_key(section, name);
 		if (hint)
 			return bad(file, lineno, section, name,
 				   "unknown key (did you mean '%s'?)", hint);
@@ -248,7 +248,8 @@ static int set_value(struct profile *profile, const struct key_def *k,
 		     const char *value, const char *file, unsigned line)
 {
 	char reason[512];
-	int r = keys_set(profile, k, value, reason, sizeof(reason));
+	int r = keys_set_hinted(profile, k, value, keyref_nearest, reason,
+				sizeof(reason));
 
 	if (r == -EINVAL)
 		return bad(file, line, k->section, k->name, "%s", reason);
@@ -345,9 +346,9 @@ static int load_file(struct load_state *st, const char *path,
 	/* iniparser reads files only: hand it the scanned bytes via a memfd. */
 	fd = memfd_create("profile", MFD_CLOEXEC);
 	if (fd < 0)
-		return log_error_errno(errno, "memfd_create: %s", strerror(errno));
+		return log_error_errno(-errno, "memfd_create");
 	if (write(fd, data, len) != (ssize_t)len)
-		return log_error_errno(errno, "memfd write: %s", strerror(errno));
+		return log_error_errno(-errno, "memfd write");
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 	iniparser_set_error_callback(silent_errback);
 	dict = iniparser_load(fdpath);

@@ -1,3 +1,6 @@
+# Headers of this folder and the ones below it only (GNUmakefile).
+$(B)/builder/%.o: INCDIRS = $(BUILDER_INCDIRS)
+
 BUILDER_SRCS := builder/loader.c builder/planner.c builder/main.c \
 	builder/cmd_plan.c builder/cmd_provision.c builder/cmd_kit.c \
 	builder/cmd_run.c builder/cmd_build.c builder/cmd_hostroot.c \
@@ -5,7 +8,7 @@ BUILDER_SRCS := builder/loader.c builder/planner.c builder/main.c \
 	builder/cas.c builder/elfdeps.c builder/kmods.c builder/guestkit.c \
 	builder/guestimage.c builder/fsimage.c builder/gfs.c builder/hostroot.c \
 	builder/image.c builder/initramfs.c builder/kit.c builder/progress.c builder/extents.c builder/repro.c \
-	builder/tempfiles.c builder/tools.c
+	builder/tempfiles.c builder/tools.c builder/keyref.c builder/plantext.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)
 BUILDER_LIBS = $(call pc_libs,libguestfs libarchive libcrypto json-c)
 

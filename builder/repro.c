@@ -21,10 +21,10 @@ int repro_epoch(uint64_t *ret)
 	}
 	/* FAT dates end in 2107, ext4's 32-bit ones in 2106. */
 	if (parse_uint64(s, &v) < 0 || v > 4102444800ULL)
-		return log_error_errno(EINVAL,
-				       "SOURCE_DATE_EPOCH '%s': not a number "
-				       "of seconds before 2100",
-				       s);
+		return log_error_code(-EINVAL,
+				      "SOURCE_DATE_EPOCH '%s': not a number "
+				      "of seconds before 2100",
+				      s);
 	*ret = v;
 	return 0;
 }

@@ -276,17 +276,15 @@ void tempfiles_set_child(pid_t pid)
 int tempfiles_mkdtemp_owned(char *template)
 {
 	if (!mkdtemp(template))
-		return log_error_errno(-errno, "cannot create '%s': %s", template,
-				       strerror(errno));
+		return log_error_errno(-errno, "cannot create '%s'", template);
 	int r = tempfiles_add(template, TEMPFILE_TREE);
 	if (r < 0) {
 		rmdir(template);
-		return log_error_errno(r, "'%s': too many temporary files", template);
+		return log_error_code(r, "'%s': too many temporary files", template);
 	}
 	r = owner_claim(template);
 	if (r < 0)
-		return log_error_errno(r, "cannot lock '%s/.owner': %s", template,
-				       strerror(-r));
+		return log_error_errno(r, "cannot lock '%s/.owner'", template);
 	return 0;
 }
 

@@ -21,8 +21,8 @@ int tools_find_init(char *buf, size_t len)
 		snprintf(buf, len, "%s", env);
 		if (access(buf, X_OK) == 0)
 			return 0;
-		return log_error_errno(ENOENT, "BUILDAPP_INIT '%s': not an "
-				       "executable", env);
+		return log_error_code(-ENOENT, "BUILDAPP_INIT '%s': not an "
+				      "executable", env);
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
@@ -34,8 +34,8 @@ int tools_find_init(char *buf, size_t len)
 	snprintf(buf, len, "%s/buildapp-init", BUILDAPP_LIBEXECDIR);
 	if (access(buf, X_OK) == 0)
 		return 0;
-	return log_error_errno(ENOENT, "buildapp-init not found (next to "
-			       "buildapp or in %s)", BUILDAPP_LIBEXECDIR);
+	return log_error_code(-ENOENT, "buildapp-init not found (next to "
+			      "buildapp or in %s)", BUILDAPP_LIBEXECDIR);
 }
 
 int tools_cache_dir(const char *given, char *buf, size_t len)
@@ -53,9 +53,9 @@ int tools_cache_dir(const char *given, char *buf, size_t len)
 	else
 		n = snprintf(buf, len, "/var/tmp/buildapp-cache");
 	if (n < 0 || (size_t)n >= len)
-		return log_error_errno(ENAMETOOLONG, "cache directory path too long");
+		return log_error_code(-ENAMETOOLONG, "cache directory path too long");
 	r = dirs_make(buf, 0755);
 	if (r < 0)
-		return log_error_errno(r, "cache '%s': %s", buf, strerror(-r));
+		return log_error_errno(r, "cache '%s'", buf);
 	return 0;
 }

@@ -35,6 +35,6 @@ int atomicfile_write(const char *dir, const char *name, atomicfile_writer *write
 		unlink(tmp);
 	}
 	if (r < 0)
-		return log_error_errno(r, "cannot write '%s': %s", path, strerror(-r));
+		return log_error_errno(r, "cannot write '%s'", path);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *program = "buildapp";
 static enum log_level max_level = LOG_LEVEL_INFO;
@@ -67,16 +68,35 @@ void log_clear_last_error(void)
 	last_error[0] = '\0';
 }
 
+/* A negative errno, whatever the caller passed: -EIO for 0. */
+static int negative(int err)
+{
+	if (err == 0)
+		return -EIO;
+	return err < 0 ? err : -err;
+}
+
 int log_error_errno(int err, const char *fmt, ...)
+{
+	char msg[sizeof last_error];
+	va_list ap;
+
+	err = negative(err);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	log_error("%s: %s", msg, strerror(-err));
+	return err;
+}
+
+int log_error_code(int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	log_va(LOG_LEVEL_ERROR, fmt, ap);
 	va_end(ap);
-	if (err == 0)
-		return -EIO;
-	return err < 0 ? err : -err;
+	return negative(err);
 }
 
 #define DEFINE_LOG_FUNC(name, level)                                           \

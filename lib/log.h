@@ -24,10 +24,17 @@ enum log_level log_get_level(void);
 /* Where messages go; NULL restores stderr.  Tests capture messages this way. */
 void log_set_stream(FILE *f);
 
-/* "PROGRAM: error: MESSAGE".  Returns -abs(err), or -EIO if err is 0, so
- * callers can write `return log_error_errno(r, "...")`.  %m is not
- * interpreted: pass strerror(-r) yourself. */
+/* "PROGRAM: error: MESSAGE: CAUSE", CAUSE being strerror(-ERR): for a
+ * failure whose cause is an errno (a system call's, or a negative errno a
+ * function returned).  ERR is a negative errno; returns it (-EIO for 0),
+ * so callers write `return log_error_errno(r, "cannot write '%s'", path)`.
+ * The message does not name the cause itself: this prints it, once. */
 int log_error_errno(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "PROGRAM: error: MESSAGE" for a failure MESSAGE explains by itself (a
+ * value refused, a library's own message, a tool's exit status); returns
+ * ERR, a negative errno (-EIO for 0), whose text is not printed. */
+int log_error_code(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The text of the last error reported (without the prefix), "" when none
  * since log_clear_last_error(): what a caller that goes on records as the

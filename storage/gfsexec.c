@@ -125,8 +125,7 @@ static int create_qcow2(guestfs_h *g, const char *tmpdir,
 	fd = open(tpl, O_RDONLY | O_CLOEXEC);
 	end = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
 	if (end < 0)
-		return log_error_errno(errno, "qcow2 template '%s': %s", tpl,
-				       strerror(errno));
+		return log_error_errno(-errno, "qcow2 template '%s'", tpl);
 
 	if (mode == QCOW2_PREALLOC_FALLOC)
 		k = guestfs_fallocate64(g, s->path, end) < 0
@@ -148,7 +147,7 @@ static int create_qcow2(guestfs_h *g, const char *tmpdir,
 			ssize_t got = pread(fd, buf, n, off);
 
 			if (got <= 0)
-				return log_error_errno(errno ? errno : EIO,
+				return log_error_errno(errno ? -errno : -EIO,
 						       "reading '%s'", tpl);
 			if (memcmp(buf, zeros, (size_t)got) != 0) {
 				k = pwrite_all(g, s->path, buf, (size_t)got,
@@ -304,7 +303,7 @@ int gfsexec_execute(const struct recipe *r, const char *drive,
 				   -1) < 0)
 		return gfs_error(g, "add-drive", drive);
 	if (!mkdtemp(tmpdir))
-		return log_error_errno(errno, "mkdtemp: %s", strerror(errno));
+		return log_error_errno(-errno, "mkdtemp");
 	k = execute(g, r, tmpdir, ret_allocs);
 	rmdir(tmpdir);
 	return k;

@@ -1,3 +1,6 @@
+# Headers of this folder and the ones below it only (GNUmakefile).
+$(B)/storage/%.o: INCDIRS = $(STORAGE_INCDIRS)
+
 # storage/: backend names, recipes, the native executor, safety checks and
 # pristine reset (libstorage.a: json-c and libblkid, no libguestfs; the
 # appliance links it), and the libguestfs executor

@@ -45,7 +45,7 @@ static int reread_partitions(const char *disk)
 	char *partx[] = {"partx", "-u", (char *)disk, NULL};
 
 	if (fd < 0)
-		return log_error_errno(errno, "'%s': %s", disk, strerror(errno));
+		return log_error_errno(-errno, "'%s'", disk);
 	for (int i = 0; i < 25; i++) {
 		if (ioctl(fd, BLKRRPART) == 0)
 			return tool_run(partx, NULL, NULL);
@@ -53,8 +53,8 @@ static int reread_partitions(const char *disk)
 			break;
 		nanosleep(&ts, NULL);
 	}
-	return log_error_errno(errno, "rereading the partition table of '%s': %s",
-			       disk, strerror(errno));
+	return log_error_errno(-errno, "rereading the partition table of '%s'",
+			       disk);
 }
 
 /* One sfdisk run for the table step and the partition steps after it. */
@@ -69,7 +69,7 @@ static int partition(const struct recipe *r, size_t i, size_t *ret_next)
 
 	fd = mkstemp(script);
 	if (fd < 0)
-		return log_error_errno(errno, "mkstemp: %s", strerror(errno));
+		return log_error_errno(-errno, "mkstemp");
 	f = fdopen(fd, "w");
 	if (!f) {
 		close(fd);
@@ -97,10 +97,10 @@ static int mount_fs(const struct recipe_step *s)
 		return k;
 	k = dirs_make(s->path, 0755);
 	if (k < 0)
-		return log_error_errno(k, "mkdir '%s': %s", s->path, strerror(-k));
+		return log_error_errno(k, "mkdir '%s'", s->path);
 	if (mount(s->device, s->path, "ext4", 0, NULL) < 0)
-		return log_error_errno(errno, "mount '%s' on '%s': %s", s->device,
-				       s->path, strerror(errno));
+		return log_error_errno(-errno, "mount '%s' on '%s'", s->device,
+				       s->path);
 	return 0;
 }
 

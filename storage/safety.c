@@ -296,7 +296,7 @@ int safety_probe(const char *path, struct safety_facts *ret)
 	memset(&f, 0, sizeof(f));
 	if (stat(path, &st) < 0) {
 		if (errno != ENOENT)
-			return log_error_errno(errno, "'%s': %s", path, strerror(errno));
+			return log_error_errno(-errno, "'%s'", path);
 		*ret = f;
 		return 0;
 	}
@@ -314,7 +314,7 @@ int safety_probe(const char *path, struct safety_facts *ret)
 
 		k = dev_name(st.st_rdev, name, sizeof(name));
 		if (k < 0)
-			return log_error_errno(k, "'%s': not in /sys/dev/block", path);
+			return log_error_code(k, "'%s': not in /sys/dev/block", path);
 		f.partition = partition_parent(name, f.disk, sizeof(f.disk)) == 0;
 		if (!f.partition)
 			set_str(f.disk, sizeof(f.disk), name);

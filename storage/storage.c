@@ -108,8 +108,7 @@ static int probe_format(const char *path, const char **ret)
 	unsigned char magic[4];
 
 	if (fd < 0)
-		return log_error_errno(errno, "pristine image '%s': %s", path,
-				       strerror(errno));
+		return log_error_errno(-errno, "pristine image '%s'", path);
 	if (read(fd, magic, 4) == 4 && memcmp(magic, "QFI\xfb", 4) == 0)
 		*ret = "qcow2";
 	else
@@ -145,8 +144,8 @@ int storage_reset(const struct storage_volume *v, const char *pristine,
 				(char *)pristine, (char *)v->path, NULL};
 
 		if (unlink(v->path) < 0 && errno != ENOENT)
-			return log_error_errno(errno, "removing '%s': %s",
-					       v->path, strerror(errno));
+			return log_error_errno(-errno, "removing '%s'",
+					       v->path);
 		k = storage_create_file(v);
 		if (k >= 0)
 			k = tool_run(argv, NULL, NULL);
@@ -247,14 +246,13 @@ int storage_alloc_probe(const struct storage_volume *v, struct storage_alloc *re
 	int k;
 
 	if (fd < 0 || fstat(fd, &st) < 0)
-		return log_error_errno(errno, "'%s': %s", v->path, strerror(errno));
+		return log_error_errno(-errno, "'%s'", v->path);
 	if (S_ISBLK(st.st_mode)) {
 		uint64_t bytes;
 
 		/* A thick LV: all of it is allocated. */
 		if (ioctl(fd, BLKGETSIZE64, &bytes) < 0)
-			return log_error_errno(errno, "'%s': %s", v->path,
-					       strerror(errno));
+			return log_error_errno(-errno, "'%s'", v->path);
 		a.allocated = (int64_t)bytes;
 	} else {
 		k = fiemap_count(fd, &a.extents, &a.unwritten);

@@ -68,7 +68,7 @@ int tool_run(char *const argv[], const char *stdin_path, char **ret_out)
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return log_error_errno(errno, "pipe: %s", strerror(errno));
+		return log_error_errno(-errno, "pipe");
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, stdin_path ? stdin_path : "/dev/null",
 					 O_RDONLY, 0);
@@ -78,18 +78,16 @@ int tool_run(char *const argv[], const char *stdin_path, char **ret_out)
 	close(pipefd[1]);
 	if (r != 0) {
 		close(pipefd[0]);
-		return log_error_errno(r, "cannot run '%s': %s", argv[0],
-				       strerror(r));
+		return log_error_errno(r, "cannot run '%s'", argv[0]);
 	}
 	k = read_all(pipefd[0], &out);
 	close(pipefd[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return log_error_errno(errno, "waitpid: %s",
-					       strerror(errno));
+			return log_error_errno(-errno, "waitpid");
 	if (k < 0)
-		return log_error_errno(k, "reading the output of '%s': %s",
-				       argv[0], strerror(-k));
+		return log_error_errno(k, "reading the output of '%s'",
+				       argv[0]);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (WIFEXITED(status))
 			log_error("'%s' failed with exit status %d",

@@ -12,7 +12,8 @@ $(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LINK_OBJS)
 
 # Each fuzz target's saved corpus (tests/fuzz/corpus for the profile
 # loader, tests/fuzz/corpus-NAME for the others), replayed as an ordinary
-# test.
+# test.  The profile loader's corpus also takes profiles/ as they are
+# (no copies there to drift).
 FUZZ_TARGETS := plan results
 CHECK_PROGRAMS += $(UNIT_PROGRAMS) $(B)/tests/fuzz/replay-profile
 $(B)/tests/fuzz/replay-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/replay.o \
@@ -32,7 +33,7 @@ fuzz: deps
 		SAN='-fsanitize=fuzzer-no-link,address,undefined' CFLAGS='-O1 -g' \
 		$(addprefix build-fuzz/fuzz-,profile $(FUZZ_TARGETS))
 	set -e; for t in profile $(FUZZ_TARGETS); do \
-		c=tests/fuzz/corpus-$$t; [ $$t != profile ] || c=tests/fuzz/corpus; \
+		c=tests/fuzz/corpus-$$t; [ $$t != profile ] || c="tests/fuzz/corpus profiles"; \
 		mkdir -p build-fuzz/corpus-$$t; \
 		build-fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 			-artifact_prefix=build-fuzz/$$t- build-fuzz/corpus-$$t $$c; \
@@ -47,3 +48,19 @@ $(B)/tests/guestkit-helper: $(B)/tests/helpers/guestkit_helper.o $(TEST_LINK_OBJ
 	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
 CHECK_PROGRAMS += $(B)/tests/guestkit-helper
 
+
+# Builds that must fail and what init must not link
+# (tests/build-fail/run.sh, run with the unit tests): the compiler and
+# each folder's include paths, as the build has them.
+$(B)/tests/build-fail/flags: GNUmakefile tests/module.mk
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@){ \
+	  echo "CC='$(CC)'"; \
+	  echo "CFLAGS='-D_GNU_SOURCE $(WARNFLAGS) $(CFLAGS) $(call pc_cflags,json-c)'"; \
+	  echo "LIB_INCDIRS='$(LIB_INCDIRS)'"; \
+	  echo "STORAGE_INCDIRS='$(STORAGE_INCDIRS)'"; \
+	  echo "APPLIANCE_INCDIRS='$(APPLIANCE_INCDIRS)'"; \
+	  echo "BUILDER_INCDIRS='$(BUILDER_INCDIRS)'"; \
+	  echo "INIT='$(B)/buildapp-init' BUILDAPP='$(B)/buildapp'"; \
+	} > $@.tmp && mv $@.tmp $@
+CHECK_PROGRAMS += $(B)/tests/build-fail/flags

@@ -39,7 +39,8 @@ if [ "$what" = unit ] || [ "$what" = all ]; then
 		case $t in *.o|*.d) continue ;; esac
 		run "unit/$(basename "$t")" "$t"
 	done
-	run "fuzz/replay-profile" "$B/tests/fuzz/replay-profile" tests/fuzz/corpus
+	run "unit/build-fail" sh tests/build-fail/run.sh "$B/tests/build-fail/flags"
+	run "fuzz/replay-profile" "$B/tests/fuzz/replay-profile" tests/fuzz/corpus profiles
 	for t in plan results; do
 		run "fuzz/replay-$t" "$B/tests/fuzz/replay-$t" "tests/fuzz/corpus-$t"
 	done

@@ -1,0 +1,123 @@
+/* Every key of the profile language, in the order `buildapp keys` and the
+ * plan list them: expanded by appliance/keys.c into the table (without
+ * the doc strings) and by builder/keyref.c into the doc strings, so the
+ * appliance carries no documentation and the two cannot disagree.
+ *   KEYS_ENTRY(TYPE, section, key, default, min, max, profile field, doc)
+ *   KEYS_NAMED(ENUM or LIST, section, key, default, name table, field, doc)
+ *   KEYS_UNSTORED(section, key, doc)
+ * The sizes use K, M, G and T: an includer that uses them defines them.
+ * No include guard: it is meant to be expanded more than once. */
+/* clang-format off */
+KEYS_ENTRY(STRING, "appliance", "name", "", 0, 0, appliance.name,
+	"Kit name: output file names and the report title. Default: the profile's file name without .ini. Letters, digits, '-', '_', '.'.")
+KEYS_NAMED(ENUM, "appliance", "format", "raw", image_format, appliance.format,
+	"Image file format.")
+KEYS_ENTRY(SIZE, "appliance", "size", "2G", 256 * M, 64 * T, appliance.size,
+	"Size of the appliance image (boot partition + RESULTS).")
+KEYS_ENTRY(STRING, "appliance", "console", "ttyS0,115200", 0, 0, appliance.console,
+	"Kernel console= of the appliance.")
+KEYS_ENTRY(STRING, "appliance", "kernel", "auto", 0, 0, appliance.kernel,
+	"Kernel for the appliance and the guests: 'auto' (the build host's newest /boot/vmlinuz-*) or a path.")
+KEYS_NAMED(ENUM, "appliance", "after", "poweroff", after_action, appliance.after,
+	"What the appliance does when the sweep is over.")
+KEYS_UNSTORED("appliance", "include",
+	"A base profile, relative to this file; this file's keys override it. At most 8 deep, no cycles.")
+
+KEYS_ENTRY(STRING, "host", "disk", "auto", 0, 0, host.disk,
+	"Disk under test: 'auto' (the only disk that is neither the boot disk nor RESULTS), a /dev/disk/by-id name, a serial or a WWN.")
+KEYS_ENTRY(BOOL, "host", "wipe", "no", 0, 0, host.wipe,
+	"Allow writing over a disk that carries a partition table, filesystem, LVM or RAID signature (needs a stable identity in disk).")
+KEYS_NAMED(ENUM, "host", "write_cache", "keep", write_cache_setting, host.write_cache,
+	"Physical write cache of the disk under test (hdparm -W, sdparm WCE, NVMe feature 6), restored at the end.")
+KEYS_NAMED(ENUM, "host", "page_cache", "drop", page_cache_setting, host.page_cache,
+	"drop: sync and drop the host page cache before each run.")
+KEYS_ENTRY(KEEP_UINT, "host", "dirty_ratio", "keep", 1, 100, host.dirty_ratio,
+	"vm.dirty_ratio during the sweep (percent) or keep.")
+KEYS_ENTRY(KEEP_UINT, "host", "dirty_background_ratio", "keep", 0, 100, host.dirty_background_ratio,
+	"vm.dirty_background_ratio during the sweep (percent) or keep; below dirty_ratio.")
+KEYS_NAMED(ENUM, "host", "scheduler", "keep", io_scheduler, host.scheduler,
+	"I/O scheduler of the disk under test.")
+KEYS_ENTRY(KEEP_UINT, "host", "read_ahead_kb", "keep", 0, 65536, host.read_ahead_kb,
+	"Read-ahead of the disk under test in KiB, or keep.")
+KEYS_ENTRY(BOOL, "host", "strict", "yes", 0, 0, host.strict,
+	"A host setting the device refuses is an error (yes) or a recorded warning (no).")
+
+KEYS_NAMED(LIST, "storage", "backends", "lvm", backend, storage.backends,
+	"Backends holding the guest disk (axis).")
+KEYS_ENTRY(SIZE, "storage", "size", "4G", 16 * M, 16 * T, storage.size,
+	"Size of each guest disk.")
+KEYS_NAMED(LIST, "storage", "qcow2_preallocation", "off", qcow2_prealloc, storage.qcow2_prealloc,
+	"Preallocation of the qcow2 backend (axis).")
+KEYS_NAMED(LIST, "storage", "raw_preallocation", "sparse", raw_prealloc, storage.raw_prealloc,
+	"Preallocation of the raw backend (axis).")
+KEYS_ENTRY(SIZE, "storage", "cluster_size", "64K", 512, 2 * M, storage.cluster_size,
+	"qcow2 cluster size, a power of two.")
+KEYS_ENTRY(BOOL, "storage", "fill", "no", 0, 0, storage.fill,
+	"Write each volume whole once after provisioning, so reads never hit unallocated space.")
+
+KEYS_ENTRY(SIZE, "guest", "memory", "512M", 64 * M, 64 * G, guest.memory,
+	"Guest memory.")
+KEYS_ENTRY(UINT, "guest", "vcpus", "1", 1, 64, guest.vcpus,
+	"Guest virtual CPUs.")
+KEYS_NAMED(LIST, "guest", "bus", "virtio", disk_bus, guest.bus,
+	"Bus of the disk under test in the guest (axis).")
+KEYS_NAMED(LIST, "guest", "cache", "none", cache_mode, guest.cache,
+	"QEMU cache mode (axis); see the cache-mode table.")
+KEYS_NAMED(LIST, "guest", "aio", "threads", aio_mode, guest.aio,
+	"QEMU aio mode (axis); native needs cache none or directsync.")
+KEYS_ENTRY(SIZE_LIST, "guest", "l2_cache", "default", 4 * K, 4 * G, guest.l2_cache,
+	"qcow2 L2 cache sizes (axis); default keeps QEMU's own. Applied to qcow2 guests and qemu-img bench alike as QEMU's cache-size = this + 4 clusters of refcount cache (so the L2 cache is exactly this); cells of other formats have none.")
+KEYS_ENTRY(UINT, "guest", "timeout", "600", 10, 86400, guest.timeout,
+	"Seconds a run may take before its guest is destroyed and the run recorded as failed.")
+KEYS_NAMED(ENUM, "guest", "accel", "auto", vm_accel, guest.accel,
+	"Accelerator of the guests: auto (KVM when /dev/kvm boots a guest, else TCG), kvm or tcg. tcg skips the boot check where KVM is known not to work (nested TCG).")
+
+KEYS_NAMED(LIST, "workload", "kinds", "fio", workload_kind, workload.kinds,
+	"Workloads (axis).")
+KEYS_ENTRY(STRING, "workload", "tarball", "auto", 0, 0, workload.tarball,
+	"Tarball for tarball-write/-read: auto (linux-source when installed, else generated), generated, or a path.")
+KEYS_ENTRY(SIZE, "workload", "tarball_size", "64M", 1 * M, 16 * G, workload.tarball_size,
+	"Size of a generated tarball.")
+KEYS_NAMED(ENUM, "workload", "fio_rw", "randwrite", fio_rw, workload.fio_rw,
+	"fio rw=")
+KEYS_ENTRY(SIZE, "workload", "fio_bs", "4K", 512, 16 * M, workload.fio_bs,
+	"fio bs=")
+KEYS_ENTRY(UINT, "workload", "fio_iodepth", "1", 1, 1024, workload.fio_iodepth,
+	"fio iodepth=")
+KEYS_ENTRY(SIZE, "workload", "fio_size", "64M", 1 * M, 1 * T, workload.fio_size,
+	"fio size=")
+KEYS_ENTRY(BOOL, "workload", "fio_direct", "yes", 0, 0, workload.fio_direct,
+	"fio direct=")
+KEYS_ENTRY(UINT, "workload", "fio_fsync", "0", 0, 1000000, workload.fio_fsync,
+	"fio fsync= (fsync every N writes; 0 never).")
+KEYS_ENTRY(UINT, "workload", "fio_runtime", "0", 0, 86400, workload.fio_runtime,
+	"fio runtime= in seconds; 0 runs until fio_size is done.")
+KEYS_ENTRY(SIZE, "workload", "bonnie_size", "256M", 1 * M, 1 * T, workload.bonnie_size,
+	"bonnie++ file size (-s).")
+KEYS_ENTRY(SIZE, "workload", "dd_bs", "4K", 512, 16 * M, workload.dd_bs,
+	"dd block size.")
+KEYS_ENTRY(UINT64, "workload", "dd_count", "4096", 1, 1000000000, workload.dd_count,
+	"dd block count.")
+KEYS_ENTRY(UINT64, "workload", "bench_count", "100000", 1, 1000000000, workload.bench_count,
+	"qemu-img bench requests (-c).")
+KEYS_ENTRY(SIZE, "workload", "bench_step", "512M", 512, 1 * T, workload.bench_step,
+	"qemu-img bench step between requests (-S).")
+KEYS_ENTRY(BOOL, "workload", "host_baseline", "no", 0, 0, workload.host_baseline,
+	"Add, per backend and bonnie/dd/fio workload, a cell that runs the same command on the host itself (no guest) on the guest's filesystem: the LV, or the raw/ext4-file image through a loop device (qcow2 has no host cell).")
+
+KEYS_ENTRY(UINT, "sweep", "runs", "5", 1, 1000, sweep.runs,
+	"Runs per cell.")
+KEYS_NAMED(ENUM, "sweep", "order", "interleaved", sweep_order, sweep.order,
+	"interleaved: runs of all cells shuffled together (seeded); blocked: each cell's runs together.")
+KEYS_ENTRY(UINT64, "sweep", "seed", "1", 0, UINT64_MAX, sweep.seed,
+	"Seed of the interleaved order; the plan records it.")
+KEYS_ENTRY(PERCENT, "sweep", "target_ci", "0", 0, 100, sweep.target_ci,
+	"Stop adding runs to a cell once its 95% CI half-width is below this percent of the mean; 0 off.")
+KEYS_ENTRY(UINT, "sweep", "max_runs", "0", 0, 1000, sweep.max_runs,
+	"With target_ci: most runs per cell (at least runs); 0 means runs.")
+
+KEYS_ENTRY(STRING, "report", "baseline", "", 0, 0, report.baseline,
+	"Reference level of the report's comparisons, as axis:level (e.g. cache:writethrough): a level the sweep runs. Default: each axis's first listed level.")
+KEYS_NAMED(ENUM, "report", "reference", "none", report_reference, report.reference,
+	"The published study this profile reproduces: the report prints its table beside the measured one.")
+/* clang-format on */

@@ -1,0 +1,104 @@
+#include "plantext.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "keys.h"
+#include "parse.h"
+
+static void write_profile_text(const struct profile *p, FILE *f)
+{
+	char buf[PROFILE_STR_MAX];
+	const char *section = "";
+
+	fprintf(f, "Resolved profile (%s, after includes and defaults):\n", p->path);
+	for (size_t i = 0; i < n_profile_keys; i++) {
+		const struct key_def *k = &profile_keys[i];
+		if (!keys_stored(k))
+			continue;
+		if (strcmp(section, k->section) != 0) {
+			section = k->section;
+			fprintf(f, "  [%s]\n", section);
+		}
+		fprintf(f, "    %s = %s\n", k->name, keys_format(p, k, buf, sizeof(buf)));
+	}
+}
+
+static void write_cache_table(const struct plan *plan, FILE *f)
+{
+	fprintf(f, "\nCache modes in this plan (QEMU flags and what they mean on the host):\n");
+	fprintf(f, "  %-13s %-10s %-7s %-9s %-22s %-22s %s\n", "mode", "writeback",
+		"direct", "no-flush", "host write cache", "host page cache",
+		"flushes honoured");
+	for (int m = 0; m < _CACHE_MAX; m++) {
+		if (!(plan->profile.guest.cache & AXIS_BIT(m)))
+			continue;
+		struct cache_flags fl = cache_mode_flags(m);
+		struct plan_cache_row row = plan_cache_row(m);
+		fprintf(f, "  %-13s %-10s %-7s %-9s %-22s %-22s %s\n", cache_mode_name(m),
+			fl.writeback ? "on" : "off", fl.direct ? "on" : "off",
+			fl.no_flush ? "on" : "off", row.host_write_cache,
+			row.host_page_cache, row.flushes_honoured ? "yes" : "no");
+	}
+}
+
+static void write_cell_row(FILE *f, const char *num, const struct plan_cell *c)
+{
+	char l2[32];
+
+	if (c->l2_cache < 0)
+		snprintf(l2, sizeof(l2), "-");
+	else if (c->l2_cache == 0)
+		snprintf(l2, sizeof(l2), "default");
+	else
+		format_size((uint64_t)c->l2_cache, l2, sizeof(l2));
+	fprintf(f, "  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", num,
+		backend_name(c->backend), image_format_name(c->format),
+		plan_cell_prealloc_name(c), l2,
+		(int)c->cache < 0 ? "-" : cache_mode_name(c->cache),
+		(int)c->aio < 0 ? "-" : aio_mode_name(c->aio),
+		c->host ? "host" : c->bus < 0 ? "-" : disk_bus_name(c->bus),
+		workload_kind_name(c->workload));
+}
+
+int plantext_write(const struct plan *plan, FILE *f)
+{
+	const struct profile_sweep *s = &plan->profile.sweep;
+	char num[24];
+	int col = 0;
+
+	write_profile_text(&plan->profile, f);
+	write_cache_table(plan, f);
+	fprintf(f, "\nMatrix: %zu cells x %u runs = %zu runs", plan->n_cells, s->runs,
+		plan->n_runs);
+	if (s->max_runs > s->runs)
+		fprintf(f, " (up to %u per cell until the 95%% CI is within %g%%)",
+			s->max_runs, s->target_ci);
+	fprintf(f, "\n  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", "cell", "backend",
+		"format", "prealloc", "l2", "cache", "aio", "bus", "workload");
+	for (size_t i = 0; i < plan->n_cells; i++) {
+		snprintf(num, sizeof(num), "%zu", i + 1);
+		write_cell_row(f, num, &plan->cells[i]);
+	}
+	if (plan->n_excluded) {
+		fprintf(f, "\nLeft out (%zu cells that cannot run):\n", plan->n_excluded);
+		for (size_t i = 0; i < plan->n_excluded; i++)
+			fprintf(f, "  %s: %s\n", plan->excluded[i].cell.id,
+				plan->excluded[i].reason);
+	}
+	fprintf(f, "\nRun order (%s", sweep_order_name(s->order));
+	if (s->order == ORDER_INTERLEAVED)
+		fprintf(f, ", seed %" PRIu64, s->seed);
+	fprintf(f, "), as cell.run:\n ");
+	for (size_t i = 0; i < plan->n_runs; i++) {
+		int n = fprintf(f, " %u.%u", plan->runs[i].cell + 1, plan->runs[i].index + 1);
+		col += n;
+		if (col > 70 && i + 1 < plan->n_runs) {
+			fprintf(f, "\n ");
+			col = 0;
+		}
+	}
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
