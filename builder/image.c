@@ -373,7 +373,6 @@ static int assemble(const char *disk, const char *esp, const char *results)
 	progress_step("closing the libguestfs appliance");
 	if (guestfs_shutdown(g) < 0)
 		return gfs_error(g, "libguestfs shutdown");
-	tempfiles_set_child(0);
 	return 0;
 }
 
@@ -494,7 +493,6 @@ int image_build(const struct image_spec *spec)
 	return 0;
 
 fail:
-	tempfiles_set_child(0);
 	tempfiles_remove_since(mark);
 	return r;
 }

@@ -1,5 +1,6 @@
 /* Temporary files and directories of a build, removed on failure and on
- * SIGINT/SIGTERM/SIGHUP, so an interrupted build leaves nothing behind.
+ * SIGINT/SIGTERM/SIGHUP (a cleanup of the signal policy, signals.h), so an
+ * interrupted build leaves nothing behind.
  *
  * The registry is a fixed array so the signal handler can walk it with
  * only async-signal-safe calls (unlink, rmdir). */
@@ -11,9 +12,10 @@
 
 #define TEMPFILES_MAX 32
 
-/* Installs the handlers for SIGINT, SIGTERM and SIGHUP: remove every
- * registered path (files first, then directories, newest first), then die
- * of the signal.  Idempotent. */
+/* Registers with the signal policy (signals.h) the removal, on SIGINT,
+ * SIGTERM and SIGHUP, of every registered path (files first, then
+ * directories, newest first) once the children are dead, and before that
+ * of libguestfs' socket directories.  Idempotent. */
 void tempfiles_install_handlers(void);
 
 /* Values of tempfiles_add's IS_DIR beyond 0 (file) and 1 (directory). */
@@ -34,10 +36,6 @@ void tempfiles_remove_all(void);
 unsigned long tempfiles_mark(void);
 /* Removes and forgets the paths registered since MARK. */
 void tempfiles_remove_since(unsigned long mark);
-
-/* A child process (e.g. qemu) to kill with SIGKILL when a signal arrives;
- * 0 clears it. */
-void tempfiles_set_child(pid_t pid);
 
 /* What a build killed with SIGKILL leaves (no handler runs) is removed by
  * the next one, and only when its owner is dead: */

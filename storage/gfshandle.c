@@ -30,9 +30,10 @@ guestfs_h *gfshandle_new(void)
 	if (!getenv("LIBGUESTFS_BACKEND") && guestfs_set_backend(g, "direct") < 0)
 		log_warning("libguestfs: cannot select the direct backend: %s",
 			    guestfs_last_error(g));
-	if (!getenv("LIBGUESTFS_BACKEND_SETTINGS") && !kvmboot_host_usable() &&
-	    guestfs_set_backend_setting(g, "force_tcg", "1") < 0) {
-		log_error("libguestfs: cannot force TCG: %s", guestfs_last_error(g));
+	int kvm = getenv("LIBGUESTFS_BACKEND_SETTINGS") ? 1 : kvmboot_host_usable();
+	if (kvm < 0 || (!kvm && guestfs_set_backend_setting(g, "force_tcg", "1") < 0)) {
+		if (kvm == 0)
+			log_error("libguestfs: cannot force TCG: %s", guestfs_last_error(g));
 		guestfs_close(g);
 		return NULL;
 	}
