@@ -452,7 +452,7 @@ int image_build(const struct image_spec *spec)
 		r = compute_layout(spec, &l);
 	if (r < 0)
 		return r;
-	tempfiles_install_handlers();
+	tempfiles_remove_on_signal();
 	r = workdir_create(&w, spec->output);
 	if (r < 0)
 		return r;

@@ -158,7 +158,7 @@ static void remove_on_signal(void)
 	remove_entries(0);
 }
 
-void tempfiles_install_handlers(void)
+void tempfiles_remove_on_signal(void)
 {
 	/* Before QEMU is killed: a dead child's command line is empty. */
 	signals_on_signal(remove_guestfs_sockdirs, SIGNALS_BEFORE_KILL);
@@ -173,7 +173,7 @@ int tempfiles_add(const char *path, int is_dir)
 	if (strlen(path) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	/* Whatever command registers a temporary wants it gone on a signal. */
-	tempfiles_install_handlers();
+	tempfiles_remove_on_signal();
 	signals_block(&old);
 	for (int i = 0; i < TEMPFILES_MAX; i++)
 		if (!entries[i].used) {

@@ -16,15 +16,15 @@
  * SIGTERM and SIGHUP, of every registered path (files first, then
  * directories, newest first) once the children are dead, and before that
  * of libguestfs' socket directories.  Idempotent. */
-void tempfiles_install_handlers(void);
+void tempfiles_remove_on_signal(void);
 
 /* Values of tempfiles_add's IS_DIR beyond 0 (file) and 1 (directory). */
 #define TEMPFILE_TREE 2
 
 /* Registers PATH (copied) as a temporary file, or a directory when IS_DIR
  * is 1 (removed with rmdir, so its files must be registered too), or a
- * whole tree removed with rm -rf when TEMPFILE_TREE, and installs the
- * handlers (tempfiles_install_handlers).  Returns 0, or
+ * whole tree removed with rm -rf when TEMPFILE_TREE, removed on a signal
+ * too (tempfiles_remove_on_signal).  Returns 0, or
  * -ENOSPC when the registry is full, -ENAMETOOLONG. */
 int tempfiles_add(const char *path, int is_dir);
 /* Forgets PATH without removing it (after it was renamed into place). */
