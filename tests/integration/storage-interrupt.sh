@@ -41,10 +41,7 @@ for _ in $(seq 1 300); do
 done
 [ -n "$tool" ] || { cat "$T/log"; fail "no qemu-img convert started by buildapp"; }
 sleep 1
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
-cat "$T/log"
+interrupt TERM "$pid" "$T/log"
 [ "$rc" -eq 143 ] || fail "buildapp exited $rc, not 143 (killed by SIGTERM)"
 # A zombie waiting for init is dead too.
 for _ in $(seq 1 50); do
