@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -10,7 +9,6 @@
 #include "gfshandle.h"
 #include "log.h"
 #include "progress.h"
-#include "signals.h"
 
 static void on_progress(guestfs_h *g, void *opaque, uint64_t event,
 			int event_handle, int flags, const char *buf,
@@ -20,16 +18,6 @@ static void on_progress(guestfs_h *g, void *opaque, uint64_t event,
 	(void)buf, (void)buf_len;
 	if (array_len >= 4)
 		progress_update(array[2], array[3]);
-}
-
-/* Its QEMU was reaped (shutdown, close): the pid is nobody's to kill. */
-static void on_quit(guestfs_h *g, void *opaque, uint64_t event,
-		    int event_handle, int flags, const char *buf,
-		    size_t buf_len, const uint64_t *array, size_t array_len)
-{
-	(void)g, (void)event, (void)event_handle, (void)flags;
-	(void)buf, (void)buf_len, (void)array, (void)array_len;
-	signals_forget_child((pid_t)(intptr_t)opaque);
 }
 
 int gfs_error(guestfs_h *g, const char *what)
@@ -54,16 +42,7 @@ guestfs_h *gfs_open(void)
 int gfs_launch(guestfs_h *g)
 {
 	progress_step("starting the libguestfs appliance");
-	if (guestfs_launch(g) < 0)
+	if (gfshandle_launch(g) < 0)
 		return gfs_error(g, "libguestfs launch");
-	int pid = guestfs_get_pid(g);
-	if (pid > 0 && signals_add_child(pid, false) == 0 &&
-	    guestfs_set_event_callback(g, on_quit,
-				       GUESTFS_EVENT_SUBPROCESS_QUIT | GUESTFS_EVENT_CLOSE,
-				       0, (void *)(intptr_t)pid) < 0) {
-		/* Never a stale pid for the handler or the exit to kill. */
-		signals_forget_child(pid);
-		log_warning("libguestfs: no quit events: a signal will not stop its QEMU");
-	}
 	return 0;
 }
