@@ -2,12 +2,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -106,17 +108,42 @@ static int start(char *const argv[], const struct command_opts *o, int out_fd,
 	return -r;
 }
 
-static int wait_child(pid_t pid, struct command_result *res)
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Past DEADLINE (0: none) the child's whole group is killed. */
+static bool expired(pid_t pid, double deadline, struct command_result *res)
+{
+	if (!deadline || res->timed_out || now() < deadline)
+		return false;
+	kill(-pid, SIGKILL);
+	res->timed_out = true;
+	return true;
+}
+
+static int wait_child(pid_t pid, double deadline, struct command_result *res)
 {
 	int status;
+	pid_t w;
 
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
+	/* With a deadline, looked at every 20 ms: a tool's wait is long. */
+	while ((w = waitpid(pid, &status, deadline && !res->timed_out ? WNOHANG : 0)) <= 0) {
+		if (w < 0 && errno != EINTR) {
 			int r = -errno;
 			signals_forget_child(pid);
 			return r;
 		}
+		if (w == 0 && !expired(pid, deadline, res))
+			nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+	}
 	signals_forget_child(pid);
+	if (res->timed_out)
+		return -ETIME;
 	if (WIFEXITED(status)) {
 		res->exit_status = WEXITSTATUS(status);
 		return res->exit_status;
@@ -128,7 +155,8 @@ static int wait_child(pid_t pid, struct command_result *res)
 /* Reads FD to its end into RES, keeping at most MAX bytes (0: all):
  * past the limit it keeps reading, or a child blocked on a full pipe
  * would never exit. */
-static int read_all(int fd, size_t max, struct command_result *res)
+static int read_all(int fd, size_t max, pid_t pid, double deadline,
+		    struct command_result *res)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -153,6 +181,17 @@ static int read_all(int fd, size_t max, struct command_result *res)
 		size_t room = keep ? cap - len - 1 : 0;
 		if (keep && room == 0)
 			keep = false;
+		if (deadline && !res->timed_out) {
+			double left = deadline - now();
+			struct pollfd pfd = {.fd = fd, .events = POLLIN};
+			int p = left > 0 ? poll(&pfd, 1, (int)(left * 1000) + 1) : 0;
+			if (p < 0 && errno == EINTR)
+				continue;
+			if (p == 0 && expired(pid, deadline, res))
+				continue; /* its group is dead: read to the end */
+			if (p == 0)
+				continue;
+		}
 		ssize_t n = keep ? read(fd, buf + len, room) : read(fd, sink, sizeof(sink));
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -189,6 +228,7 @@ int command_spawn(char *const argv[], const struct command_opts *o,
 
 	if (!o)
 		o = &defaults;
+	double deadline = o->timeout ? now() + o->timeout : 0;
 	if (o->out == COMMAND_OUT_CAPTURE && pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
 	r = start(argv, o, o->out == COMMAND_OUT_CAPTURE ? fds[1] :
@@ -202,10 +242,10 @@ int command_spawn(char *const argv[], const struct command_opts *o,
 		return r;
 	}
 	if (fds[0] >= 0) {
-		k = read_all(fds[0], o->max, &res);
+		k = read_all(fds[0], o->max, pid, deadline, &res);
 		close(fds[0]);
 	}
-	r = wait_child(pid, &res);
+	r = wait_child(pid, deadline, &res);
 	if (k < 0 && r >= 0)
 		r = k;
 	if (ret)
@@ -258,6 +298,9 @@ int command_check(char *const argv[], const struct command_opts *o,
 	else if (r > 0)
 		return log_error_errno(-EIO, "'%s' failed with exit status %d",
 				       command_describe(argv, desc, sizeof(desc)), r);
+	else if (r == -ETIME)
+		return log_error_errno(-EIO, "'%s' was still running after %u s: killed",
+				       command_describe(argv, desc, sizeof(desc)), opts.timeout);
 	else if (r == -EINTR && res.signal)
 		return log_error_errno(-EIO, "'%s' was killed by signal %d",
 				       command_describe(argv, desc, sizeof(desc)),

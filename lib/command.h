@@ -27,6 +27,7 @@ struct command_opts {
 	enum command_out out;
 	size_t max;             /* capture at most MAX bytes (0: no limit); the rest is read and dropped */
 	bool any_status;        /* command_check: a non-zero exit status is not a failure */
+	unsigned timeout;       /* seconds; then its process group is killed (0: none) */
 };
 
 struct command_result {
@@ -35,12 +36,14 @@ struct command_result {
 	char *out;        /* COMMAND_OUT_CAPTURE: NUL-terminated, caller frees */
 	size_t len;
 	bool cut;         /* more than MAX bytes came */
+	bool timed_out;   /* killed at O's timeout */
 };
 
 /* Runs ARGV (argv[0] looked up in PATH) as O says (NULL: stdin from
  * /dev/null, stdout inherited, our environment) and waits for it.
  * Returns the exit status (0..255), or a negative errno when it could
- * not be started, -EINTR when a signal killed it.  *RET (may be NULL)
+ * not be started, -EINTR when a signal killed it, -ETIME when it was
+ * killed at O's timeout.  *RET (may be NULL)
  * is filled whenever the program ran.  Reports nothing. */
 int command_spawn(char *const argv[], const struct command_opts *o,
 		  struct command_result *ret);

@@ -103,12 +103,7 @@ int kvmboot_env_accel(void)
 
 bool kvmboot_boots(const char *kernel, const char *accel, unsigned timeout)
 {
-	char seconds[16], *out = NULL;
-	bool boots;
-
-	snprintf(seconds, sizeof(seconds), "%u", timeout);
 	char *argv[] = {
-		"timeout", "--kill-after=5", seconds,
 		"qemu-system-x86_64", "-accel", (char *)accel, "-M", "q35", "-m", "256",
 		"-nodefaults", "-display", "none", "-no-reboot",
 		"-serial", "stdio", "-monitor", "none",
@@ -116,9 +111,13 @@ bool kvmboot_boots(const char *kernel, const char *accel, unsigned timeout)
 		"-append", "console=ttyS0 panic=-1 root=/dev/nonexistent",
 		NULL,
 	};
-	command_capture(argv, NULL, 1 << 20, &out);
-	boots = out && strstr(out, "Kernel panic");
-	free(out);
+	struct command_opts o = {.out = COMMAND_OUT_CAPTURE, .max = 1 << 20,
+				 .timeout = timeout};
+	struct command_result res = {0};
+
+	command_spawn(argv, &o, &res);
+	bool boots = res.out && strstr(res.out, "Kernel panic");
+	free(res.out);
 	return boots;
 }
 

@@ -137,6 +137,39 @@ static void test_what_the_child_gets(void **state)
 	assert_int_equal(command_spawn((char *[]){"echo", "x", NULL}, &o, NULL), 0);
 }
 
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* At the timeout the whole group goes (the sleep is the shell's child),
+ * what it printed before is kept. */
+static void test_timeout(void **state)
+{
+	(void)state;
+	struct command_opts o = {.out = COMMAND_OUT_CAPTURE, .timeout = 1};
+	struct command_result res;
+	char *const argv[] = {"sh", "-c", "echo started; sleep 30 & wait", NULL};
+
+	for (int capture = 0; capture < 2; capture++) {
+		o.out = capture ? COMMAND_OUT_CAPTURE : COMMAND_OUT_DISCARD;
+		double t0 = now();
+		assert_int_equal(command_spawn(argv, &o, &res), -ETIME);
+		assert_true(res.timed_out);
+		assert_true(now() - t0 < 5);
+		if (capture)
+			assert_string_equal(res.out, "started\n");
+		free(res.out);
+	}
+	assert_int_equal(command_check(argv, &o, NULL), -EIO);
+	/* Done before the timeout: as without one. */
+	assert_int_equal(command_spawn((char *[]){"sh", "-c", "echo x; exit 4", NULL}, &o, &res), 4);
+	assert_false(res.timed_out);
+	free(res.out);
+}
+
 /* Waits (at most 20 s) for FILE to hold a pid. */
 static pid_t read_pid(const char *file)
 {
@@ -269,6 +302,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_capture),
 		cmocka_unit_test(test_what_the_child_gets),
+		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_signal_kills_tool_and_dies),
 		cmocka_unit_test(test_deferred_signal),
 		cmocka_unit_test(test_exit_kills_children),
