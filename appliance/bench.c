@@ -16,6 +16,7 @@
 #include "cleanup.h"
 #include "hostinfo.h"
 #include "log.h"
+#include "signals.h"
 #include "runstate.h"
 #include "safety.h"
 #include "volumes.h"
@@ -174,7 +175,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 	if (!rec)
 		return -ENOMEM;
 	/* From here a signal stops the sweep and this function cleans up. */
-	vm_catch_signals();
+	signals_defer();
 	runstate_reap();
 	r = runstate_create(statedir);
 	if (r < 0)

@@ -2,11 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/kvm.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,76 +14,6 @@
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(xmlTextWriter, xmlFreeTextWriter)
 DEFINE_TRIVIAL_CLEANUP_FUNC(xmlBuffer, xmlBufferFree)
-
-/* Runs "mov al, 0x42; out 0x10, al; hlt" in a real-mode vCPU: KVM is
- * usable when that comes back as the port write and the halt. */
-static bool kvm_run_probe(int kvm, int vm)
-{
-	static const unsigned char code[] = {0xb0, 0x42, 0xe6, 0x10, 0xf4};
-	const size_t page = 0x1000;
-	bool ok = false;
-
-	unsigned char *mem = mmap(NULL, page, PROT_READ | PROT_WRITE,
-				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED)
-		return false;
-	memcpy(mem, code, sizeof code);
-	struct kvm_userspace_memory_region region = {
-		.guest_phys_addr = page,
-		.memory_size = page,
-		.userspace_addr = (uintptr_t)mem,
-	};
-	_cleanup_close_ int vcpu = -1;
-	int run_size = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
-	if (ioctl(vm, KVM_SET_USER_MEMORY_REGION, &region) < 0 ||
-	    (vcpu = ioctl(vm, KVM_CREATE_VCPU, 0)) < 0 || run_size <= 0)
-		goto out;
-	struct kvm_run *run = mmap(NULL, (size_t)run_size,
-				   PROT_READ | PROT_WRITE, MAP_SHARED, vcpu, 0);
-	if (run == MAP_FAILED)
-		goto out;
-	struct kvm_sregs sregs;
-	struct kvm_regs regs = {.rip = page, .rflags = 2};
-	if (ioctl(vcpu, KVM_GET_SREGS, &sregs) < 0)
-		goto unmap;
-	sregs.cs.base = 0;
-	sregs.cs.selector = 0;
-	if (ioctl(vcpu, KVM_SET_SREGS, &sregs) < 0 ||
-	    ioctl(vcpu, KVM_SET_REGS, &regs) < 0)
-		goto unmap;
-	if (ioctl(vcpu, KVM_RUN, 0) < 0 || run->exit_reason != KVM_EXIT_IO ||
-	    run->io.port != 0x10 ||
-	    *((unsigned char *)run + run->io.data_offset) != 0x42)
-		goto unmap;
-	ok = ioctl(vcpu, KVM_RUN, 0) == 0 && run->exit_reason == KVM_EXIT_HLT;
-unmap:
-	munmap(run, (size_t)run_size);
-out:
-	munmap(mem, page);
-	return ok;
-}
-
-static bool kvm_probe(void)
-{
-	_cleanup_close_ int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	if (ioctl(fd, KVM_GET_API_VERSION, 0) != KVM_API_VERSION)
-		return false;
-	_cleanup_close_ int vm = ioctl(fd, KVM_CREATE_VM, 0);
-	if (vm < 0)
-		return false;
-	return kvm_run_probe(fd, vm);
-}
-
-bool domain_kvm_usable(void)
-{
-	static int cached = -1;
-
-	if (cached < 0)
-		cached = kvm_probe();
-	return cached;
-}
 
 const char *domain_target_dev(enum disk_bus bus)
 {

@@ -32,13 +32,6 @@ struct vm_spec {
 	unsigned timeout;    /* seconds; 0: none (used by vm_run) */
 };
 
-/* True when this process can really use KVM: /dev/kvm opens, and a VM
- * with one vCPU runs a few real-mode instructions (the node alone proves
- * nothing in containers and nested guests).  Cached after the first call.
- * Not proof that a Linux guest boots: a broken nested KVM can pass this
- * and still hang a kernel, hence enum vm_accel (vm.h). */
-bool domain_kvm_usable(void);
-
 /* The domain XML for SPEC, of type kvm when KVM is true, else qemu (TCG).
  * On success *ret_xml is a malloc'd string the caller frees.  Returns 0,
  * -EINVAL for a spec that cannot be expressed (missing path, a string

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,12 +55,11 @@ enum disk_protocol hosttune_protocol(const char *disk)
 	return DISK_SCSI;
 }
 
-/* Runs a tool, captures its output; reports a failure naming it. */
 /* Runs a tool, captures its output; reports a failure naming it.  With
  * LENIENT a non-zero exit status is not an error when the tool ran: sdparm
  * exits 5 when a drive (QEMU's among them) has no saved mode pages, after
  * printing the current value; what counts is the value read back. */
-static int tool_run(char *const argv[], char **ret_out, int lenient)
+static int tool_lenient(char *const argv[], char **ret_out, bool lenient)
 {
 	char desc[256];
 	_cleanup_free_ char *out = NULL;
@@ -82,7 +82,7 @@ static int tool_run(char *const argv[], char **ret_out, int lenient)
 
 static int tool(char *const argv[], char **ret_out)
 {
-	return tool_run(argv, ret_out, 0);
+	return tool_lenient(argv, ret_out, false);
 }
 
 /* The number after KEY in OUT ("write-caching =  1 (on)", "WCE  1 [cha:",
@@ -138,8 +138,8 @@ int hosttune_read_write_cache(const char *disk, enum disk_protocol protocol,
 		v = r < 0 ? -1 : number_after(out, "write-caching");
 		break;
 	case DISK_SCSI:
-		r = tool_run((char *[]){"sdparm", "--get", "WCE", dev, NULL}, &out,
-			     1);
+		r = tool_lenient((char *[]){"sdparm", "--get", "WCE", dev, NULL},
+				 &out, true);
 		v = r < 0 ? -1 : number_after(out, "WCE");
 		break;
 	default:
@@ -173,9 +173,9 @@ static int set_write_cache(const char *disk, enum disk_protocol protocol,
 			    NULL);
 	case DISK_SCSI:
 		/* Not --save: the drive's saved page stays as it was. */
-		return tool_run((char *[]){"sdparm", "--set",
+		return tool_lenient((char *[]){"sdparm", "--set",
 					   on ? "WCE=1" : "WCE=0", dev, NULL},
-				NULL, 1);
+				    NULL, true);
 	default:
 		return tool((char *[]){"nvme", "set-feature", dev, "-f", "6", "-n", "0",
 				       "-v", on ? "1" : "0", NULL},
@@ -387,17 +387,6 @@ int hosttune_restore(const struct hosttune *t)
 			  take_failure(r, why, sizeof(why)));
 	}
 	return r;
-}
-
-int hosttune_drop_caches(void)
-{
-	int r;
-
-	sync();
-	r = sysfs_write("/proc/sys/vm/drop_caches", "3");
-	if (r < 0)
-		return log_error_errno(r, "dropping the page cache");
-	return 0;
 }
 
 static const char *on_off(int v)

@@ -55,9 +55,6 @@ int hosttune_apply(const struct profile_host *host, const char *disk,
  * tries every setting. */
 int hosttune_restore(const struct hosttune *t);
 
-/* sync, then drop the page cache, dentries and inodes. */
-int hosttune_drop_caches(void);
-
 /* "key: value" lines describing T, for the report. */
 void hosttune_write_report(const struct hosttune *t, FILE *f);
 

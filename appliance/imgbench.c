@@ -1,21 +1,17 @@
 #include "imgbench.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "command.h"
 #include "log.h"
 #include "qcow2cache.h"
-
-extern char **environ;
 
 int imgbench_parse_output(const char *out, double *ret)
 {
@@ -53,54 +49,13 @@ static char *image_opts(const char *image, const struct imgbench_opts *o)
 	return s;
 }
 
-/* Runs ARGV with stdout captured into *ret (NUL-terminated). */
-static int spawn_capture(char *const *argv, char **ret, int *status)
-{
-	int pfd[2];
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -errno;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
-	pid_t pid;
-	int r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pfd[1]);
-	if (r != 0) {
-		close(pfd[0]);
-		return -r;
-	}
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	char chunk[4096];
-	ssize_t n;
-	while ((n = read(pfd[0], chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || !mem)
-			break;
-		fwrite(chunk, 1, n, mem);
-	}
-	close(pfd[0]);
-	if (mem)
-		fclose(mem);
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (!buf)
-		return -ENOMEM;
-	*ret = TAKE_PTR(buf);
-	return 0;
-}
-
 int imgbench_run(const char *image, const struct imgbench_opts *o,
 		 struct results *ret)
 {
 	char count[32], step[32];
 	_cleanup_free_ char *opts = NULL, *out = NULL;
 	const char *argv[16];
-	int n = 0, status, r;
+	int n = 0, r;
 
 	snprintf(count, sizeof(count), "%" PRIu64, o->count);
 	snprintf(step, sizeof(step), "%" PRIu64, o->step);
@@ -129,12 +84,9 @@ int imgbench_run(const char *image, const struct imgbench_opts *o,
 	}
 	argv[n] = NULL;
 
-	r = spawn_capture((char *const *)argv, &out, &status);
+	r = command_check((char *const *)argv, NULL, &out);
 	if (r < 0)
-		return log_error_errno(r, "cannot run %s", argv[0]);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return log_error_code(-EIO, "'%s bench' on '%s' failed",
-				      argv[0], image);
+		return r;
 	double secs;
 	if (imgbench_parse_output(out, &secs) < 0)
 		return log_error_code(-EBADMSG,

@@ -54,12 +54,20 @@ CHECK_PROGRAMS += $(B)/tests/integration/vm-run
 
 # The guest agent: PID 1 of the benchmark guest, linked statically so the
 # initramfs needs no C library.  Built without sanitizers (they do not
-# link statically) and without the project's libraries.
+# link statically) and without the project's libraries, except the
+# runner and its signal policy (lib/command.c, lib/signals.c, lib/log.c:
+# libc only), compiled again for it.
 AGENT_SRCS := appliance/agent/agent.c appliance/agent/workload.c
-AGENT_OBJS := $(AGENT_SRCS:appliance/agent/%.c=$(B)/agent/%.o)
+AGENT_LIB_SRCS := lib/command.c lib/signals.c lib/log.c
+AGENT_OBJS := $(AGENT_SRCS:appliance/agent/%.c=$(B)/agent/%.o) \
+	$(AGENT_LIB_SRCS:lib/%.c=$(B)/agent/lib/%.o)
 $(B)/agent/%.o: appliance/agent/%.c
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$<)$(CC) -D_GNU_SOURCE -Iappliance $(WARNFLAGS) $(CFLAGS) \
+	$(call quiet,CC,$<)$(CC) -D_GNU_SOURCE -Iappliance -Ilib $(WARNFLAGS) $(CFLAGS) \
+		-MMD -MP -c -o $@ $<
+$(B)/agent/lib/%.o: lib/%.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) -D_GNU_SOURCE -Ilib $(WARNFLAGS) $(CFLAGS) \
 		-MMD -MP -c -o $@ $<
 $(B)/buildapp-agent: $(AGENT_OBJS)
 	$(call quiet,LD,$@)$(CC) -static $(LDFLAGS) -o $@ $^

@@ -20,6 +20,7 @@
 #include "imgbench.h"
 #include "journal.h"
 #include "log.h"
+#include "signals.h"
 #include "parse.h"
 #include "qcow2cache.h"
 #include "report.h"
@@ -352,7 +353,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	/* A run that cannot start (its volume, its domain refused...) is a
 	 * result of its cell: journaled as failed with the reason, and the
 	 * sweep goes on.  A signal is not. */
-	if (r < 0 && r != -EINTR && !vm_pending_signal()) {
+	if (r < 0 && r != -EINTR && !signals_pending()) {
 		const char *why = log_last_error();
 		set_status(&jr, "failed", *why ? why : strerror(-r));
 		r = 0;
@@ -364,7 +365,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 		r = journal_run_add_metric(&jr, "reset_seconds", reset_seconds, "s");
 	/* A run cut short by a signal is not a result: not journaled, made
 	 * again on resume. */
-	if (r >= 0 && vm_pending_signal())
+	if (r >= 0 && signals_pending())
 		r = -EINTR;
 	if (r >= 0)
 		r = journal_append(journal_path, &jr);
@@ -476,7 +477,7 @@ static int run_until_target(const struct sweep_env *env, const char *journal_pat
 		return -ENOMEM;
 	while ((n = cells_wanting_runs(plan, journal_path, want)) > 0) {
 		for (int i = 0; i < n; i++) {
-			if (vm_pending_signal())
+			if (signals_pending())
 				return -EINTR;
 			log_info("extra run: cell %u/%zu %s, run %u (at most %u)",
 				 want[i].cell + 1, plan->n_cells,
@@ -530,7 +531,7 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 			out.skipped++;
 			continue;
 		}
-		if (vm_pending_signal()) {
+		if (signals_pending()) {
 			r = -EINTR;
 			break;
 		}

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +15,12 @@
 #include <libvirt/virterror.h>
 
 #include "cleanup.h"
-#include "command.h"
 #include "jsonget.h"
 #include "kvmboot.h"
 #include "log.h"
 #include "names.h"
 #include "qcow2cache.h"
+#include "signals.h"
 
 NAME_TABLE(vm_status, "ok", "timeout", "crashed", "failed")
 
@@ -55,11 +54,9 @@ struct vm_host {
 	int stop_detail;
 };
 
-/* One host at a time is enough for the appliance; the exit and signal
- * handlers find its running domain here. */
+/* One host at a time is enough for the appliance; the exit hook finds
+ * its running domain here (a signal is the waiting loop's to handle). */
 static struct vm_host *current_host;
-static volatile sig_atomic_t pending_signal;
-static volatile sig_atomic_t run_active;
 
 static double seconds_between(const struct timespec *a,
 			      const struct timespec *b)
@@ -84,50 +81,6 @@ static void destroy_running(struct vm_host *h)
 static void on_exit_destroy(void)
 {
 	destroy_running(current_host);
-}
-
-/* The signal is remembered: vm_run's waiting loop destroys its domain
- * and returns -EINTR, the sweep stops, and its caller cleans up and dies
- * of it (vm_reraise_pending_signal).  A tool running meanwhile (qemu-img,
- * mkfs) is stopped so that the step fails at once. */
-static void on_signal(int sig)
-{
-	pending_signal = sig;
-	if (!run_active) {
-		pid_t child = command_current_child();
-		if (child > 0)
-			kill(-child, SIGTERM);
-	}
-}
-
-int vm_pending_signal(void)
-{
-	return pending_signal;
-}
-
-void vm_reraise_pending_signal(void)
-{
-	int sig = pending_signal;
-
-	if (!sig)
-		return;
-	log_info("stopped by %s", strsignal(sig));
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-void vm_catch_signals(void)
-{
-	static bool installed;
-	if (installed)
-		return;
-	installed = true;
-	atexit(on_exit_destroy);
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigemptyset(&sa.sa_mask);
-	const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &sa, NULL);
 }
 
 static void lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
@@ -221,23 +174,21 @@ static int write_embed_config(const char *statedir)
 	return 0;
 }
 
+/* The profile's or the command line's accel, else the one rule
+ * (kvmboot_decide): *RET_PROBED when KVM still has to boot a kernel
+ * (vm_host_check_boot). */
 static int resolve_accel(enum vm_accel accel, bool *ret_kvm, bool *ret_probed)
 {
-	const char *env = getenv("BUILDAPP_ACCEL");
-
-	if (accel == VM_ACCEL_AUTO && env && *env) {
-		int v = name_table_lookup(&vm_accel_names, env);
-		if (v < 0)
-			return log_error_code(-EINVAL,
-					      "BUILDAPP_ACCEL='%s': expected auto, kvm or tcg",
-					      env);
-		accel = (enum vm_accel)v;
-	}
-	*ret_probed = accel == VM_ACCEL_AUTO;
-	if (accel == VM_ACCEL_AUTO)
-		*ret_kvm = domain_kvm_usable();
-	else
+	*ret_probed = false;
+	if (accel != VM_ACCEL_AUTO) {
 		*ret_kvm = accel == VM_ACCEL_KVM;
+		return 0;
+	}
+	int r = kvmboot_decide();
+	if (r < 0)
+		return r;
+	*ret_kvm = r != KVMBOOT_TCG;
+	*ret_probed = r == KVMBOOT_KVM_UNCHECKED;
 	return 0;
 }
 
@@ -321,7 +272,12 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 		return -EIO;
 	}
 	current_host = h;
-	vm_catch_signals();
+	static bool at_exit;
+	if (!at_exit)
+		at_exit = atexit(on_exit_destroy) == 0;
+	/* A signal is recorded, not fatal: the waiting loop destroys the
+	 * domain and the sweep's caller cleans up, then dies of it. */
+	signals_defer();
 	*ret = h;
 	return 0;
 }
@@ -380,15 +336,6 @@ int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
 {
 	if (!h->kvm || !h->kvm_chosen)
 		return 0;
-	/* Answered already since the host booted (here, or by the builder's
-	 * check before a libguestfs launch): a hanging KVM costs once. */
-	if (kvmboot_cached() == 0) {
-		log_info("KVM did not boot a kernel here before (kept until the "
-			 "host reboots): using TCG");
-		h->kvm = false;
-		return 0;
-	}
-
 	/* No init to run: the kernel panics as soon as it has booted, and
 	 * panic=-1 with on_reboot=destroy ends the domain at once. */
 	_cleanup_free_ char *name = NULL, *log = NULL;
@@ -529,7 +476,7 @@ static void fail(struct vm_result *res, enum vm_status status,
 static bool wait_stopped(struct vm_host *h, const struct timespec *deadline)
 {
 	while (!h->stopped) {
-		if (pending_signal && !h->interrupted && h->dom) {
+		if (signals_pending() && !h->interrupted && h->dom) {
 			h->interrupted = true;
 			pthread_mutex_unlock(&h->lock);
 			virDomainDestroy(h->dom);
@@ -594,7 +541,6 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	h->stop_detail = -1;
 	pthread_mutex_unlock(&h->lock);
 
-	run_active = 1;
 	clock_gettime(CLOCK_MONOTONIC, &begin);
 	/* Paused first, so the applied cache mode is read back even from a
 	 * guest that would finish in less time than a monitor round trip.
@@ -646,14 +592,13 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	virDomainFree(dom);
 
 out:
-	run_active = 0;
 	pthread_mutex_lock(&h->lock);
 	h->run_name[0] = '\0';
 	pthread_mutex_unlock(&h->lock);
-	if (pending_signal) {
+	if (signals_pending()) {
 		/* Not a result of the guest's: the run is not made. */
 		log_info("run '%s': interrupted by %s", spec->name,
-			 strsignal(pending_signal));
+			 strsignal(signals_pending()));
 		return -EINTR;
 	}
 	if (res.status != VM_OK)

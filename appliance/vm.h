@@ -8,9 +8,10 @@
  * QEMU applied.
  *
  * Every domain started here is destroyed when the process exits normally
- * (atexit), when the host is closed, or on SIGINT/SIGTERM/SIGHUP: a
- * signal during a run destroys the domain and then kills the process with
- * the same signal, the way it would have died without the handler. */
+ * (atexit), when the host is closed, or on SIGINT/SIGTERM/SIGHUP: the
+ * host defers signals (signals_defer, signals.h), a signal during a run
+ * destroys the domain and vm_run returns -EINTR; the caller cleans up and
+ * then dies of it (signals_reraise). */
 #ifndef BUILDAPP_VM_H
 #define BUILDAPP_VM_H
 
@@ -46,25 +47,25 @@ struct vm_result {
 	char message[256];     /* why, when status is not VM_OK */
 };
 
-/* Domain type (enum vm_accel, profile.h): kvm, qemu (TCG), or kvm when
- * domain_kvm_usable() says so.  With VM_ACCEL_AUTO the environment
- * variable BUILDAPP_ACCEL=kvm|tcg decides first, for machines whose KVM
- * passes the probe yet cannot boot a kernel (seen on nested setups). */
+/* Domain type (enum vm_accel, profile.h): kvm, qemu (TCG), or with
+ * VM_ACCEL_AUTO what kvmboot_decide() (kvmboot.h) says: BUILDAPP_ACCEL
+ * first, for machines whose KVM passes the probe yet cannot boot a kernel
+ * (seen on nested setups), then the device probe and the kept answer. */
 
 struct vm_host;
 
 /* Opens URI, or qemu:///embed?root=STATEDIR when URI is NULL (STATEDIR is
  * created, and given a qemu.conf fit for a daemonless root run when it
  * has none), and starts the event loop.  Returns -EINVAL for an unknown
- * BUILDAPP_ACCEL.  Installs the exit and signal
- * handlers on first use.  Reports libvirt's message; returns 0 and sets
+ * BUILDAPP_ACCEL.  Installs the exit hook on first use and defers
+ * signals (signals_defer).  Reports libvirt's message; returns 0 and sets
  * *ret (free with vm_host_close), or a negative errno. */
 int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 		 struct vm_host **ret);
 /* Destroys any domain still running, closes the connection, stops the
  * event loop and frees H.  Accepts NULL. */
 void vm_host_close(struct vm_host *h);
-/* True when H's domains are of type kvm (see domain_kvm_usable). */
+/* True when H's domains are of type kvm (see kvmboot_decide). */
 bool vm_host_kvm(const struct vm_host *h);
 /* The versions of H's hypervisor (QEMU) and of libvirt, "7.2.19", each
  * "" when libvirt cannot tell. */
@@ -78,17 +79,6 @@ void vm_host_versions(const struct vm_host *h, char qemu[32], char libvirt[32]);
  * SPEC's console_log + ".kvm-check".  Returns 0 or as vm_run. */
 int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
 		       unsigned timeout);
-/* From now on SIGINT, SIGTERM and SIGHUP do not kill the process: they
- * are remembered, a running domain is destroyed, a running tool
- * (command_current_child) is stopped, and the sweep returns -EINTR so its
- * caller can clean up, then call vm_reraise_pending_signal().  Every
- * domain left is destroyed at exit too.  vm_host_open calls it. */
-void vm_catch_signals(void);
-/* The signal that came since vm_catch_signals, or 0. */
-int vm_pending_signal(void);
-/* Dies of the signal that came, if one did (exit status 128 + signal). */
-void vm_reraise_pending_signal(void);
-
 /* True when a domain called NAME exists on H's connection. */
 bool vm_host_has_domain(struct vm_host *h, const char *name);
 

@@ -61,7 +61,7 @@ int cmd_hostroot(int argc, char **argv)
 	if (tools_find_init(init, sizeof(init)) < 0 || repro_epoch(&spec.epoch) < 0)
 		return 1;
 	spec.init = init;
-	tempfiles_install_handlers();
+	tempfiles_remove_on_signal();
 	snprintf(tmp, sizeof(tmp), "%s.tmp", spec.output);
 	struct hostroot_spec s2 = spec;
 	s2.output = tmp;

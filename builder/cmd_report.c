@@ -168,7 +168,7 @@ int cmd_report(int argc, char **argv)
 			  study);
 		return EXIT_BAD_INPUT;
 	}
-	tempfiles_install_handlers();
+	tempfiles_remove_on_signal();
 	unsigned long mark = tempfiles_mark();
 	int r = report((const char *const *)argv + optind, n, baseline, study, formats, out);
 	tempfiles_remove_since(mark);

@@ -21,6 +21,7 @@
 #include "guestkit.h"
 #include "loader.h"
 #include "log.h"
+#include "signals.h"
 #include "parse.h"
 #include "planner.h"
 #include "recipe.h"
@@ -261,12 +262,9 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 		r = bench_run(&in, &out);
 	}
 	detach_image(loopdev);
-	/* Cleaned up (this process' temporaries too, which no exit handler
-	 * removes when it dies of a signal): now die of the signal that
-	 * stopped the sweep. */
-	if (vm_pending_signal())
-		tempfiles_remove_all();
-	vm_reraise_pending_signal();
+	/* Cleaned up: now die of the signal that stopped the sweep (after
+	 * the signal policy's cleanups: this process' temporaries). */
+	signals_reraise();
 	if (r < 0)
 		return r;
 	return out.failed ? 3 : 0;

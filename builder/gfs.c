@@ -9,7 +9,6 @@
 #include "gfshandle.h"
 #include "log.h"
 #include "progress.h"
-#include "tempfiles.h"
 
 static void on_progress(guestfs_h *g, void *opaque, uint64_t event,
 			int event_handle, int flags, const char *buf,
@@ -43,10 +42,7 @@ guestfs_h *gfs_open(void)
 int gfs_launch(guestfs_h *g)
 {
 	progress_step("starting the libguestfs appliance");
-	if (guestfs_launch(g) < 0)
+	if (gfshandle_launch(g) < 0)
 		return gfs_error(g, "libguestfs launch");
-	int pid = guestfs_get_pid(g);
-	if (pid > 0)
-		tempfiles_set_child(pid);
 	return 0;
 }

@@ -261,7 +261,7 @@ static int assemble(const char *path, uint64_t size, const char *tarball)
 	if (guestfs_disk_create(g, path, "raw", size, -1) < 0 ||
 	    guestfs_add_drive_opts(g, path, GUESTFS_ADD_DRIVE_OPTS_FORMAT,
 				   "raw", -1) < 0 ||
-	    guestfs_launch(g) < 0 || fill(g, tarball) < 0) {
+	    gfshandle_launch(g) < 0 || fill(g, tarball) < 0) {
 		const char *e = guestfs_last_error(g);
 		log_error("guest image '%s': %s", path,
 			  e ? e : "libguestfs failed without a message");

@@ -372,7 +372,6 @@ static int assemble(const char *disk, const char *esp, const char *results)
 	progress_step("closing the libguestfs appliance");
 	if (guestfs_shutdown(g) < 0)
 		return gfs_error(g, "libguestfs shutdown");
-	tempfiles_set_child(0);
 	return 0;
 }
 
@@ -452,7 +451,7 @@ int image_build(const struct image_spec *spec)
 		r = compute_layout(spec, &l);
 	if (r < 0)
 		return r;
-	tempfiles_install_handlers();
+	tempfiles_remove_on_signal();
 	r = workdir_create(&w, spec->output);
 	if (r < 0)
 		return r;
@@ -493,7 +492,6 @@ int image_build(const struct image_spec *spec)
 	return 0;
 
 fail:
-	tempfiles_set_child(0);
 	tempfiles_remove_since(mark);
 	return r;
 }

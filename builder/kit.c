@@ -469,7 +469,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 	r = dirs_make(o->outdir, 0755);
 	if (r < 0)
 		return log_error_errno(r, "'%s'", o->outdir);
-	tempfiles_install_handlers();
+	tempfiles_remove_on_signal();
 	/* Killed builds' work directories (of any kit), whose owner is gone. */
 	tempfiles_reap_owned(o->outdir, ".*.kit-??????");
 	snprintf(k.work, sizeof(k.work), "%s/.%s.kit-XXXXXX", o->outdir, name);

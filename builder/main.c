@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "gfshandle.h"
+#include "kvmboot.h"
 #include "log.h"
 #include "tempfiles.h"
 
@@ -41,6 +42,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	log_set_program("buildapp");
+	/* Bad input like any other, before anything is built with it. */
+	if (kvmboot_env_accel() < 0)
+		return EXIT_BAD_INPUT;
 	/* libguestfs' temporary directory inside this process' own, which
 	 * signals and the next build (after a SIGKILL) remove. */
 	gfshandle_set_tmpdir_source(tempfiles_scratch);

@@ -20,6 +20,7 @@
 #include "command.h"
 #include "log.h"
 #include "owner.h"
+#include "signals.h"
 
 struct tempfile {
 	char path[PATH_MAX];
@@ -29,23 +30,12 @@ struct tempfile {
 };
 
 static struct tempfile entries[TEMPFILES_MAX];
-static volatile pid_t child_pid;
 static unsigned long next_seq = 1;
 
-/* rm -rf PATH with fork and execve, which are async-signal-safe. */
+/* rm -rf PATH: async-signal-safe, it runs from the signal handler too. */
 static void remove_tree(const char *path)
 {
-	char *const argv[] = {"rm", "-rf", "--", (char *)path, NULL};
-	char *const envp[] = {NULL};
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		execve("/bin/rm", argv, envp);
-		_exit(127);
-	}
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
+	command_run_from_handler("/bin/rm", (char *const[]){"rm", "-rf", "--", (char *)path, NULL});
 }
 
 /* Only async-signal-safe calls: it runs from the signal handler too.
@@ -162,55 +152,17 @@ static void remove_guestfs_sockdirs(void)
 	close(proc);
 }
 
-static void on_signal(int sig)
+/* The cleanup the signal policy runs once the tools are dead. */
+static void remove_on_signal(void)
 {
-	int saved = errno;
-
-	pid_t tool = command_current_child();
-
-	/* Before QEMU is killed: a dead child's command line is empty. */
-	remove_guestfs_sockdirs();
-
-	if (child_pid > 0)
-		kill(child_pid, SIGKILL);
-	/* A tool writing into a temporary directory would refill it. */
-	if (tool > 0) {
-		kill(-tool, SIGKILL);
-		waitpid(tool, NULL, 0);
-	}
 	remove_entries(0);
-	signal(sig, SIG_DFL);
-	errno = saved;
-	raise(sig);
 }
 
-void tempfiles_install_handlers(void)
+void tempfiles_remove_on_signal(void)
 {
-	static int installed;
-	struct sigaction sa;
-
-	if (installed)
-		return;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	installed = 1;
-}
-
-/* Registry changes run with the signals blocked so the handler never sees
- * a half-written entry. */
-static void block(sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, old);
+	/* Before QEMU is killed: a dead child's command line is empty. */
+	signals_on_signal(remove_guestfs_sockdirs, SIGNALS_BEFORE_KILL);
+	signals_on_signal(remove_on_signal, SIGNALS_AFTER_KILL);
 }
 
 int tempfiles_add(const char *path, int is_dir)
@@ -221,8 +173,8 @@ int tempfiles_add(const char *path, int is_dir)
 	if (strlen(path) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	/* Whatever command registers a temporary wants it gone on a signal. */
-	tempfiles_install_handlers();
-	block(&old);
+	tempfiles_remove_on_signal();
+	signals_block(&old);
 	for (int i = 0; i < TEMPFILES_MAX; i++)
 		if (!entries[i].used) {
 			strcpy(entries[i].path, path);
@@ -232,7 +184,7 @@ int tempfiles_add(const char *path, int is_dir)
 			r = 0;
 			break;
 		}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	signals_unblock(&old);
 	return r;
 }
 
@@ -240,11 +192,11 @@ void tempfiles_forget(const char *path)
 {
 	sigset_t old;
 
-	block(&old);
+	signals_block(&old);
 	for (int i = 0; i < TEMPFILES_MAX; i++)
 		if (entries[i].used && strcmp(entries[i].path, path) == 0)
 			entries[i].used = 0;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	signals_unblock(&old);
 }
 
 void tempfiles_remove_all(void)
@@ -261,14 +213,9 @@ void tempfiles_remove_since(unsigned long mark)
 {
 	sigset_t old;
 
-	block(&old);
+	signals_block(&old);
 	remove_entries(mark);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-void tempfiles_set_child(pid_t pid)
-{
-	child_pid = pid;
+	signals_unblock(&old);
 }
 
 /* --- leftovers of killed builds ------------------------------------------ */

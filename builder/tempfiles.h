@@ -1,5 +1,6 @@
 /* Temporary files and directories of a build, removed on failure and on
- * SIGINT/SIGTERM/SIGHUP, so an interrupted build leaves nothing behind.
+ * SIGINT/SIGTERM/SIGHUP (a cleanup of the signal policy, signals.h), so an
+ * interrupted build leaves nothing behind.
  *
  * The registry is a fixed array so the signal handler can walk it with
  * only async-signal-safe calls (unlink, rmdir). */
@@ -11,18 +12,19 @@
 
 #define TEMPFILES_MAX 32
 
-/* Installs the handlers for SIGINT, SIGTERM and SIGHUP: remove every
- * registered path (files first, then directories, newest first), then die
- * of the signal.  Idempotent. */
-void tempfiles_install_handlers(void);
+/* Registers with the signal policy (signals.h) the removal, on SIGINT,
+ * SIGTERM and SIGHUP, of every registered path (files first, then
+ * directories, newest first) once the children are dead, and before that
+ * of libguestfs' socket directories.  Idempotent. */
+void tempfiles_remove_on_signal(void);
 
 /* Values of tempfiles_add's IS_DIR beyond 0 (file) and 1 (directory). */
 #define TEMPFILE_TREE 2
 
 /* Registers PATH (copied) as a temporary file, or a directory when IS_DIR
  * is 1 (removed with rmdir, so its files must be registered too), or a
- * whole tree removed with rm -rf when TEMPFILE_TREE, and installs the
- * handlers (tempfiles_install_handlers).  Returns 0, or
+ * whole tree removed with rm -rf when TEMPFILE_TREE, removed on a signal
+ * too (tempfiles_remove_on_signal).  Returns 0, or
  * -ENOSPC when the registry is full, -ENAMETOOLONG. */
 int tempfiles_add(const char *path, int is_dir);
 /* Forgets PATH without removing it (after it was renamed into place). */
@@ -34,10 +36,6 @@ void tempfiles_remove_all(void);
 unsigned long tempfiles_mark(void);
 /* Removes and forgets the paths registered since MARK. */
 void tempfiles_remove_since(unsigned long mark);
-
-/* A child process (e.g. qemu) to kill with SIGKILL when a signal arrives;
- * 0 clears it. */
-void tempfiles_set_child(pid_t pid);
 
 /* What a build killed with SIGKILL leaves (no handler runs) is removed by
  * the next one, and only when its owner is dead: */

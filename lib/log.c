@@ -6,18 +6,13 @@
 #include <string.h>
 
 static const char *program = "buildapp";
-static enum log_level max_level = LOG_LEVEL_INFO;
+static const enum log_level max_level = LOG_LEVEL_INFO;
 static FILE *stream;
 static char last_error[512];
 
 void log_set_program(const char *name)
 {
 	program = name;
-}
-
-void log_set_level(enum log_level level)
-{
-	max_level = level;
 }
 
 void log_set_stream(FILE *f)

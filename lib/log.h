@@ -18,8 +18,7 @@ enum log_level {
 
 /* Program name printed in front of every message ("buildapp"). */
 void log_set_program(const char *name);
-/* Messages above LEVEL are dropped; the default is LOG_LEVEL_INFO. */
-void log_set_level(enum log_level level);
+/* Messages above this level are dropped: LOG_LEVEL_INFO. */
 enum log_level log_get_level(void);
 /* Where messages go; NULL restores stderr.  Tests capture messages this way. */
 void log_set_stream(FILE *f);

@@ -260,7 +260,7 @@ static int execute(guestfs_h *g, const struct recipe *r, const char *tmpdir,
 	char line[2 * STORAGE_PATH_MAX + 128];
 	int k;
 
-	if (guestfs_launch(g) < 0)
+	if (gfshandle_launch(g) < 0)
 		return gfs_error(g, "launch", "appliance");
 	for (size_t i = 0; i < r->n_steps; i++) {
 		log_info("step %zu/%zu: %s", i + 1, r->n_steps,

@@ -1,10 +1,12 @@
 #include "gfshandle.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "kvmboot.h"
 #include "log.h"
+#include "signals.h"
 
 static int (*tmpdir_source)(char *buf, size_t len);
 
@@ -30,11 +32,38 @@ guestfs_h *gfshandle_new(void)
 	if (!getenv("LIBGUESTFS_BACKEND") && guestfs_set_backend(g, "direct") < 0)
 		log_warning("libguestfs: cannot select the direct backend: %s",
 			    guestfs_last_error(g));
-	if (!getenv("LIBGUESTFS_BACKEND_SETTINGS") && !kvmboot_host_usable() &&
-	    guestfs_set_backend_setting(g, "force_tcg", "1") < 0) {
-		log_error("libguestfs: cannot force TCG: %s", guestfs_last_error(g));
+	int kvm = getenv("LIBGUESTFS_BACKEND_SETTINGS") ? 1 : kvmboot_host_usable();
+	if (kvm < 0 || (!kvm && guestfs_set_backend_setting(g, "force_tcg", "1") < 0)) {
+		if (kvm == 0)
+			log_error("libguestfs: cannot force TCG: %s", guestfs_last_error(g));
 		guestfs_close(g);
 		return NULL;
 	}
 	return g;
+}
+
+/* Its QEMU was reaped (shutdown, close): the pid is nobody's to kill. */
+static void on_quit(guestfs_h *g, void *opaque, uint64_t event,
+		    int event_handle, int flags, const char *buf,
+		    size_t buf_len, const uint64_t *array, size_t array_len)
+{
+	(void)g, (void)event, (void)event_handle, (void)flags;
+	(void)buf, (void)buf_len, (void)array, (void)array_len;
+	signals_forget_child((pid_t)(intptr_t)opaque);
+}
+
+int gfshandle_launch(guestfs_h *g)
+{
+	int r = guestfs_launch(g);
+	int pid = r < 0 ? 0 : guestfs_get_pid(g);
+
+	if (pid > 0 && signals_add_child(pid, false) == 0 &&
+	    guestfs_set_event_callback(g, on_quit,
+				       GUESTFS_EVENT_SUBPROCESS_QUIT | GUESTFS_EVENT_CLOSE,
+				       0, (void *)(intptr_t)pid) < 0) {
+		/* Never a stale pid for the handler or the exit to kill. */
+		signals_forget_child(pid);
+		log_warning("libguestfs: no quit events: a signal will not stop its QEMU");
+	}
+	return r;
 }

@@ -10,12 +10,16 @@
  * LIBGUESTFS_BACKEND_SETTINGS is set or KVM boots a kernel here
  * (kvmboot_host_usable).  Returns NULL after reporting an error. */
 guestfs_h *gfshandle_new(void);
+/* guestfs_launch(G), and its QEMU registered with the signal policy
+ * (signals.h) until it quits, so a signal or the exit kills it.  Returns
+ * guestfs_launch's result (-1: the caller reports the library's error). */
+int gfshandle_launch(guestfs_h *g);
 /* Where new handles keep their temporary directory: SOURCE fills BUF
  * with a directory (0) or fails (the library's default, TMPDIR or /tmp).
  * A program that removes its temporaries on signals points this at one
  * of its own, so an interrupted launch leaves nothing there.  (As root,
  * libguestfs keeps its sockets in /tmp whatever is set: the builder's
- * signal handler finds that directory in its QEMU's command line.) */
+ * cleanup on a signal finds that directory in its QEMU's command line.) */
 void gfshandle_set_tmpdir_source(int (*source)(char *buf, size_t len));
 
 #endif

@@ -7,14 +7,13 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "guestproto.h"
 
 #define RAW_MAX (4u << 20) /* fio's JSON is ~10 KB */
@@ -34,8 +33,6 @@ static const char *work_path(const char *name)
 	snprintf(work_file, sizeof(work_file), "%s/%s", work(), name);
 	return work_file;
 }
-
-extern char **environ;
 
 static char *const child_env[] = {
 	"PATH=/usr/sbin:/usr/bin:/sbin:/bin",
@@ -74,63 +71,27 @@ static void print_frame(const char *frame, char *out, size_t len)
 
 int agent_run(const char *const *argv, const char *frame)
 {
-	int pfd[2] = {-1, -1};
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	if (frame) {
-		if (pipe2(pfd, O_CLOEXEC) < 0)
-			return agent_error("pipe: %s", strerror(errno));
-		posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
-	}
-	pid_t pid;
-	int r = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv,
-			    child_env);
-	posix_spawn_file_actions_destroy(&fa);
-	if (frame)
-		close(pfd[1]);
-	if (r != 0) {
-		if (frame)
-			close(pfd[0]);
-		return agent_error("cannot run %s: %s", argv[0], strerror(r));
-	}
+	struct command_opts o = {
+		.env = child_env,
+		.out = frame ? COMMAND_OUT_CAPTURE : COMMAND_OUT_INHERIT,
+		.max = RAW_MAX,
+	};
+	struct command_result res = {0};
+	int r = command_spawn((char *const *)argv, &o, &res);
 
-	char *out = NULL;
-	size_t len = 0;
-	bool cut = false;
-	if (frame) {
-		char sink[4096];
-		out = malloc(RAW_MAX);
-		ssize_t n;
-		for (;;) {
-			/* Past the limit, keep reading: a child blocked on a
-			 * full pipe would never exit. */
-			bool keep = out && len < RAW_MAX;
-			n = keep ? read(pfd[0], out + len, RAW_MAX - len)
-				 : read(pfd[0], sink, sizeof(sink));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			if (keep)
-				len += n;
-			else
-				cut = true;
-		}
-		close(pfd[0]);
+	if (r < 0 && r != -EINTR) {
+		free(res.out);
+		return agent_error("cannot run %s: %s", argv[0], strerror(-r));
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (frame && out)
-		print_frame(frame, out, len);
-	free(out);
-	if (frame && (!out || cut))
+	if (frame && res.out)
+		print_frame(frame, res.out, res.len);
+	free(res.out);
+	if (frame && (!res.out || res.cut))
 		return agent_error("%s: output %s", argv[0],
-				   out ? "too long, cut" : "lost: out of memory");
-	if (WIFSIGNALED(status))
-		return agent_error("%s killed by signal %d", argv[0],
-				   WTERMSIG(status));
-	return WEXITSTATUS(status);
+				   res.out ? "too long, cut" : "lost: out of memory");
+	if (r == -EINTR)
+		return agent_error("%s killed by signal %d", argv[0], res.signal);
+	return r;
 }
 
 static int run_checked(const char *const *argv, const char *frame)

@@ -14,10 +14,7 @@ for sig in TERM INT; do
 	# Wait until the libguestfs appliance is starting: mid-build.
 	wait_for_log "$work/log" 'starting the libguestfs' 60
 	sleep 3
-	kill -"$sig" "$pid"
-	rc=0
-	wait "$pid" || rc=$?
-	cat "$work/log"
+	interrupt "$sig" "$pid" "$work/log"
 	[ "$rc" -ne 0 ] || fail "SIG$sig: the build finished before the signal"
 	[ ! -e "$work/kit.img" ] || fail "SIG$sig: output left at the output path"
 	left=$(ls -A "$work" | grep -v '^log$' || true)

@@ -11,10 +11,7 @@ BUILDAPP_INIT="$TOP/$B/buildapp-init" "$BUILDAPP" hostroot -o "$work/initrd" \
 pid=$!
 wait_for_log "$work/log" 'supermin --build'
 sleep 3
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
-cat "$work/log"
+interrupt TERM "$pid" "$work/log"
 [ "$rc" -ne 0 ] || fail "the host root build finished before the signal"
 sleep 1
 [ ! -e "$work/initrd" ] && [ ! -e "$work/initrd.tmp" ] || fail "initramfs left behind"

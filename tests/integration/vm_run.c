@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "signals.h"
 #include "names.h"
 #include "vm.h"
 
@@ -103,7 +104,7 @@ int main(int argc, char **argv)
 		r = vm_run(h, &spec, &res);
 	if (r < 0) {
 		vm_host_close(h);
-		vm_reraise_pending_signal();
+		signals_reraise();
 		return 1;
 	}
 	printf("status=%s seconds=%.3f kvm=%d applied_known=%d writeback=%d "

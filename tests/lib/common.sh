@@ -53,3 +53,12 @@ wait_for_log() {
 		n=$((n - 1))
 	done
 }
+
+# interrupt SIG PID LOG: sends SIG to the background job PID, waits for it
+# and prints LOG; its exit status in $rc.
+interrupt() {
+	kill -"$1" "$2"
+	rc=0
+	wait "$2" || rc=$?
+	cat "$3"
+}

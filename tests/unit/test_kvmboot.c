@@ -1,10 +1,21 @@
-/* The KVM boot check that decides whether libguestfs launches use KVM. */
+/* The one place that decides whether KVM is used: BUILDAPP_ACCEL, the
+ * device probe, the answer kept until the host reboots, and the boot
+ * check that looks for the kernel's panic on a real qemu's console (here
+ * a stand-in qemu on PATH, so the check runs on any host). */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -15,17 +26,153 @@ static void test_environment_decides(void **state)
 {
 	(void)state;
 	setenv("BUILDAPP_ACCEL", "kvm", 1);
-	assert_true(kvmboot_host_usable());
+	assert_int_equal(kvmboot_env_accel(), KVMBOOT_ACCEL_KVM);
+	assert_int_equal(kvmboot_decide(), KVMBOOT_KVM);
+	assert_int_equal(kvmboot_host_usable(), 1);
 	setenv("BUILDAPP_ACCEL", "tcg", 1);
-	assert_false(kvmboot_host_usable());
+	assert_int_equal(kvmboot_decide(), KVMBOOT_TCG);
+	assert_int_equal(kvmboot_host_usable(), 0);
+	setenv("BUILDAPP_ACCEL", "auto", 1);
+	assert_int_equal(kvmboot_env_accel(), KVMBOOT_ACCEL_AUTO);
+	setenv("BUILDAPP_ACCEL", "", 1);
+	assert_int_equal(kvmboot_env_accel(), KVMBOOT_ACCEL_AUTO);
+	unsetenv("BUILDAPP_ACCEL");
+	assert_int_equal(kvmboot_env_accel(), KVMBOOT_ACCEL_AUTO);
+}
+
+/* Junk is refused by every caller, not taken for auto. */
+static void test_environment_junk(void **state)
+{
+	(void)state;
+	const char *junk[] = {"KVM", "tcg ", "fast", "kvm,tcg"};
+	for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
+		setenv("BUILDAPP_ACCEL", junk[i], 1);
+		assert_int_equal(kvmboot_env_accel(), -EINVAL);
+		assert_int_equal(kvmboot_decide(), -EINVAL);
+		assert_int_equal(kvmboot_host_usable(), -EINVAL);
+	}
 	unsetenv("BUILDAPP_ACCEL");
 }
 
-static void test_kernel_that_does_not_boot(void **state)
+/* With /dev/kvm replaced by /dev/null (a bind mount in a mount namespace
+ * of a child), the device probe must say no: the node existing and
+ * opening is not KVM.  Where the probe says yes, a VM can be made. */
+static void test_device_probe(void **state)
 {
 	(void)state;
-	/* qemu cannot load it: no panic line, so no KVM. */
-	assert_false(kvmboot_probe("/nonexistent/vmlinuz", 5));
+	if (kvmboot_dev_usable()) {
+		int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	if (access("/dev/kvm", F_OK) < 0)
+		skip(); /* nothing to hide: the probe's no is above */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    mount("/dev/null", "/dev/kvm", NULL, MS_BIND, NULL) < 0)
+			_exit(77);
+		_exit(kvmboot_dev_usable() ? 1 : 0);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		skip(); /* no mount namespace here (not root) */
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static char bindir[] = "/tmp/kvmboot-qemu-XXXXXX";
+static char *saved_path;
+
+/* A stand-in qemu-system-x86_64 first in PATH: it prints a panic when it
+ * is given -accel ACCEL and -kernel K where K's first line says "panics",
+ * hangs when it says "hangs", and prints the boot of a kernel that never
+ * panics otherwise. */
+static int stub_setup(void **state)
+{
+	char path[128], *p;
+
+	(void)state;
+	if (!mkdtemp(bindir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/qemu-system-x86_64", bindir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs("#!/bin/sh\n"
+	      "accel= kernel=\n"
+	      "while [ $# -gt 0 ]; do\n"
+	      "  case $1 in -accel) accel=$2 ;; -kernel) kernel=$2 ;; esac; shift\n"
+	      "done\n"
+	      "case $accel:$(head -n 1 \"$kernel\" 2>/dev/null) in\n"
+	      "kvm:panics) echo 'Linux version 6.1'; echo 'Kernel panic - not syncing: VFS' ;;\n"
+	      "*:hangs) exec sleep 60 ;;\n"
+	      "*) echo 'Linux version 6.1'; echo 'Run /init as init process' ;;\n"
+	      "esac\n",
+	      f);
+	fclose(f);
+	chmod(path, 0755);
+	saved_path = strdup(getenv("PATH"));
+	if (!saved_path || asprintf(&p, "%s:%s", bindir, saved_path) < 0)
+		return -1;
+	setenv("PATH", p, 1);
+	free(p);
+	return 0;
+}
+
+static int stub_teardown(void **state)
+{
+	char path[128];
+
+	(void)state;
+	setenv("PATH", saved_path, 1);
+	free(saved_path);
+	for (const char *const *n = (const char *const[]){"qemu-system-x86_64", "panics", "hangs", "quiet", NULL}; *n; n++) {
+		snprintf(path, sizeof(path), "%s/%s", bindir, *n);
+		unlink(path);
+	}
+	rmdir(bindir);
+	return 0;
+}
+
+static const char *kernel(const char *word)
+{
+	static char path[128];
+	snprintf(path, sizeof(path), "%s/%s", bindir, word);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", word);
+	fclose(f);
+	return path;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void test_boot_check(void **state)
+{
+	(void)state;
+	/* The panic line is what says a kernel booted, under the accel asked
+	 * for. */
+	assert_true(kvmboot_boots(kernel("panics"), "kvm", 10));
+	assert_false(kvmboot_boots(kernel("panics"), "tcg", 10));
+	/* A kernel that boots but never panics, or a qemu that cannot load
+	 * the file: no. */
+	assert_false(kvmboot_boots(kernel("quiet"), "kvm", 10));
+	assert_false(kvmboot_boots("/nonexistent/vmlinuz", "kvm", 10));
+	/* A kernel that hangs is given up at the timeout. */
+	double t0 = now();
+	assert_false(kvmboot_boots(kernel("hangs"), "kvm", 1));
+	assert_true(now() - t0 < 10);
+	/* kvmboot_probe is the same check behind the device probe. */
+	assert_int_equal(kvmboot_probe(kernel("panics"), 10), kvmboot_dev_usable());
 }
 
 /* What is remembered is read back; without a file the answer is unknown. */
@@ -56,32 +203,38 @@ static void test_remember(void **state)
 	unsetenv("XDG_RUNTIME_DIR");
 }
 
-/* The answer kept for this host boot is used without booting anything. */
+/* The answer kept for this host boot is used without booting anything;
+ * without a usable device it is not even read. */
 static void test_answer_kept_until_reboot(void **state)
 {
 	char dir[] = "/tmp/kvmboot-test-XXXXXX", path[64];
 
 	(void)state;
-	if (access("/dev/kvm", R_OK | W_OK) < 0)
-		skip(); /* without /dev/kvm the answer is no before any cache */
+	unsetenv("BUILDAPP_ACCEL");
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/buildapp-kvm", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("kvm\n", f);
-	fclose(f);
 	setenv("XDG_RUNTIME_DIR", dir, 1);
-	unsetenv("BUILDAPP_ACCEL");
-	assert_true(kvmboot_host_usable());
+	for (int kvm = 0; kvm < 2; kvm++) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(kvm ? "kvm\n" : "tcg\n", f);
+		fclose(f);
+		int want = kvmboot_dev_usable() ? kvm : 0;
+		assert_int_equal(kvmboot_decide(), want ? KVMBOOT_KVM : KVMBOOT_TCG);
+		assert_int_equal(kvmboot_host_usable(), want);
+	}
 	unlink(path);
 	rmdir(dir);
+	unsetenv("XDG_RUNTIME_DIR");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_environment_decides),
-		cmocka_unit_test(test_kernel_that_does_not_boot),
+		cmocka_unit_test(test_environment_junk),
+		cmocka_unit_test(test_device_probe),
+		cmocka_unit_test_setup_teardown(test_boot_check, stub_setup, stub_teardown),
 		cmocka_unit_test(test_remember),
 		cmocka_unit_test(test_answer_kept_until_reboot),
 	};
