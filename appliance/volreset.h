@@ -14,7 +14,8 @@
 
 /* Whether a guest run on V is worth tracking: the full reset of V is
  * proportional to its size (an LV, a filled volume).  A file that is
- * neither is recreated, which costs what the pristine image holds. */
+ * neither is recreated, which costs what the pristine image holds.
+ * BUILDAPP_TRACK_WRITES=no in the environment: never. */
 bool volreset_wants_tracking(const struct storage_volume *v);
 
 /* Resets V to PRISTINE, fast when it can; *ret_kind is "fast" or

@@ -29,7 +29,9 @@ const char *const hostroot_packages[] = {
 	"libvirt-daemon-driver-qemu", "lvm2", "e2fsprogs", "hdparm", "sdparm",
 	"nvme-cli", "kmod", "busybox-static", "util-linux", "fdisk", "fio",
 	/* host-native cells: bonnie++, and mount for the loop device */
-	"bonnie++", "mount", NULL,
+	"bonnie++", "mount",
+	/* the fast reset: the runner links libnbd (qemu-nbd is in qemu-utils) */
+	"libnbd0", NULL,
 };
 
 /* Module folders of the kernel the appliance needs: disk controllers

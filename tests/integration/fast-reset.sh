@@ -7,7 +7,8 @@
 # Each run must have written something the reset undid, and a fast reset
 # that leaves out one of the ranges must be seen to differ.
 # Costs the kit (one libguestfs launch, shared through $B/cache) and six
-# small TCG guests: about 3-5 minutes here.
+# small TCG guests: 13.5 minutes here at a load average of 15-18 (the
+# guests are most of it).
 set -u
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
