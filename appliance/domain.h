@@ -30,6 +30,9 @@ struct vm_spec {
 	const char *serial;  /* disk serial; NULL: DOMAIN_DISK_SERIAL */
 	const char *console_log; /* the guest's serial console goes here */
 	unsigned timeout;    /* seconds; 0: none (used by vm_run) */
+	/* vm_run: track what the guest writes to the disk (dirtymap.h); the
+	 * guest is told to halt, not power off, so QEMU outlives it. */
+	bool track_writes;
 };
 
 /* The domain XML for SPEC, of type kvm when KVM is true, else qemu (TCG).

@@ -203,6 +203,7 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    add_string(o, "accel", run->cell.host ? NULL : run->kvm ? "kvm" : "tcg") < 0 ||
 	    add(o, "applied_cache", applied) < 0 ||
 	    add(o, "qcow2_cache", qcow2_cache_to_json(run)) < 0 ||
+	    add_string(o, "reset", run->reset[0] ? run->reset : NULL) < 0 ||
 	    add_string(o, "host_kernel", run->host_kernel) < 0 ||
 	    add_string(o, "guest_kernel",
 		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
@@ -282,6 +283,11 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 			return false;
 		run->applied_known = true;
 	}
+	/* Absent in journals older than the fast reset. */
+	s = jsonget_string(o, "reset");
+	if (s && ((strcmp(s, "full") && strcmp(s, "fast")) ||
+		  !copy_text(run->reset, sizeof run->reset, s)))
+		return false;
 	s = jsonget_string(o, "host_kernel");
 	if (s && !copy_text(run->host_kernel, sizeof run->host_kernel, s))
 		return false;

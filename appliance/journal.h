@@ -45,6 +45,10 @@ struct journal_run {
 	bool qcow2_cache_known;
 	uint64_t qcow2_cache_size;
 	char qcow2_cache_source[32];
+	/* The volume's reset before this run: "full" (every byte the pristine
+	 * image covers, or a fresh file), "fast" (only what the previous run
+	 * on the volume wrote), "" (none: the run failed before it). */
+	char reset[8];
 	char host_kernel[JOURNAL_NAME_MAX * 2];
 	char guest_kernel[JOURNAL_NAME_MAX * 2];
 	struct journal_metric *metrics; /* owned */

@@ -6,7 +6,7 @@ $(B)/appliance/%.o: INCDIRS = $(APPLIANCE_INCDIRS)
 # console parser), host-side qemu-img bench, the sweep, the appliance's
 # disk discovery and host tuning, the studies' published tables.
 APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
-	appliance/stats.c appliance/compare.c appliance/domain.c appliance/vm.c appliance/journal.c \
+	appliance/stats.c appliance/compare.c appliance/domain.c appliance/vm.c appliance/dirtymap.c appliance/volreset.c appliance/journal.c \
 	appliance/jsonget.c appliance/summary.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
 	appliance/sweep.c appliance/volumes.c appliance/bench.c appliance/runstate.c \
@@ -51,6 +51,13 @@ $(B)/tests/integration/vm-run: $(B)/tests/integration/vm_run.o \
 		$(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a
 	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(APPLIANCE_LIBS) $(STORAGE_LIBS)
 CHECK_PROGRAMS += $(B)/tests/integration/vm-run
+
+# Driver of the fast reset test (tests/integration/fast-reset.sh): a
+# tracked guest run and both resets.
+$(B)/tests/integration/fast-reset: $(B)/tests/integration/fast_reset.o \
+		$(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a
+	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(APPLIANCE_LIBS) $(STORAGE_LIBS)
+CHECK_PROGRAMS += $(B)/tests/integration/fast-reset
 
 # The guest agent: PID 1 of the benchmark guest, linked statically so the
 # initramfs needs no C library.  Built without sanitizers (they do not

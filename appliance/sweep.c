@@ -27,6 +27,7 @@
 #include "results.h"
 #include "summary.h"
 #include "tool.h"
+#include "volreset.h"
 
 /* Console logs larger than this are not the agent's: read only the start. */
 #define CONSOLE_READ_MAX (8 << 20)
@@ -132,10 +133,13 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 		.metadata_cache = qcow2cache_size(cell->l2_cache, vol->cluster_size),
 		.console_log = log_path,
 		.timeout = p->guest.timeout,
+		.track_writes = volreset_wants_tracking(vol),
 	};
 	r = vm_run(env->host, &spec, &vr);
 	if (r < 0)
 		return r;
+	volreset_note(vol, &vr);
+	vm_result_release(&vr);
 	jr->boot_seconds = vr.seconds;
 	jr->applied_known = vr.applied_known;
 	jr->applied = vr.applied;
@@ -303,14 +307,16 @@ static int check_results_space(const char *dir)
 /* Everything a run needs before it can measure: its volume reset to the
  * pristine image, the page cache dropped. */
 static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell,
-		       const struct storage_volume *vol, double *ret_reset_seconds)
+		       const struct storage_volume *vol, double *ret_reset_seconds,
+		       struct journal_run *jr)
 {
+	const char *kind = "full";
 	int r;
 
 	if (!vol)
 		return log_error_code(-ENOENT, "no volume provisioned for %s",
 				      cell->id);
-	r = storage_reset(vol, env->pristine, ret_reset_seconds);
+	r = volreset_run(vol, env->pristine, ret_reset_seconds, &kind);
 	if (r < 0) {
 		char cause[256];
 		snprintf(cause, sizeof(cause), "%s",
@@ -319,6 +325,7 @@ static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell
 		return log_error_code(r, "cannot reset the volume '%s': %s",
 				      vol->path, cause);
 	}
+	snprintf(jr->reset, sizeof(jr->reset), "%s", kind);
 	if (env->plan->profile.host.page_cache == PAGE_CACHE_DROP)
 		drop_page_cache();
 	return 0;
@@ -343,7 +350,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	jr.position = pr->position;
 	set_status(&jr, "ok", "");
 	log_clear_last_error();
-	r = prepare_run(env, cell, vol, &reset_seconds);
+	r = prepare_run(env, cell, vol, &reset_seconds, &jr);
 	if (r >= 0 && cell->host)
 		r = run_host_native(env, pr, vol, &jr, &res);
 	else if (r >= 0 && cell->workload == WORKLOAD_QEMU_IMG_BENCH)

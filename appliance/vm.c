@@ -15,6 +15,9 @@
 #include <libvirt/virterror.h>
 
 #include "cleanup.h"
+#include "command.h"
+#include "dirtymap.h"
+#include "guestproto.h"
 #include "jsonget.h"
 #include "kvmboot.h"
 #include "log.h"
@@ -32,6 +35,13 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 #define CMDLINE_READ_MAX (1 << 20)
 /* How often the waiting thread looks at the signal flag. */
 #define POLL_NS 100000000L
+/* ... and at the console of a guest that halts (its END line is its
+ * shutdown time, so this is the timing's resolution). */
+#define WATCH_POLL_NS 5000000L
+/* What ends a halting guest's run: the agent's last line, or the kernel's
+ * when that line was garbled by kernel messages around it. */
+#define END_MARK "\n" GUESTPROTO_TAG GUESTPROTO_END " "
+#define HALT_MARK "reboot: System halted"
 
 struct vm_host {
 	virConnectPtr conn;
@@ -348,10 +358,12 @@ int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
 	check.cmdline = "console=ttyS0 rdinit=/buildapp-no-init "
 			"root=/dev/buildapp-no-root panic=-1";
 	check.timeout = timeout;
+	check.track_writes = false;
 	struct vm_result res;
 	int r = vm_run(h, &check, &res);
 	if (r < 0)
 		return r;
+	vm_result_release(&res);
 	if (res.status == VM_CRASHED || res.status == VM_OK) {
 		kvmboot_remember(true);
 		return 0;
@@ -459,6 +471,46 @@ static bool console_shows_panic(const char *path)
 	return false;
 }
 
+void vm_result_release(struct vm_result *r)
+{
+	written_release(&r->written);
+	r->written_known = false;
+}
+
+/* The console of a guest that halts, read as it grows. */
+struct console_watch {
+	const char *path;
+	off_t seen;  /* bytes looked at */
+	bool found;  /* END_MARK or HALT_MARK seen */
+};
+
+static void watch_console(struct console_watch *w)
+{
+	enum { BACK = 64, MAX = 1 << 20 };
+	_cleanup_fclose_ FILE *f = NULL;
+	_cleanup_free_ char *buf = NULL;
+	struct stat st;
+	off_t from;
+	size_t n;
+
+	if (!w || w->found || stat(w->path, &st) < 0 || st.st_size <= w->seen)
+		return;
+	/* BACK bytes again: a mark split across two reads is still found;
+	 * the first line of the file is preceded by a virtual newline. */
+	from = w->seen > BACK ? w->seen - BACK : 0;
+	f = fopen(w->path, "re");
+	buf = malloc(BACK + MAX + 1);
+	if (!f || !buf || fseeko(f, from, SEEK_SET) < 0)
+		return;
+	buf[0] = '\n';
+	n = fread(buf + 1, 1, BACK + MAX - 1, f);
+	buf[n + 1] = '\0';
+	w->seen = from + (off_t)n;
+	if (memmem(buf, n + 1, END_MARK, strlen(END_MARK)) ||
+	    memmem(buf, n + 1, HALT_MARK, strlen(HALT_MARK)))
+		w->found = true;
+}
+
 static void fail(struct vm_result *res, enum vm_status status,
 		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(struct vm_result *res, enum vm_status status,
@@ -471,11 +523,21 @@ static void fail(struct vm_result *res, enum vm_status status,
 	va_end(ap);
 }
 
-/* Waits until the run's STOPPED event or DEADLINE (false on timeout),
- * handling a pending signal. Called with h->lock held. */
-static bool wait_stopped(struct vm_host *h, const struct timespec *deadline)
+/* Waits until the run's STOPPED event, or W's mark on the console, or
+ * DEADLINE (false on timeout), handling a pending signal.  Called with
+ * h->lock held. */
+static bool wait_stopped(struct vm_host *h, const struct timespec *deadline,
+			 struct console_watch *w)
 {
 	while (!h->stopped) {
+		watch_console(w);
+		if (w && w->found) {
+			if (!h->shut_down) {
+				clock_gettime(CLOCK_MONOTONIC, &h->shutdown_at);
+				h->shut_down = true;
+			}
+			return true;
+		}
 		if (signals_pending() && !h->interrupted && h->dom) {
 			h->interrupted = true;
 			pthread_mutex_unlock(&h->lock);
@@ -487,7 +549,7 @@ static bool wait_stopped(struct vm_host *h, const struct timespec *deadline)
 		if (deadline && seconds_between(&now, deadline) <= 0)
 			return false;
 		until = now;
-		until.tv_nsec += POLL_NS;
+		until.tv_nsec += w && !w->found ? WATCH_POLL_NS : POLL_NS;
 		if (until.tv_nsec >= 1000000000L) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000L;
@@ -498,7 +560,7 @@ static bool wait_stopped(struct vm_host *h, const struct timespec *deadline)
 }
 
 static void classify(struct vm_host *h, const struct vm_spec *spec,
-		     bool timed_out, struct vm_result *res)
+		     bool timed_out, bool halted, struct vm_result *res)
 {
 	if (timed_out)
 		fail(res, VM_TIMEOUT, "the guest was still running after %u s",
@@ -510,21 +572,56 @@ static void classify(struct vm_host *h, const struct vm_spec *spec,
 		fail(res, VM_FAILED, "QEMU failed while the guest ran");
 	else if (console_shows_panic(spec->console_log))
 		fail(res, VM_CRASHED, "the guest crashed (kernel panic)");
+	else if (halted)
+		res->status = VM_OK; /* done; destroyed here, after it halted */
 	else if (h->stop_detail != VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN)
 		fail(res, VM_FAILED, "the domain was stopped from outside");
 	else
 		res->status = VM_OK;
 }
 
+/* After the halted guest's END line: QEMU is still there, the guest no
+ * longer writes.  Paused first (QEMU drains its queues), then its writes
+ * read back; the caller destroys it. */
+static void collect_written(virDomainPtr dom, const char *node,
+			    struct vm_result *res)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (virDomainSuspend(dom) < 0) {
+		log_warning("cannot pause the halted guest: %s",
+			    virGetLastErrorMessage());
+		return;
+	}
+	if (dirtymap_collect(dom, node, &res->written) < 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	res->written_known = true;
+	res->written_seconds = seconds_between(&a, &b);
+}
+
 int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	   struct vm_result *ret)
 {
-	_cleanup_free_ char *xml = NULL;
+	_cleanup_free_ char *xml = NULL, *cmdline = NULL;
 	struct vm_result res = {.kvm = h->kvm};
 	struct timespec begin, deadline;
+	struct vm_spec run = *spec;
+	struct console_watch watch = {.path = spec->console_log};
+	char node[128] = "";
+	bool tracking = false;
 	int r;
 
-	r = domain_xml(spec, h->kvm, &xml);
+	/* A guest whose writes are read after it is done must not power
+	 * off: libvirt ends QEMU at once then, bitmap and all. */
+	if (spec->track_writes) {
+		if (asprintf(&cmdline, "%s " GUESTPROTO_PARAM_PREFIX "end=halt",
+			     spec->cmdline ? spec->cmdline : "") < 0)
+			return -ENOMEM;
+		run.cmdline = cmdline;
+	}
+	r = domain_xml(&run, h->kvm, &xml);
 	if (r < 0)
 		return log_error_errno(r, "run '%s': no domain XML for its guest settings",
 				       spec->name ? spec->name : "?");
@@ -543,7 +640,8 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 
 	clock_gettime(CLOCK_MONOTONIC, &begin);
 	/* Paused first, so the applied cache mode is read back even from a
-	 * guest that would finish in less time than a monitor round trip.
+	 * guest that would finish in less time than a monitor round trip,
+	 * and the write tracking starts before the guest's first write.
 	 * (AUTODESTROY would be the natural safety net, but the embedded
 	 * driver refuses it: hence the exit and signal handlers.) */
 	virDomainPtr dom =
@@ -560,6 +658,8 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	read_applied_cache(dom, &res);
 	if (spec->format == IMAGE_FORMAT_QCOW2)
 		read_applied_qcow2_cache(h, spec->name, &res);
+	if (spec->track_writes)
+		tracking = dirtymap_start(dom, node, sizeof node) == 0;
 	if (virDomainResume(dom) < 0) {
 		fail(&res, VM_FAILED, "cannot resume the guest: %s",
 		     virGetLastErrorMessage());
@@ -569,20 +669,24 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	deadline = begin;
 	deadline.tv_sec += spec->timeout;
 	pthread_mutex_lock(&h->lock);
-	bool timed_out = !wait_stopped(h, spec->timeout ? &deadline : NULL);
-	if (timed_out) {
+	bool timed_out = !wait_stopped(h, spec->timeout ? &deadline : NULL,
+				       spec->track_writes ? &watch : NULL);
+	bool halted = watch.found && !h->stopped;
+	if (timed_out || halted) {
 		pthread_mutex_unlock(&h->lock);
+		if (halted && tracking)
+			collect_written(dom, node, &res);
 		virDomainDestroy(dom);
 		pthread_mutex_lock(&h->lock);
 		struct timespec grace;
 		clock_gettime(CLOCK_MONOTONIC, &grace);
 		grace.tv_sec += STOP_GRACE_SECONDS;
-		if (!wait_stopped(h, &grace))
+		if (!wait_stopped(h, &grace, NULL))
 			log_warning("run '%s': no stop event after destroy",
 				    spec->name);
 	}
 	if (res.status == VM_OK)
-		classify(h, spec, timed_out, &res);
+		classify(h, spec, timed_out, halted, &res);
 	if (h->started && h->stopped)
 		res.seconds = seconds_between(&h->started_at,
 					      h->shut_down ? &h->shutdown_at
@@ -599,11 +703,15 @@ out:
 		/* Not a result of the guest's: the run is not made. */
 		log_info("run '%s': interrupted by %s", spec->name,
 			 strsignal(signals_pending()));
+		vm_result_release(&res);
 		return -EINTR;
 	}
-	if (res.status != VM_OK)
+	if (res.status != VM_OK) {
 		log_warning("run '%s': %s: %s", spec->name,
 			    vm_status_name(res.status), res.message);
+		/* A run that failed may have written past what was read. */
+		vm_result_release(&res);
+	}
 	*ret = res;
 	return 0;
 }

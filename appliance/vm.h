@@ -5,7 +5,10 @@
  * another URI is given.  vm_run creates a transient domain from a struct
  * vm_spec, times it from the STARTED to the SHUTDOWN (else STOPPED)
  * lifecycle event, enforces the timeout and reads back the cache mode
- * QEMU applied.
+ * QEMU applied.  A guest whose writes are tracked (spec->track_writes)
+ * halts instead of powering off: its run ends at its END line (or the
+ * kernel's "System halted"), when the runner pauses it, reads what it
+ * wrote and destroys it.
  *
  * Every domain started here is destroyed when the process exits normally
  * (atexit), when the host is closed, or on SIGINT/SIGTERM/SIGHUP: the
@@ -20,6 +23,7 @@
 
 #include "domain.h"
 #include "profile.h"
+#include "written.h"
 
 enum vm_status {
 	VM_OK,      /* the guest powered off by itself */
@@ -34,7 +38,7 @@ extern const struct name_table vm_status_names;
 
 struct vm_result {
 	enum vm_status status;
-	double seconds;        /* STARTED to SHUTDOWN (else STOPPED) event, monotonic */
+	double seconds;        /* STARTED to SHUTDOWN (else STOPPED) event, or to the halted guest's END line; monotonic */
 	bool applied_known;    /* false when query-block could not be read */
 	struct cache_flags applied; /* what QEMU reports for the disk */
 	bool kvm;              /* domain type kvm (else qemu, TCG) */
@@ -45,7 +49,16 @@ struct vm_result {
 	uint64_t qcow2_cache_size;
 	char console_log[PATH_MAX];
 	char message[256];     /* why, when status is not VM_OK */
+	/* With spec->track_writes: what the guest wrote (guest-visible
+	 * ranges, owned by the result: vm_result_release), when QEMU could
+	 * tell, and how long reading it took. */
+	bool written_known;
+	struct written written;
+	double written_seconds;
 };
+
+/* Frees what R owns (its written ranges).  Accepts a zeroed R. */
+void vm_result_release(struct vm_result *r);
 
 /* Domain type (enum vm_accel, profile.h): kvm, qemu (TCG), or with
  * VM_ACCEL_AUTO what kvmboot_decide() (kvmboot.h) says: BUILDAPP_ACCEL

@@ -21,7 +21,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 4
+#define HOSTROOT_LAYOUT 5
 #define HOSTROOT_BASE_MTIME 0
 
 const char *const hostroot_packages[] = {
@@ -29,7 +29,9 @@ const char *const hostroot_packages[] = {
 	"libvirt-daemon-driver-qemu", "lvm2", "e2fsprogs", "hdparm", "sdparm",
 	"nvme-cli", "kmod", "busybox-static", "util-linux", "fdisk", "fio",
 	/* host-native cells: bonnie++, and mount for the loop device */
-	"bonnie++", "mount", NULL,
+	"bonnie++", "mount",
+	/* the fast reset: the runner links libnbd (qemu-nbd is in qemu-utils) */
+	"libnbd0", NULL,
 };
 
 /* Module folders of the kernel the appliance needs: disk controllers
@@ -57,7 +59,8 @@ static const char *const trim_paths[] = {
 	"usr/share/lintian", "usr/share/bash-completion", "usr/share/zsh",
 	"usr/lib/locale", "usr/share/i18n",
 	"usr/libexec/qemu-system-i386", "usr/bin/qemu-system-x86_64-microvm",
-	"usr/bin/qemu-storage-daemon", "usr/bin/qemu-nbd", "usr/bin/qemu-io",
+	/* (qemu-nbd stays: the fast reset serves both sides with it) */
+	"usr/bin/qemu-storage-daemon", "usr/bin/qemu-io",
 	"usr/share/qemu/skiboot.lid", "usr/share/qemu/slof.bin",
 	"usr/share/qemu/openbios-sparc64", "usr/share/qemu/openbios-sparc32",
 	"usr/share/qemu/openbios-ppc", "usr/share/qemu/hppa-firmware.img",

@@ -6,15 +6,15 @@ $(B)/storage/%.o: INCDIRS = $(STORAGE_INCDIRS)
 # appliance links it), and the libguestfs executor
 # (libstorage-guestfs.a, linked into buildapp only).
 STORAGE_SRCS := storage/backend.c storage/storage.c storage/recipe.c \
-	storage/tool.c storage/native.c storage/safety.c
+	storage/tool.c storage/native.c storage/safety.c storage/written.c
 STORAGE_GUESTFS_SRCS := storage/gfsexec.c storage/gfshandle.c
 $(B)/libstorage.a: $(STORAGE_SRCS:%.c=$(B)/%.o)
 $(B)/libstorage-guestfs.a: $(STORAGE_GUESTFS_SRCS:%.c=$(B)/%.o)
 # Order matters for static linking: the guestfs executor uses the core.
 STORAGE_ARCHIVES = $(B)/libstorage-guestfs.a $(B)/libstorage.a
-STORAGE_LIBS = $(call pc_libs,libguestfs json-c blkid)
+STORAGE_LIBS = $(call pc_libs,libguestfs json-c blkid libnbd)
 # What appliance-side programs link: no libguestfs.
-STORAGE_CORE_LIBS = $(call pc_libs,json-c blkid)
+STORAGE_CORE_LIBS = $(call pc_libs,json-c blkid libnbd)
 
 # Drivers of the storage integration tests (tests/integration/storage-*.sh).
 # The native and safety ones link the core only, as the appliance does.

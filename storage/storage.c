@@ -101,8 +101,7 @@ int storage_fill(const char *path, enum image_format format, uint64_t size)
 	return tool_run(argv, NULL, NULL);
 }
 
-/* raw or qcow2, from the image's first bytes. */
-static int probe_format(const char *path, const char **ret)
+int storage_probe_format(const char *path, const char **ret)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	unsigned char magic[4];
@@ -131,7 +130,7 @@ int storage_reset(const struct storage_volume *v, const char *pristine,
 	double start = now();
 	int k;
 
-	k = probe_format(pristine, &src_fmt);
+	k = storage_probe_format(pristine, &src_fmt);
 	if (k < 0)
 		return k;
 	if (!v->block_device && !v->fill) {

@@ -71,6 +71,10 @@ const char *storage_qemu_prealloc(enum backend backend, int prealloc);
 int storage_reset(const struct storage_volume *v, const char *pristine,
 		  double *ret_seconds);
 
+/* "raw" or "qcow2" in *RET, from the first bytes of the image at PATH.
+ * Returns 0 or a negative errno (reported). */
+int storage_probe_format(const char *path, const char **ret);
+
 /* Measures V's allocation on this host (fstat, FIEMAP, qemu-img map).
  * Fields that cannot be measured are -1.  Returns 0 or a negative errno
  * (reported). */

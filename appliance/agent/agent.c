@@ -315,7 +315,11 @@ int main(int argc, char **argv)
 	agent_line(GUESTPROTO_END, "status=%d", r < 0 ? 1 : 0);
 	sync();
 	if (getpid() == 1) {
-		reboot(RB_POWER_OFF);
+		/* end=halt: the runner reads what this run wrote from QEMU,
+		 * which a power-off would end (libvirt stops it at once). */
+		const char *end = agent_param("end");
+		reboot(end && strcmp(end, "halt") == 0 ? RB_HALT_SYSTEM
+						       : RB_POWER_OFF);
 		/* Not reached unless poweroff failed: PID 1 must not exit. */
 		for (;;)
 			pause();

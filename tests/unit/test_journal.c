@@ -40,6 +40,7 @@ static struct journal_run sample_run(unsigned index)
 	run.applied = (struct cache_flags){true, false, true};
 	run.kvm = false;
 	snprintf(run.guest_kernel, sizeof run.guest_kernel, "6.1.0-57-amd64");
+	snprintf(run.reset, sizeof run.reset, "%s", index % 2 ? "full" : "fast");
 	assert_int_equal(journal_run_add_metric(&run, "iops", 1234.5 + index, "IOPS"), 0);
 	assert_int_equal(journal_run_add_metric(&run, "clat_p99", 0.1 + 0.2, "us"), 0);
 	assert_int_equal(journal_run_add_metric(&run, "unmeasured", NAN, ""), 0);
@@ -71,6 +72,7 @@ static void assert_runs_equal(const struct journal_run *a,
 	assert_int_equal(a->kvm, b->kvm);
 	assert_string_equal(a->host_kernel, b->host_kernel);
 	assert_string_equal(a->guest_kernel, b->guest_kernel);
+	assert_string_equal(a->reset, b->reset);
 	assert_int_equal(a->n_metrics, b->n_metrics);
 	for (size_t i = 0; i < a->n_metrics; i++) {
 		assert_string_equal(a->metrics[i].name, b->metrics[i].name);
@@ -95,10 +97,16 @@ static void test_round_trip(void **state)
 	assert_non_null(strstr(line, "\"accel\":\"tcg\""));
 	assert_non_null(strstr(line, "\"applied_cache\":{\"writeback\":true,\"direct\":false,\"no-flush\":true}"));
 	assert_non_null(strstr(line, "{\"name\":\"unmeasured\",\"value\":null,\"unit\":\"\"}"));
+	assert_non_null(strstr(line, "\"reset\":\"fast\""));
 	assert_int_equal(journal_run_from_json(line, &back), 0);
 	assert_runs_equal(&run, &back);
-	free(line);
 	journal_run_release(&back);
+	/* A reset the runner does not make is not a record. */
+	char *p = strstr(line, "\"reset\":\"fast\"");
+	memcpy(p, "\"reset\":\"fist\"", 15);
+	assert_int_equal(journal_run_from_json(line, &back), -EBADMSG);
+	journal_run_release(&back);
+	free(line);
 
 	/* A failed run: no metrics, no boot time, no applied flags, no bus
 	 * (qemu-img-bench) and no preallocation. */
@@ -185,6 +193,7 @@ static void test_host_run_and_qcow2_cache(void **state)
 	assert_false(back.cell.host);
 	assert_int_equal(back.cell.l2_cache, 0);
 	assert_false(back.qcow2_cache_known);
+	assert_string_equal(back.reset, "");
 	assert_string_equal(back.cell.id, "qcow2/qcow2/off/none/threads/virtio/fio");
 	journal_run_release(&back);
 	/* A guest cell without a cache mode is not a record. */

@@ -86,6 +86,8 @@ static int setup(void **state)
 		run.applied_known = true;
 		run.applied = (struct cache_flags){true, r != 2, false};
 		run.boot_seconds = 30 + r;
+		/* The first run's reset is full, the others' fast. */
+		snprintf(run.reset, sizeof run.reset, "%s", r ? "fast" : "full");
 		assert_int_equal(journal_run_add_metric(&run, "iops", 1000.0 * (r + 1), "IOPS"), 0);
 		assert_int_equal(journal_run_add_metric(&run, "clat_p99", 50.0 + r, "us"), 0);
 		assert_int_equal(journal_append(journal_path, &run), 0);
@@ -147,6 +149,9 @@ static void test_study_table(void **state)
 	assert_int_equal(fio->n_failed, 1);
 	assert_int_equal(fio->n_cache_mismatch, 1);
 	assert_int_equal(best->n_cache_mismatch, 0);
+	assert_int_equal(fio->n_fast_reset, 3);
+	assert_int_equal(fio->n_full_reset, 1);
+	assert_int_equal(best->n_fast_reset + best->n_full_reset, 0);
 	assert_int_equal(fio->n_metrics, 3);
 	assert_string_equal(fio->metrics[0].name, "iops");
 	assert_false(fio->metrics[0].lower_is_better);
@@ -185,6 +190,9 @@ static void test_files(void **state)
 	assert_non_null(strstr(text, "214.186900 +/- 4.51327"));
 	assert_non_null(strstr(text, "3/4"));
 	assert_non_null(strstr(text, "warning: in 1 run(s) QEMU applied other cache flags than cache=none asks for"));
+	assert_non_null(strstr(text, "  resets: 3 fast, 1 full (journal: reset)\n"));
+	/* Said once: the cell without a fast reset has no such line. */
+	assert_null(strstr(strstr(text, "resets:") + 1, "resets:"));
 	const char *top = strstr(text, "qcow2/unsafe/native/virtio/yes#0 ");
 	const char *bottom = strstr(text, "qcow2/directsync/threads/ide/no#81 ");
 	assert_non_null(top);

@@ -1,0 +1,33 @@
+/* The reset before each run, in proportion to what the previous run on
+ * the same volume wrote.  A volume whose last run's writes are known (a
+ * guest run tracked by dirtymap.h that ended well) gets the fast reset:
+ * only those ranges copied back from the pristine image.  Any other (the
+ * first run on it in this process, a failed run, a host-native cell, a
+ * run whose tracking failed) gets storage_reset(), the full one. */
+#ifndef BUILDAPP_VOLRESET_H
+#define BUILDAPP_VOLRESET_H
+
+#include <stdbool.h>
+
+#include "storage.h"
+#include "vm.h"
+
+/* Whether a guest run on V is worth tracking: the full reset of V is
+ * proportional to its size (an LV, a filled volume).  A file that is
+ * neither is recreated, which costs what the pristine image holds.
+ * BUILDAPP_TRACK_WRITES=no in the environment: never. */
+bool volreset_wants_tracking(const struct storage_volume *v);
+
+/* Resets V to PRISTINE, fast when it can; *ret_kind is "fast" or
+ * "full", *ret_seconds the time it took (reading the writes back at the
+ * end of the previous run included).  A fast reset that fails falls back
+ * to the full one.  Returns 0 or a negative errno (reported). */
+int volreset_run(const struct storage_volume *v, const char *pristine,
+		 double *ret_seconds, const char **ret_kind);
+
+/* After a run on V: what it wrote, when VR knows it (VR's ranges are
+ * taken over), else nothing is known and the next reset is full (VR
+ * NULL for runs that are not tracked). */
+void volreset_note(const struct storage_volume *v, struct vm_result *vr);
+
+#endif

@@ -1,0 +1,62 @@
+#!/bin/sh
+# The fast reset (only what the run wrote, read from QEMU's dirty bitmap)
+# leaves a volume byte for byte as the full reset does: for a filled raw
+# file and a filled qcow2 (whose whole file, metadata included, is
+# hashed), after a fio, a tarball-write and a bonnie++ guest run of the
+# real guest kit, each run's reset being the next run's starting point.
+# Each run must have written something the reset undid, and a fast reset
+# that leaves out one of the ranges must be seen to differ.
+# Costs the kit (one libguestfs launch, shared through $B/cache) and six
+# small TCG guests: 13.5 minutes here at a load average of 15-18 (the
+# guests are most of it).
+set -u
+B=${B:-build}
+BUILDAPP=${BUILDAPP:-$B/buildapp}
+DRIVER=$B/tests/integration/fast-reset
+TOP=${TOP:-.}
+[ "$(id -u)" -eq 0 ] || { echo "needs root (libvirt's embedded driver)"; exit 77; }
+[ -x "$DRIVER" ] || { echo "$DRIVER is not built"; exit 77; }
+command -v qemu-nbd >/dev/null || { echo "no qemu-nbd"; exit 77; }
+: "${LIBGUESTFS_BACKEND_SETTINGS:=force_tcg}" "${BUILDAPP_ACCEL:=tcg}"
+export LIBGUESTFS_BACKEND_SETTINGS BUILDAPP_ACCEL
+. "$TOP/tests/lib/check.sh"
+tmp=$(mktemp -d /var/tmp/buildapp-fastreset.XXXXXX)
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+
+"$BUILDAPP" kit "$TOP/tests/integration/fast-reset.ini" -o "$tmp/kit" \
+	--cache "$B/cache" >"$tmp/kit.log" 2>&1 || { cat "$tmp/kit.log"; exit 1; }
+K=$tmp/kit
+P=$K/disk.img
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+for fmt in raw qcow2; do
+	v=$tmp/vol.$fmt
+	"$DRIVER" make "$v" $fmt 67108864 >/dev/null &&
+		"$DRIVER" full "$v" $fmt "$P" >/dev/null ||
+		{ echo "FAILED: $fmt: provisioning and first full reset"; fail=1; continue; }
+	for kind in fio tarball-write bonnie; do
+		t="$fmt after $kind"
+		if ! "$DRIVER" run "$v" $fmt "$K/vmlinuz" "$K/initrd.img" \
+			"$(cat "$K/cmdline-$kind")" "$tmp/$fmt-$kind.log" "$tmp/state" \
+			"$tmp/written" >"$tmp/run.out"; then
+			cat "$tmp/run.out"; tail -20 "$tmp/$fmt-$kind.log"
+			echo "FAILED: $t: the tracked run"; fail=1; continue 2
+		fi
+		echo "$t: $(cat "$tmp/run.out")"
+		check "$t: the guest's END line is on its console" grep -q '^BUILDAPP:END status=0' "$tmp/$fmt-$kind.log"
+		check "$t: its writes were read back" test -s "$tmp/written"
+		dirty=$(sha "$v")
+		cp --sparse=always "$v" "$v.full"
+		cp --sparse=always "$v" "$v.miss"
+		"$DRIVER" full "$v.full" $fmt "$P" >/dev/null
+		"$DRIVER" fast "$v" $fmt "$P" "$tmp/written" >"$tmp/fast.out"
+		"$DRIVER" fast "$v.miss" $fmt "$P" "$tmp/written" 0 >/dev/null
+		full=$(sha "$v.full")
+		echo "$t: $(cat "$tmp/fast.out"), $(wc -l <"$tmp/written") ranges"
+		check "$t: the run changed the volume" test "$dirty" != "$full"
+		check "$t: fast reset = full reset (sha256 of the whole file)" test "$(sha "$v")" = "$full"
+		check "$t: a fast reset missing a range differs" test "$(sha "$v.miss")" != "$full"
+		rm -f "$v.full" "$v.miss"
+	done
+done
+exit $fail
