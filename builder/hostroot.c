@@ -18,10 +18,11 @@
 #include "initramfs.h"
 #include "log.h"
 #include "progress.h"
+#include "rootsizes.h"
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 5
+#define HOSTROOT_LAYOUT 7
 #define HOSTROOT_BASE_MTIME 0
 
 const char *const hostroot_packages[] = {
@@ -48,6 +49,30 @@ static const char *const module_dirs[] = {
 	"kernel/crypto", "kernel/arch", NULL,
 };
 
+/* Left out of those folders: storage the disk under test is not on
+ * (Fibre Channel, iSCSI and FCoE HBAs, the SCSI debug driver) and the USB
+ * classes no keyboard or stick needs (gadgets, serial adapters, Type-C,
+ * USB/IP, ATM, cameras), kernel self-tests, bcache and crypto offload
+ * cards.  Nothing kept depends on them. */
+static const char *const module_excludes[] = {
+	"kernel/drivers/scsi/qla2xxx", "kernel/drivers/scsi/qla4xxx",
+	"kernel/drivers/scsi/lpfc", "kernel/drivers/scsi/bfa",
+	"kernel/drivers/scsi/fcoe", "kernel/drivers/scsi/libfc",
+	"kernel/drivers/scsi/qedf", "kernel/drivers/scsi/qedi",
+	"kernel/drivers/scsi/bnx2fc", "kernel/drivers/scsi/bnx2i",
+	"kernel/drivers/scsi/be2iscsi", "kernel/drivers/scsi/csiostor",
+	"kernel/drivers/scsi/cxgbi", "kernel/drivers/scsi/fnic",
+	"kernel/drivers/scsi/snic", "kernel/drivers/scsi/scsi_debug.ko",
+	"kernel/drivers/usb/gadget", "kernel/drivers/usb/serial",
+	"kernel/drivers/usb/misc", "kernel/drivers/usb/typec",
+	"kernel/drivers/usb/usbip", "kernel/drivers/usb/atm",
+	"kernel/drivers/usb/image", "kernel/drivers/usb/mon",
+	"kernel/lib/test_bpf.ko", "kernel/lib/test_firmware.ko",
+	"kernel/lib/test_static_key_base.ko", "kernel/lib/test_static_keys.ko",
+	"kernel/lib/test_user_copy.ko", "kernel/drivers/md/bcache",
+	"kernel/drivers/crypto/qat", "kernel/drivers/crypto/chelsio", NULL,
+};
+
 /* Trimmed from the root: nothing in the appliance reads them.  Besides
  * documentation: the emulators of other machines (the guests are x86_64
  * on q35/pc), the qemu tools the runner does not call, firmware of other
@@ -71,7 +96,29 @@ static const char *const trim_paths[] = {
 	"usr/lib/x86_64-linux-gnu/ceph", "usr/lib/x86_64-linux-gnu/librbd.so.1",
 	"usr/lib/x86_64-linux-gnu/librbd.so.1.16.0",
 	"usr/lib/x86_64-linux-gnu/librados.so.2",
-	"usr/lib/x86_64-linux-gnu/librados.so.2.0.0", NULL,
+	"usr/lib/x86_64-linux-gnu/librados.so.2.0.0",
+	/* glibc's iconv modules (the conversions anything here makes, UTF-8
+	 * and ASCII, are built into libc), PAM modules (nobody logs in),
+	 * ISO code tables (for media tags), the daemons and helpers of
+	 * libvirt and qemu that qemu:///embed does not start. */
+	"usr/lib/x86_64-linux-gnu/gconv", "usr/lib/x86_64-linux-gnu/security",
+	"usr/share/iso-codes", "usr/share/xml/iso-codes",
+	"usr/sbin/libvirtd", "usr/sbin/virtlogd", "usr/sbin/virtlockd",
+	"usr/sbin/virtproxyd", "usr/bin/qemu-pr-helper",
+	/* The guests have no network and no display: no NIC option ROMs, VGA
+	 * BIOSes or keymaps; nor firmware of other machines. */
+	"usr/lib/ipxe", "usr/share/qemu/keymaps", "usr/share/qemu/trace-events-all",
+	"usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin",
+	"usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.elf",
+	"usr/share/qemu/vof.bin", "usr/share/qemu/qboot.rom",
+	"usr/share/qemu/sgabios.bin", "usr/share/qemu/QEMU,cgthree.bin",
+	"usr/share/qemu/QEMU,tcx.bin", "usr/share/qemu/QEMU,VGA.bin",
+	"usr/share/qemu/bamboo.dtb", "usr/share/qemu/canyonlands.dtb",
+	"usr/share/qemu/vgabios.bin", "usr/share/qemu/vgabios-cirrus.bin",
+	"usr/share/qemu/vgabios-stdvga.bin", "usr/share/qemu/vgabios-vmware.bin",
+	"usr/share/qemu/vgabios-qxl.bin", "usr/share/qemu/vgabios-virtio.bin",
+	"usr/share/qemu/vgabios-ramfb.bin", "usr/share/qemu/vgabios-bochs-display.bin",
+	"usr/share/qemu/vgabios-ati.bin", NULL,
 };
 
 bool hostroot_trimmed(const char *rel)
@@ -168,6 +215,13 @@ static int copy_modules(const char *root, const char *kver)
 		if (r < 0)
 			return r;
 	}
+	for (const char *const *x = module_excludes; *x; x++) {
+		if (pathf(src, sizeof(src), "%s/%s", dest, *x) < 0)
+			return -ENAMETOOLONG;
+		r = run((char *[]){"rm", "-rf", src, NULL}, "trimming the modules");
+		if (r < 0)
+			return r;
+	}
 	static const char *const meta[] = {"modules.order", "modules.builtin",
 					   "modules.builtin.modinfo", NULL};
 	for (const char *const *m = meta; *m; m++) {
@@ -180,6 +234,36 @@ static int copy_modules(const char *root, const char *kver)
 	}
 	return run((char *[]){"depmod", "-b", (char *)root, (char *)kver, NULL},
 		   "depmod");
+}
+
+/* BASE's size breakdown: hostroot-KEY.sizes.json beside it. */
+static int sizes_path(const char *base, char *buf, size_t len)
+{
+	size_t n = strlen(base);
+	const char *ext = ".cpio.zst";
+
+	if (n < strlen(ext))
+		return -EINVAL;
+	return pathf(buf, len, "%.*s.sizes.json", (int)(n - strlen(ext)), base);
+}
+
+/* The trimmed paths as supermin's excludefiles, so that supermin does not
+ * copy them in the first place (the rm -rf after it catches what a
+ * package lists under the other side of the /usr merge). */
+static int write_excludefiles(const char *sd)
+{
+	char path[4096];
+
+	if (pathf(path, sizeof(path), "%s/excludefiles", sd) < 0)
+		return -ENAMETOOLONG;
+	_cleanup_fclose_ FILE *f = fopen(path, "we");
+	if (!f)
+		return log_error_errno(-errno, "'%s'", path);
+	for (const char *const *t = trim_paths; *t; t++)
+		fprintf(f, "-/%s\n-/%s/*\n", *t, *t);
+	if (fflush(f) != 0)
+		return log_error_errno(-errno, "'%s'", path);
+	return 0;
 }
 
 /* supermin + trim + modules into WORK/root, then the cpio into BASE. */
@@ -200,6 +284,8 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 	argv[k] = NULL;
 	progress_step("host root: supermin --prepare (installed packages)");
 	r = run(argv, "supermin --prepare");
+	if (r == 0)
+		r = write_excludefiles(sd);
 	if (r < 0)
 		return r;
 	progress_step("host root: supermin --build -f chroot");
@@ -218,6 +304,11 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 	}
 	progress_step("host root: kernel modules");
 	r = copy_modules(root, spec->kernel_version);
+	if (r < 0)
+		return r;
+	r = sizes_path(base, tmp, sizeof(tmp));
+	if (r == 0)
+		r = rootsizes_measure(root, tmp);
 	if (r < 0)
 		return r;
 
@@ -329,6 +420,10 @@ int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
 		return log_error_errno(r, "cache '%s'", spec->cache_dir);
 	snprintf(base, sizeof(base), "%s/hostroot-%s.cpio.zst", spec->cache_dir, key);
 	cached = access(base, R_OK) == 0;
+	if (spec->ret_base)
+		snprintf(spec->ret_base, HOSTROOT_PATH_MAX, "%s", base);
+	if (spec->ret_sizes && sizes_path(base, spec->ret_sizes, HOSTROOT_PATH_MAX) < 0)
+		return -ENAMETOOLONG;
 	if (cached) {
 		log_info("host root: cached (%.12s)", key);
 	} else {

@@ -34,7 +34,11 @@ struct hostroot_spec {
 	unsigned n_files;
 	uint64_t epoch;
 	const char *output;         /* the initramfs to write */
+	/* May be NULL, else HOSTROOT_PATH_MAX bytes: the cached package
+	 * root's path, and its size breakdown's (builder/rootsizes.h). */
+	char *ret_base, *ret_sizes;
 };
+#define HOSTROOT_PATH_MAX 4096
 
 /* Builds SPEC->output (the cached package root followed by an archive of
  * the appliance's files).  Reports its errors and progress; returns 0 or a

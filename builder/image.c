@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,7 +14,6 @@
 
 #include "cleanup.h"
 #include "extents.h"
-#include "gfs.h"
 #include "log.h"
 #include "progress.h"
 #include "parse.h"
@@ -269,110 +270,102 @@ static int partition(const struct image_spec *spec, const struct layout *l,
 	return 0;
 }
 
-/* A libguestfs call costs about 0.25 s under TCG, copying 4 MiB about as
- * much: data extents closer than this are copied as one. */
-#define COPY_MERGE_GAP (4 * MIB)
+#define COPY_CHUNK (1 << 20)
+#define ZERO_BLOCK 4096 /* the unit of the holes left in the disk */
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
 
 struct copying {
-	guestfs_h *g;
-	const char *src, *dst;
-	off_t start, end; /* the pending run of extents; start < 0: none */
-	off_t size;       /* of the host file, for progress */
-	bool copy_failed; /* reported by gfs_error */
+	int in, out;
+	off_t offset; /* of the partition in the disk */
+	off_t size;   /* of the filesystem image, for progress */
+	unsigned char *buf;
 };
 
-static int copy_pending(struct copying *c)
+/* Writes the N bytes of C->buf read at POS, but for the blocks of
+ * zeros, each run of other blocks in one pwrite. */
+static int write_data(struct copying *c, size_t n, off_t pos)
 {
-	if (c->start < 0)
-		return 0;
-	if (guestfs_copy_device_to_device(
-		    c->g, c->src, c->dst, GUESTFS_COPY_DEVICE_TO_DEVICE_SRCOFFSET,
-		    (int64_t)c->start, GUESTFS_COPY_DEVICE_TO_DEVICE_DESTOFFSET,
-		    (int64_t)c->start, GUESTFS_COPY_DEVICE_TO_DEVICE_SIZE,
-		    (int64_t)(c->end - c->start), GUESTFS_COPY_DEVICE_TO_DEVICE_SPARSE,
-		    1, -1) < 0) {
-		c->copy_failed = true;
-		return gfs_error(c->g, c->dst);
+	for (size_t i = 0; i < n;) {
+		size_t len = n - i < ZERO_BLOCK ? n - i : ZERO_BLOCK;
+		if (all_zero(c->buf + i, len)) {
+			i += len;
+			continue;
+		}
+		size_t j = i + len;
+		while (j < n) {
+			size_t k = n - j < ZERO_BLOCK ? n - j : ZERO_BLOCK;
+			if (all_zero(c->buf + j, k))
+				break;
+			j += k;
+		}
+		if (pwrite(c->out, c->buf + i, j - i, c->offset + pos + (off_t)i) !=
+		    (ssize_t)(j - i))
+			return errno ? -errno : -EIO;
+		i = j;
 	}
-	progress_update((uint64_t)c->end, (uint64_t)c->size);
-	c->start = -1;
 	return 0;
 }
 
-/* One data extent: joins the pending run when close enough, else the run
- * is copied and this one starts the next. */
+/* One data extent of the filesystem image, written at the same offset
+ * of its partition.  The disk is a new sparse file, so its holes are
+ * zeros already: blocks of zeros are not written, and a mostly empty
+ * filesystem costs what it holds, not its size. */
 static int copy_extent(off_t start, off_t end, void *opaque)
 {
 	struct copying *c = opaque;
 
-	if (c->start >= 0 && start - c->end > (off_t)COPY_MERGE_GAP) {
-		int r = copy_pending(c);
+	for (off_t pos = start; pos < end;) {
+		size_t want = end - pos < COPY_CHUNK ? (size_t)(end - pos) : COPY_CHUNK;
+		ssize_t n = pread(c->in, c->buf, want, pos);
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		int r = write_data(c, (size_t)n, pos);
 		if (r < 0)
 			return r;
+		pos += n;
 	}
-	if (c->start < 0)
-		c->start = start;
-	c->end = end;
+	progress_update((uint64_t)end, (uint64_t)c->size);
 	return 0;
 }
 
-/* Copies the data extents of the host file HOST, attached as SRC, to
- * the same offsets of DST.  DST is part of a new sparse disk, so its
- * holes are zeros already: a mostly empty filesystem costs what it
- * holds, not its size (a whole-device copy reads every byte through the
- * emulated disk).  Zeros in a merged gap are not written (sparse). */
-static int copy_extents(guestfs_h *g, const char *host, const char *src,
-			const char *dst)
+/* Copies the data extents of the filesystem image FS into DISK at byte
+ * OFFSET (its partition), on the host: the ESP and RESULTS are plain
+ * files, so no libguestfs launch is needed to place them. */
+static int copy_into(const char *disk, off_t offset, const char *fs)
 {
-	_cleanup_close_ int fd = open(host, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int in = open(fs, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int out = open(disk, O_WRONLY | O_CLOEXEC);
+	_cleanup_free_ unsigned char *buf = malloc(COPY_CHUNK);
 	struct stat st;
 
-	if (fd < 0 || fstat(fd, &st) < 0)
-		return log_error_errno(-errno, "'%s'", host);
-	struct copying c = {.g = g, .src = src, .dst = dst, .start = -1,
-			    .size = st.st_size};
-	int r = extents_for_each(fd, st.st_size, copy_extent, &c);
-	if (r == 0)
-		r = copy_pending(&c);
-	if (r < 0 && !c.copy_failed) /* lseek's */
-		return log_error_errno(r, "'%s'", host);
-	return r;
+	if (in < 0 || fstat(in, &st) < 0)
+		return log_error_errno(-errno, "'%s'", fs);
+	if (out < 0)
+		return log_error_errno(-errno, "'%s'", disk);
+	if (!buf)
+		return log_error_errno(-ENOMEM, "copying '%s'", fs);
+	struct copying c = {.in = in, .out = out, .offset = offset,
+			    .size = st.st_size, .buf = buf};
+	int r = extents_for_each(in, st.st_size, copy_extent, &c);
+	if (r < 0)
+		return log_error_errno(r, "copying '%s' into '%s'", fs, disk);
+	return 0;
 }
 
-/* Copies the two filesystems into the partitioned disk DISK: the one
- * libguestfs launch of a build. */
-static int assemble(const char *disk, const char *esp, const char *results)
+/* Places the two filesystems in their partitions of DISK. */
+static int assemble(const struct layout *l, const char *disk, const char *esp,
+		    const char *results)
 {
-	_cleanup_guestfs_ guestfs_h *g = gfs_open();
-	int r;
-
-	if (!g)
-		return -ENOMEM;
-	if (guestfs_add_drive_opts(g, disk, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
-				   GUESTFS_ADD_DRIVE_OPTS_CACHEMODE, "unsafe",
-				   -1) < 0 ||
-	    guestfs_add_drive_opts(g, esp, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
-				   GUESTFS_ADD_DRIVE_OPTS_READONLY, 1, -1) < 0 ||
-	    guestfs_add_drive_opts(g, results, GUESTFS_ADD_DRIVE_OPTS_FORMAT,
-				   "raw", GUESTFS_ADD_DRIVE_OPTS_READONLY, 1,
-				   -1) < 0)
-		return gfs_error(g, "adding the disks");
-	r = gfs_launch(g);
-	if (r < 0)
-		return r;
-
 	progress_step("copying the ESP");
-	r = copy_extents(g, esp, "/dev/sdb", "/dev/sda1");
-	if (r == 0) {
-		progress_step("copying the RESULTS filesystem");
-		r = copy_extents(g, results, "/dev/sdc", "/dev/sda2");
-	}
+	int r = copy_into(disk, (off_t)(l->esp_start * 512), esp);
 	if (r < 0)
 		return r;
-	progress_step("closing the libguestfs appliance");
-	if (guestfs_shutdown(g) < 0)
-		return gfs_error(g, "libguestfs shutdown");
-	return 0;
+	progress_step("copying the RESULTS filesystem");
+	return copy_into(disk, (off_t)(l->results_start * 512), results);
 }
 
 static int to_qcow2(const char *raw, const char *qcow2)
@@ -467,7 +460,7 @@ int image_build(const struct image_spec *spec)
 		goto fail;
 	r = partition(spec, &l, &w, raw);
 	if (r == 0)
-		r = assemble(raw, esp, results);
+		r = assemble(&l, raw, esp, results);
 	if (r < 0)
 		goto fail;
 	if (spec->format == IMAGE_FORMAT_QCOW2) {

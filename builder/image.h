@@ -2,9 +2,10 @@
  *   1  ESP (FAT32, "legacy BIOS bootable"): kernel, initramfs, SYSLINUX
  *      for BIOS (gptmbr.bin in the MBR), systemd-boot for UEFI;
  *   2  RESULTS (ext4, label RESULTS): written by the appliance.
- * The filesystem images are made on the host (builder/fsimage.h), the
- * partition table by one sfdisk run on the disk file; one libguestfs
- * launch copies the filesystems' data extents into their partitions. */
+ * All of it is made on the host, without a libguestfs launch: the
+ * filesystem images by mtools, syslinux and mke2fs (builder/fsimage.h),
+ * the partition table by one sfdisk run on the disk file, and the
+ * filesystems' data extents are then copied into their partitions. */
 #ifndef BUILDAPP_IMAGE_H
 #define BUILDAPP_IMAGE_H
 

@@ -41,6 +41,7 @@ struct kit_paths {
 	char initrd[PATH_MAX], image[PATH_MAX], netboot[PATH_MAX],
 		manifest[PATH_MAX];
 	char kernel[PATH_MAX], kver[256], init[PATH_MAX], cache[PATH_MAX];
+	char hostroot[HOSTROOT_PATH_MAX], hostroot_sizes[HOSTROOT_PATH_MAX];
 };
 
 int kit_cmdline(const struct profile *p, char *buf, size_t len)
@@ -231,6 +232,129 @@ static int add_fio_libs(struct kit_payload *pl)
 	return r;
 }
 
+static int64_t file_bytes(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (int64_t)st.st_size : 0;
+}
+
+static int count_data(off_t start, off_t end, void *opaque)
+{
+	*(int64_t *)opaque += end - start;
+	return 0;
+}
+
+/* Bytes in the data extents of PATH (what a sparse copy writes). */
+static int64_t data_bytes(const char *path)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int64_t n = 0;
+
+	if (fd < 0 || fstat(fd, &st) < 0 ||
+	    extents_for_each(fd, st.st_size, count_data, &n) < 0)
+		return -1;
+	return n;
+}
+
+static void add_int(json_object *o, const char *key, int64_t v)
+{
+	json_object_object_add(o, key, json_object_new_int64(v));
+}
+
+/* What the kit's bytes are (docs/kit.md, "sizes"): the image's data
+ * bytes as the ESP's kernel and initramfs and the rest (boot loaders,
+ * FAT, the RESULTS filesystem's metadata, the GPT); the initramfs as the
+ * cached host root and the appliance's own files; the host root before
+ * compression by package. */
+static json_object *sizes_json(const struct kit_paths *k,
+			       const struct kit_payload *payload)
+{
+	json_object *o = json_object_new_object();
+	json_object *esp = json_object_new_object();
+	json_object *initrd = json_object_new_object();
+	json_object *files = json_object_new_object();
+	int64_t data = data_bytes(k->image);
+	int64_t kernel = file_bytes(k->kernel), ird = file_bytes(k->initrd);
+	int64_t base = file_bytes(k->hostroot);
+
+	add_int(o, "image_apparent", file_bytes(k->image));
+	add_int(o, "image_data", data);
+	add_int(esp, "vmlinuz", kernel);
+	add_int(esp, "initrd", ird);
+	add_int(esp, "other", data - kernel - ird);
+	json_object_object_add(o, "image", esp);
+	add_int(initrd, "host_root", base);
+	add_int(initrd, "appliance_files", ird - base);
+	json_object_object_add(o, "initrd", initrd);
+	add_int(files, "/init", file_bytes(k->init));
+	for (unsigned i = 0; i < payload->n_files; i++)
+		add_int(files, payload->files[i].dest, file_bytes(payload->files[i].source));
+	json_object_object_add(o, "appliance_files", files);
+	json_object *root = json_object_from_file(k->hostroot_sizes);
+	if (root)
+		json_object_object_add(o, "host_root_uncompressed", root);
+	return o;
+}
+
+struct package_size {
+	const char *name;
+	int64_t bytes;
+};
+
+static int by_size_desc(const void *a, const void *b)
+{
+	int64_t x = ((const struct package_size *)a)->bytes;
+	int64_t y = ((const struct package_size *)b)->bytes;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+#define MIB_F(n) ((double)(n) / 1048576.0)
+
+/* The breakdown, printed: the largest packages of the root.  The
+ * allocation (the filesystem's blocks) is printed, not kept in the
+ * manifest: it depends on the filesystem the kit was written to. */
+static void print_sizes(json_object *s, const char *image_path)
+{
+	struct stat st;
+	int64_t allocated = stat(image_path, &st) == 0 ? (int64_t)st.st_blocks * 512 : 0;
+	json_object *image, *initrd, *root, *pk, *v;
+
+	json_object_object_get_ex(s, "image", &image);
+	json_object_object_get_ex(s, "initrd", &initrd);
+	log_info("kit size: %.1f MiB allocated (%.1f MiB data): kernel %.1f, "
+		 "initramfs %.1f (host root %.1f, appliance files %.1f), "
+		 "loaders/FAT/RESULTS/GPT %.1f",
+		 MIB_F(allocated),
+		 MIB_F(json_object_get_int64(json_object_object_get(s, "image_data"))),
+		 MIB_F(json_object_get_int64(json_object_object_get(image, "vmlinuz"))),
+		 MIB_F(json_object_get_int64(json_object_object_get(image, "initrd"))),
+		 MIB_F(json_object_get_int64(json_object_object_get(initrd, "host_root"))),
+		 MIB_F(json_object_get_int64(json_object_object_get(initrd, "appliance_files"))),
+		 MIB_F(json_object_get_int64(json_object_object_get(image, "other"))));
+	json_object_object_get_ex(s, "appliance_files", &v);
+	json_object_object_foreach(v, name, bytes)
+		log_info("  appliance file %s: %.1f MiB", name,
+			 MIB_F(json_object_get_int64(bytes)));
+	if (!json_object_object_get_ex(s, "host_root_uncompressed", &root) ||
+	    !json_object_object_get_ex(root, "packages", &pk))
+		return;
+	log_info("  host root before compression: %.1f MiB (modules %.1f, "
+		 "unpackaged %.1f); largest packages:",
+		 MIB_F(json_object_get_int64(json_object_object_get(root, "total"))),
+		 MIB_F(json_object_get_int64(json_object_object_get(root, "modules"))),
+		 MIB_F(json_object_get_int64(json_object_object_get(root, "unpackaged"))));
+	struct package_size top[512];
+	size_t n = 0;
+	json_object_object_foreach(pk, pkg, pkg_bytes)
+		if (n < sizeof(top) / sizeof(top[0]))
+			top[n++] = (struct package_size){pkg, json_object_get_int64(pkg_bytes)};
+	qsort(top, n, sizeof(top[0]), by_size_desc);
+	for (size_t i = 0; i < n && i < 12; i++)
+		log_info("    %-32s %6.1f MiB", top[i].name, MIB_F(top[i].bytes));
+}
+
 /* NAME.manifest.json: what the kit is made of and from (docs/kit.md). */
 static int write_manifest(const struct profile *p, const struct kit_paths *k,
 			  const struct kit_payload *payload,
@@ -284,6 +408,9 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	json_object_object_add(image, "format", json_object_new_string(image_format_name(format)));
 	json_object_object_add(image, "sha256", json_object_new_string(hex));
 	json_object_object_add(m, "image", image);
+	json_object *sizes = sizes_json(k, payload);
+	print_sizes(sizes, k->image);
+	json_object_object_add(m, "sizes", sizes);
 
 	if (json_object_to_file_ext(k->manifest, m,
 				    JSON_C_TO_STRING_PRETTY |
@@ -491,6 +618,8 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 				   .n_files = payload->n_files,
 				   .epoch = epoch,
 				   .output = k.initrd,
+				   .ret_base = k.hostroot,
+				   .ret_sizes = k.hostroot_sizes,
 			   },
 			   NULL);
 	if (r == 0)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build-time benchmark: a cold kit build (empty caches), a warm rebuild,
-# and a bare libguestfs launch for scale, in one run; prints the figures
-# and the image size.
+# and a bare libguestfs launch for scale, in one run; prints the figures,
+# the image size and the build's breakdown of the kit's bytes.
 # Usage: bench-build.sh [PROFILE.ini]   (run from the source tree, after
 # make; default profiles/lvm-unsafe.ini)
 set -eu
@@ -26,6 +26,7 @@ secs() { # command...: prints the seconds it took
 bare1=$(secs guestfish -a /dev/null run)
 cold=$(secs build "$out/cold")
 warm=$(secs build "$out/warm")
+cp "$out/log" "$out/warm.log"
 bare2=$(secs guestfish -a /dev/null run)
 bare=$(awk -v a="$bare1" -v b="$bare2" 'BEGIN { print (a + b) / 2 }')
 img=$(ls "$out/warm"/*.img)
@@ -38,3 +39,5 @@ printf 'cold build:                  %.1f s (%sx the bare launch)\n' "$cold" "$(
 printf 'warm rebuild:                %.1f s (%sx the bare launch)\n' "$warm" "$(ratio "$warm" "$bare")"
 echo "image size:                  $((size / 1048576)) MiB apparent, $((used / 1024)) MiB allocated"
 echo "host root cache:             $(du -sh "$out/cache" | cut -f1)"
+echo "kit size breakdown (the warm build's own):"
+sed -n 's/^buildapp: //p' "$out/warm.log" | sed -n '/^kit size:/,/^wrote /p' | grep -v '^wrote '

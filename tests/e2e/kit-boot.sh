@@ -83,6 +83,13 @@ for key in '"builder"' '"packages"' '"qemu-utils"' '"ESP:/initrd"' '"initrd:/ini
 	'"plan"' '"total_runs":1' '"initrd:/usr/lib/buildapp/kit/disk.qcow2"'; do
 	grep -q "$key" "$work/out/kit-test.manifest.json" || fail "manifest lacks $key"
 done
+# The size breakdown adds up (tests/lib/kit-sizes.py).
+base=$(ls "$work/xdg-cache/buildapp"/hostroot-*.cpio.zst | head -n 1)
+zstd -dc "$base" | cpio -itv --quiet 2>/dev/null |
+	awk '/^-/ { n += $5 } END { print n }' >"$work/cpio-bytes"
+python3 "$TOP/tests/lib/kit-sizes.py" "$work/out/kit-test.manifest.json" "$base" \
+	"$work/cpio-bytes" "$(du -B1 "$work/out/kit-test.img" | cut -f1)" ||
+	fail "the size breakdown does not add up"
 sha=$(sha256sum "$work/out/kit-test.img" | cut -d' ' -f1)
 grep -q "\"$sha\"" "$work/out/kit-test.manifest.json" || fail "manifest image sha256"
 grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=KIT-TEST-DUT' \
