@@ -29,6 +29,7 @@ struct bundle {
 	struct bundle_runs *cr; /* one per s.cells */
 	json_object *host;   /* host.json, or NULL */
 	json_object *plan;   /* plan.json, or NULL */
+	json_object *timings; /* timings.json (timings.h), or NULL */
 };
 
 
