@@ -27,7 +27,7 @@ void journal_run_init(struct journal_run *run)
 
 	memset(run, 0, sizeof *run);
 	run->boot_seconds = NAN;
-	run->phases = (struct journal_phases){NAN, NAN, NAN, NAN};
+	run->phases = (struct journal_phases){NAN, NAN, NAN, NAN, NAN, NAN};
 	run->start_time = (int64_t)time(NULL);
 	if (uname(&u) == 0)
 		snprintf(run->host_kernel, sizeof run->host_kernel, "%s",
@@ -171,7 +171,8 @@ static json_object *phases_to_json(const struct journal_phases *ph)
 		const char *name;
 		double v;
 	} p[] = {{"reset", ph->reset}, {"page_cache", ph->page_cache},
-		 {"workload", ph->workload}, {"total", ph->total}};
+		 {"workload", ph->workload}, {"guest_start", ph->guest_start},
+		 {"guest_stop", ph->guest_stop}, {"total", ph->total}};
 	json_object *o = NULL;
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
@@ -187,13 +188,15 @@ static json_object *phases_to_json(const struct journal_phases *ph)
 
 static bool phases_from_json(json_object *o, struct journal_phases *ph)
 {
-	*ph = (struct journal_phases){NAN, NAN, NAN, NAN};
+	*ph = (struct journal_phases){NAN, NAN, NAN, NAN, NAN, NAN};
 	if (!json_object_object_get_ex(o, "phases", &o) || !o)
 		return true;
 	return json_object_is_type(o, json_type_object) &&
 	       jsonget_number(o, "reset", &ph->reset) &&
 	       jsonget_number(o, "page_cache", &ph->page_cache) &&
 	       jsonget_number(o, "workload", &ph->workload) &&
+	       jsonget_number(o, "guest_start", &ph->guest_start) &&
+	       jsonget_number(o, "guest_stop", &ph->guest_stop) &&
 	       jsonget_number(o, "total", &ph->total);
 }
 

@@ -35,6 +35,8 @@ struct journal_phases {
 	double page_cache; /* sync and drop_caches */
 	double workload;   /* vm_run (domain setup, boot to shutdown, teardown)
 			    * or the host tool, start to end */
+	double guest_start; /* of workload: vm_run's start to STARTED */
+	double guest_stop;  /* of workload: SHUTDOWN to vm_run's return */
 	double total;      /* the run's start to its journal line */
 };
 

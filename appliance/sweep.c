@@ -130,6 +130,8 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	if (r < 0)
 		return r;
 	jr->boot_seconds = vr.seconds;
+	jr->phases.guest_start = vr.start_seconds;
+	jr->phases.guest_stop = vr.stop_seconds;
 	jr->applied_known = vr.applied_known;
 	jr->applied = vr.applied;
 	jr->kvm = vr.kvm;
@@ -547,7 +549,6 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 	struct sweep_outcome out = {0, 0, 0};
 	struct timings own;
 	struct progress pg = {.timings = env->timings};
-	double start = timings_now();
 	int r = 0;
 
 	if (!pg.timings) {
@@ -586,7 +587,9 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 			r = -EINTR;
 			break;
 		}
-		eta_format_duration(timings_now() - start, elapsed, sizeof(elapsed));
+		/* Since the command started: the kit and provisioning too. */
+		eta_format_duration(timings_now() - pg.timings->start, elapsed,
+				    sizeof(elapsed));
 		eta_format(&pg.eta, eta, sizeof(eta));
 		log_info("run %zu/%zu: cell %u/%zu %s, run %u/%u (elapsed %s, ETA %s)",
 			 i + 1, plan->n_runs, pr->cell + 1, plan->n_cells, cell->id,

@@ -25,7 +25,9 @@ static const char *const phase_names[_TIMING_MAX] = {
 	[TIMING_CHECK_BOOT] = "check_boot",
 	[TIMING_RESET] = "reset",
 	[TIMING_PAGE_CACHE] = "page_cache",
-	[TIMING_GUEST_SETUP] = "guest_setup",
+	[TIMING_GUEST_START] = "guest_start",
+	[TIMING_GUEST_STOP] = "guest_stop",
+	[TIMING_GUEST_OTHER] = "guest_other",
 	[TIMING_GUEST] = "guest",
 	[TIMING_HOST_WORK] = "host_workload",
 	[TIMING_RUNNER] = "runner",
@@ -60,14 +62,18 @@ void timings_add_run(struct timings *t, const struct journal_run *run)
 {
 	const struct journal_phases *ph = &run->phases;
 	double reset = finite_or_0(ph->reset), drop = finite_or_0(ph->page_cache),
-	       work = finite_or_0(ph->workload), boot = finite_or_0(run->boot_seconds);
+	       work = finite_or_0(ph->workload), boot = finite_or_0(run->boot_seconds),
+	       start = finite_or_0(ph->guest_start), stop = finite_or_0(ph->guest_stop);
 
 	t->runs++;
 	t->phase[TIMING_RESET] += reset;
 	t->phase[TIMING_PAGE_CACHE] += drop;
 	if (isfinite(run->boot_seconds)) {
+		double other = work - boot - start - stop;
 		t->phase[TIMING_GUEST] += boot;
-		t->phase[TIMING_GUEST_SETUP] += work > boot ? work - boot : 0;
+		t->phase[TIMING_GUEST_START] += start;
+		t->phase[TIMING_GUEST_STOP] += stop;
+		t->phase[TIMING_GUEST_OTHER] += other > 0 ? other : 0;
 	} else {
 		t->phase[TIMING_HOST_WORK] += work;
 	}

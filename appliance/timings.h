@@ -20,7 +20,9 @@ enum timing_phase {
 	TIMING_CHECK_BOOT,  /* the KVM boot check */
 	TIMING_RESET,       /* volume resets */
 	TIMING_PAGE_CACHE,  /* page-cache drops */
-	TIMING_GUEST_SETUP, /* vm_run around boot to shutdown: define, start, teardown */
+	TIMING_GUEST_START, /* domain creation, to the STARTED event */
+	TIMING_GUEST_STOP,  /* SHUTDOWN to vm_run's return: QEMU's exit, cleanup */
+	TIMING_GUEST_OTHER, /* the rest of vm_run around boot to shutdown */
 	TIMING_GUEST,       /* boot to shutdown: measured */
 	TIMING_HOST_WORK,   /* host-native cells and qemu-img bench: measured */
 	TIMING_RUNNER,      /* the rest of each run: parsing, journal */

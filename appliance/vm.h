@@ -34,6 +34,11 @@ extern const struct name_table vm_status_names;
 struct vm_result {
 	enum vm_status status;
 	double seconds;        /* STARTED to SHUTDOWN (else STOPPED) event, monotonic */
+	/* Around it, for the sweep's timings: vm_run's start to the STARTED
+	 * event (domain creation: QEMU started paused), and SHUTDOWN (else
+	 * STOPPED) to vm_run's return (QEMU's exit, libvirt's cleanup);
+	 * NAN when the guest never ran. */
+	double start_seconds, stop_seconds;
 	bool applied_known;    /* false when query-block could not be read */
 	struct cache_flags applied; /* what QEMU reports for the disk */
 	bool kvm;              /* domain type kvm (else qemu, TCG) */

@@ -52,9 +52,9 @@ check "a: the sweep exits 0" test "$rc" -eq 0
 check "a: before any run the estimate says it has nothing to go by" \
 	grep -q "run 1/1: .*ETA unknown: 1 run not yet timed (fio))" "$T/a.out"
 check "a: the journal line has the run's phases" \
-	grep -q '"phases":{"reset":[0-9.e-]*,"page_cache":[0-9.e-]*,"workload":[0-9.e-]*,"total":[0-9.e-]*}' "$T/res/runs.jsonl"
+	grep -q '"phases":{"reset":[0-9.e-]*,"page_cache":[0-9.e-]*,"workload":[0-9.e-]*,"guest_start":[0-9.e-]*,"guest_stop":[0-9.e-]*,"total":[0-9.e-]*}' "$T/res/runs.jsonl"
 check "a: the sweep prints its efficiency" grep -q "sweep efficiency: 0\.[0-9][0-9] (" "$T/a.out"
-check "a: and where the rest went" grep -q "sweep time: kit .*guest [0-9.]* s.*other" "$T/a.out"
+check "a: and where the rest went" grep -q "sweep time: .*guest_start [0-9.]* s, guest_stop [0-9.]* s, guest [0-9.]* s.*other" "$T/a.out"
 eff=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["efficiency"])' "$T/res/timings.json")
 check "a: timings.json's efficiency is in (0, 1)" \
 	python3 -c "import sys; sys.exit(not 0 < $eff < 1)"

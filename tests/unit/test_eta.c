@@ -119,17 +119,19 @@ static void test_journal_phases(void **state)
 	run.cell.workload = WORKLOAD_FIO;
 	snprintf(run.status, sizeof run.status, "ok");
 	run.boot_seconds = 12.5;
-	run.phases = (struct journal_phases){1.25, 0.5, 14, 16};
+	run.phases = (struct journal_phases){1.25, 0.5, 14, 0.75, 0.25, 16};
 	assert_int_equal(journal_run_to_json(&run, &line), 0);
 	assert_non_null(strstr(line, "\"phases\":{\"reset\":1.25,\"page_cache\":0.5,"
-				     "\"workload\":14,\"total\":16}"));
+				     "\"workload\":14,\"guest_start\":0.75,"
+				     "\"guest_stop\":0.25,\"total\":16}"));
 	assert_int_equal(journal_run_from_json(line, &back), 0);
-	assert_true(back.phases.reset == 1.25 && back.phases.total == 16);
+	assert_true(back.phases.reset == 1.25 && back.phases.total == 16 &&
+		    back.phases.guest_start == 0.75 && back.phases.guest_stop == 0.25);
 	free(line);
 	journal_run_release(&back);
 
 	/* A journal line of before the phases: none known. */
-	run.phases = (struct journal_phases){NAN, NAN, NAN, NAN};
+	run.phases = (struct journal_phases){NAN, NAN, NAN, NAN, NAN, NAN};
 	assert_int_equal(journal_run_to_json(&run, &line), 0);
 	assert_non_null(strstr(line, "\"phases\":null"));
 	assert_int_equal(journal_run_from_json(line, &back), 0);
@@ -153,7 +155,7 @@ static void test_timings_sessions(void **state)
 	assert_non_null(mkdtemp(dir));
 	journal_run_init(&run);
 	run.boot_seconds = 30;
-	run.phases = (struct journal_phases){4, 1, 35, 41};
+	run.phases = (struct journal_phases){4, 1, 35, 2, 1, 41};
 	for (int k = 0; k < 2; k++) {
 		timings_init(&t);
 		/* As if the session had begun 100 s ago. */
@@ -162,7 +164,8 @@ static void test_timings_sessions(void **state)
 		timings_add_run(&t, &run);
 		assert_int_equal(timings_write(dir, &t), 0);
 	}
-	assert_true(t.phase[TIMING_GUEST] == 30 && t.phase[TIMING_GUEST_SETUP] == 5 &&
+	assert_true(t.phase[TIMING_GUEST] == 30 && t.phase[TIMING_GUEST_START] == 2 &&
+		    t.phase[TIMING_GUEST_STOP] == 1 && t.phase[TIMING_GUEST_OTHER] == 2 &&
 		    t.phase[TIMING_RESET] == 4 && t.phase[TIMING_RUNNER] == 1);
 	assert_int_equal(timings_read(dir, &o), 0);
 	assert_non_null(o);
