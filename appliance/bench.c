@@ -169,11 +169,17 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 	char console[PATH_MAX], mountpoint[PATH_MAX];
 	struct vm_host *host = NULL;
 	struct sweep_outcome out;
+	struct timings own_tm, *tm = in->timings;
 	bool provisioned = false;
+	double t;
 	int r;
 
 	if (!rec)
 		return -ENOMEM;
+	if (!tm) {
+		timings_init(&own_tm);
+		tm = &own_tm;
+	}
 	/* From here a signal stops the sweep and this function cleans up. */
 	signals_defer();
 	runstate_reap();
@@ -187,22 +193,28 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		r = runstate_record_loop(statedir, in->target, in->image);
 	char own[SAFETY_ITEM_MAX];
 	bool have_own = volumes_layout_read(in->results_dir, own, sizeof(own)) == 0;
+	t = timings_now();
 	if (r >= 0) {
 		r = volumes_provision(p, in->target, mountpoint,
 				      have_own ? own : NULL, rec);
 		provisioned = r >= 0;
 	}
+	timings_add_since(tm, TIMING_PROVISION, t);
 	/* What a later boot or run with these RESULTS recognises as its own. */
 	if (r >= 0 && rec->target.kind == STORAGE_TARGET_DISK)
 		r = volumes_layout_write(in->results_dir, in->target);
 	if (r >= 0 && !in->uri && in->caps_dir)
 		share_qemu_caps(in->caps_dir, statedir, false);
+	t = timings_now();
 	if (r >= 0)
 		r = vm_host_open(in->uri, statedir, in->accel, &host);
+	timings_add_since(tm, TIMING_LIBVIRT, t);
+	t = timings_now();
 	if (r >= 0) {
 		struct vm_spec check = check_spec(p, in, &rec->volumes[0], console);
 		r = vm_host_check_boot(host, &check, 60);
 	}
+	timings_add_since(tm, TIMING_CHECK_BOOT, t);
 	if (r >= 0)
 		r = write_host_json(in, host);
 	if (r >= 0) {
@@ -218,6 +230,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 			.results_dir = in->results_dir,
 			.host = host,
 			.agent = in->agent,
+			.timings = tm,
 		};
 		r = sweep_run(&env, &out);
 	}

@@ -36,6 +36,9 @@ struct bench_inputs {
 	/* The image file behind a loop device TARGET, or NULL: recorded so
 	 * a sweep killed with SIGKILL has it detached by the next one. */
 	const char *image;
+	/* Where the command's wall time went so far (the kit's build...),
+	 * continued here; NULL: counted from bench_run's start. */
+	struct timings *timings;
 };
 
 struct hosttune;

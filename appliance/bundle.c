@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "hostinfo.h"
+#include "timings.h"
 #include "jsonget.h"
 #include "log.h"
 
@@ -98,6 +99,7 @@ void bundle_release(struct bundle *b)
 	journal_release(&b->j);
 	json_object_put(b->host);
 	json_object_put(b->plan);
+	json_object_put(b->timings);
 	memset(b, 0, sizeof *b);
 }
 
@@ -119,7 +121,7 @@ int bundle_load(const char *dir, struct bundle *b)
 		return -EINVAL; /* reported, naming the line */
 	if ((r = summary_build(&b->j, &b->s)) < 0 || (r = bundle_group_runs(b)) < 0)
 		return r;
-	if (hostinfo_read(dir, &b->host) < 0)
+	if (hostinfo_read(dir, &b->host) < 0 || timings_read(dir, &b->timings) < 0)
 		return -EINVAL;
 	if (access(plan, F_OK) == 0 && !(b->plan = json_object_from_file(plan)))
 		return log_error_code(-EINVAL, "report: '%s': not a plan (%s)", plan,

@@ -1,7 +1,7 @@
 /* A result bundle read back: a results directory's journal (checked to
  * be whole and of this version), its summary, each summary cell's runs in
- * run index order, host.json and plan.json, and the label the report
- * gives its host. */
+ * run index order, host.json, plan.json and timings.json, and the label
+ * the report gives its host. */
 #ifndef BUILDAPP_BUNDLE_H
 #define BUILDAPP_BUNDLE_H
 
@@ -29,12 +29,13 @@ struct bundle {
 	struct bundle_runs *cr; /* one per s.cells */
 	json_object *host;   /* host.json, or NULL */
 	json_object *plan;   /* plan.json, or NULL */
+	json_object *timings; /* timings.json (timings.h), or NULL */
 };
 
 
 /* Reads the bundle in DIR (borrowed: it must outlive *RET) into *RET.
  * Bad input (not a directory, no runs, a journal cut short or of another
- * version, a bad line, host.json or plan.json) is reported and is
+ * version, a bad line, host.json, plan.json or timings.json) is reported and is
  * -EINVAL; else 0 or -ENOMEM.  Release with bundle_release, also after a
  * failure. */
 int bundle_load(const char *dir, struct bundle *ret);

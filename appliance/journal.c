@@ -27,6 +27,7 @@ void journal_run_init(struct journal_run *run)
 
 	memset(run, 0, sizeof *run);
 	run->boot_seconds = NAN;
+	run->phases = (struct journal_phases){NAN, NAN, NAN, NAN, NAN, NAN};
 	run->start_time = (int64_t)time(NULL);
 	if (uname(&u) == 0)
 		snprintf(run->host_kernel, sizeof run->host_kernel, "%s",
@@ -163,6 +164,42 @@ static int applied_to_json(const struct journal_run *run, json_object **ret)
 	return 0;
 }
 
+/* "phases": the measured ones only; null when none was. */
+static json_object *phases_to_json(const struct journal_phases *ph)
+{
+	const struct {
+		const char *name;
+		double v;
+	} p[] = {{"reset", ph->reset}, {"page_cache", ph->page_cache},
+		 {"workload", ph->workload}, {"guest_start", ph->guest_start},
+		 {"guest_stop", ph->guest_stop}, {"total", ph->total}};
+	json_object *o = NULL;
+
+	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+		if (!isfinite(p[i].v))
+			continue;
+		if (!o && !(o = json_object_new_object()))
+			return NULL;
+		/* Out of memory loses the phases, not the run. */
+		add(o, p[i].name, jsonget_new_number(p[i].v));
+	}
+	return o;
+}
+
+static bool phases_from_json(json_object *o, struct journal_phases *ph)
+{
+	*ph = (struct journal_phases){NAN, NAN, NAN, NAN, NAN, NAN};
+	if (!json_object_object_get_ex(o, "phases", &o) || !o)
+		return true;
+	return json_object_is_type(o, json_type_object) &&
+	       jsonget_number(o, "reset", &ph->reset) &&
+	       jsonget_number(o, "page_cache", &ph->page_cache) &&
+	       jsonget_number(o, "workload", &ph->workload) &&
+	       jsonget_number(o, "guest_start", &ph->guest_start) &&
+	       jsonget_number(o, "guest_stop", &ph->guest_stop) &&
+	       jsonget_number(o, "total", &ph->total);
+}
+
 int journal_run_to_json(const struct journal_run *run, char **ret)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
@@ -207,7 +244,8 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    add_string(o, "host_kernel", run->host_kernel) < 0 ||
 	    add_string(o, "guest_kernel",
 		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
-	    add(o, "metrics", metrics) < 0)
+	    add(o, "metrics", metrics) < 0 ||
+	    add(o, "phases", phases_to_json(&run->phases)) < 0)
 		return -ENOMEM;
 	const char *text = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -274,7 +312,7 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 	if (!run->cell.host ? !s || (strcmp(s, "kvm") && strcmp(s, "tcg")) : s != NULL)
 		return false;
 	run->kvm = s && strcmp(s, "kvm") == 0;
-	if (!qcow2_cache_from_json(o, run))
+	if (!qcow2_cache_from_json(o, run) || !phases_from_json(o, &run->phases))
 		return false;
 	if (json_object_object_get_ex(o, "applied_cache", &applied) && applied) {
 		if (!jsonget_bool(applied, "writeback", &run->applied.writeback) ||

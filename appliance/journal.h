@@ -27,6 +27,19 @@ struct journal_metric {
 	char unit[JOURNAL_UNIT_MAX]; /* "s", "KiB/s", "IOPS", "us"... */
 };
 
+/* Where one run's wall time went, in seconds; NAN: not measured (host
+ * cells have no guest setup, journals older than these fields have
+ * none).  boot_seconds is the guest's own share of workload. */
+struct journal_phases {
+	double reset;      /* storage_reset to the pristine image */
+	double page_cache; /* sync and drop_caches */
+	double workload;   /* vm_run (domain setup, boot to shutdown, teardown)
+			    * or the host tool, start to end */
+	double guest_start; /* of workload: vm_run's start to STARTED */
+	double guest_stop;  /* of workload: SHUTDOWN to vm_run's return */
+	double total;      /* the run's start to its journal line */
+};
+
 struct journal_run {
 	struct plan_cell cell;  /* id and the axis values */
 	unsigned index;         /* run number within the cell, 0-based */
@@ -53,6 +66,7 @@ struct journal_run {
 	char guest_kernel[JOURNAL_NAME_MAX * 2];
 	struct journal_metric *metrics; /* owned */
 	size_t n_metrics;
+	struct journal_phases phases;
 };
 
 struct journal {
@@ -60,7 +74,7 @@ struct journal {
 	size_t n_runs;
 };
 
-/* Zeroes RUN, sets boot_seconds to NAN, start_time to now and
+/* Zeroes RUN, sets boot_seconds and the phases to NAN, start_time to now and
  * host_kernel from uname(2). */
 void journal_run_init(struct journal_run *run);
 /* Frees what RUN owns and zeroes it. */

@@ -9,7 +9,7 @@ APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/stats.c appliance/compare.c appliance/domain.c appliance/vm.c appliance/dirtymap.c appliance/volreset.c appliance/journal.c \
 	appliance/jsonget.c appliance/summary.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
-	appliance/sweep.c appliance/volumes.c appliance/bench.c appliance/runstate.c \
+	appliance/sweep.c appliance/eta.c appliance/timings.c appliance/volumes.c appliance/bench.c appliance/runstate.c \
 	appliance/disks.c appliance/hosttune.c appliance/sysfs.c appliance/qcow2cache.c \
 	appliance/bundle.c appliance/report.c appliance/report_cmp.c appliance/report_text.c appliance/report_html.c \
 	appliance/report_chart.c appliance/hostinfo.c appliance/reference.c appliance/reftable.c

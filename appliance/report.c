@@ -474,6 +474,27 @@ static json_object *failures_json(const struct builder *bd)
 	return a;
 }
 
+/* The sweep's efficiency from its timings.json: measuring time over wall
+ * time, over every session of the sweep; NULL when it was not recorded. */
+static json_object *efficiency_json(json_object *timings)
+{
+	json_object *s = NULL, *o;
+	double ratio, measured, wall;
+
+	if (!timings || !jsonget_number(timings, "efficiency", &ratio) || !isfinite(ratio) ||
+	    !jsonget_number(timings, "measured_seconds", &measured) ||
+	    !jsonget_number(timings, "wall_seconds", &wall) ||
+	    !json_object_object_get_ex(timings, "sessions", &s) ||
+	    !(o = json_object_new_object()))
+		return NULL;
+	json_object_object_add(o, "ratio", jsonget_new_number(ratio));
+	json_object_object_add(o, "measured_seconds", jsonget_new_number(measured));
+	json_object_object_add(o, "wall_seconds", jsonget_new_number(wall));
+	json_object_object_add(o, "sessions",
+			       json_object_new_int64((int64_t)json_object_array_length(s)));
+	return o;
+}
+
 static json_object *hosts_json(const struct builder *bd)
 {
 	json_object *a = json_object_new_array();
@@ -488,6 +509,7 @@ static json_object *hosts_json(const struct builder *bd)
 		json_object_object_add(o, "info", json_object_get(bu->host));
 		json_object_object_add(o, "runs", json_object_new_int64((int64_t)bu->j.n_runs));
 		json_object_object_add(o, "failed", json_object_new_int64((int64_t)failed));
+		json_object_object_add(o, "efficiency", efficiency_json(bu->timings));
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -180,6 +180,24 @@ static int dl_item(xmlTextWriterPtr w, const char *term, const char *value,
 	return 0;
 }
 
+/* The host's sweep efficiency (docs/report.md), "unknown" without
+ * timings.json. */
+static int write_efficiency(xmlTextWriterPtr w, json_object *host)
+{
+	json_object *e = NULL;
+	double ratio, measured, wall;
+	char buf[96];
+
+	if (!json_object_object_get_ex(host, "efficiency", &e) || !e ||
+	    !jsonget_number(e, "ratio", &ratio) ||
+	    !jsonget_number(e, "measured_seconds", &measured) ||
+	    !jsonget_number(e, "wall_seconds", &wall))
+		return dl_item(w, "sweep efficiency", NULL, NULL);
+	snprintf(buf, sizeof(buf), "%.2f (%.0f s measuring in %.0f s of wall time)", ratio,
+		 measured, wall);
+	return dl_item(w, "sweep efficiency", buf, NULL);
+}
+
 static void format_bytes(double v, char *buf, size_t len)
 {
 	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -291,6 +309,7 @@ static int write_hosts(xmlTextWriterPtr w, json_object *hosts)
 		jsonget_uint(h, "failed", &failed);
 		snprintf(buf, sizeof(buf), "%u, %u failed", runs, failed);
 		W(dl_item(w, "runs", buf, failed ? "differs" : NULL));
+		W(write_efficiency(w, h));
 		if (json_object_object_get_ex(h, "info", &info) && info &&
 		    json_object_is_type(info, json_type_object))
 			W(write_host_info(w, info));

@@ -114,8 +114,17 @@ static int write_txt(json_object *report, FILE *f)
 {
 	json_object *h, *w, *m, *x;
 
-	fprintf(f, "buildapp report: %s\n%s.\n\n== Answers ==\n", str(report, "title"),
-		str(report, "method"));
+	fprintf(f, "buildapp report: %s\n%s.\n", str(report, "title"), str(report, "method"));
+	FOR_EACH(h, get(report, "hosts")) {
+		json_object *e = get(h, "efficiency");
+		if (e)
+			fprintf(f, "Sweep efficiency of %s: %.2f (%.0f s measuring in %.0f s "
+				"of wall time)\n", str(h, "label"),
+				json_object_get_double(get(e, "ratio")),
+				json_object_get_double(get(e, "measured_seconds")),
+				json_object_get_double(get(e, "wall_seconds")));
+	}
+	fprintf(f, "\n== Answers ==\n");
 	if (!len(get(report, "headlines")))
 		fprintf(f, "(the sweep varied no axis: nothing to compare)\n");
 	FOR_EACH(h, get(report, "headlines"))

@@ -16,6 +16,7 @@
 #include "atomicfile.h"
 #include "cleanup.h"
 #include "dirs.h"
+#include "eta.h"
 #include "guestcmdline.h"
 #include "imgbench.h"
 #include "journal.h"
@@ -26,6 +27,7 @@
 #include "report.h"
 #include "results.h"
 #include "summary.h"
+#include "timings.h"
 #include "tool.h"
 #include "volreset.h"
 
@@ -34,14 +36,6 @@
 /* What one run may need on RESULTS: its console log (CONSOLE_READ_MAX at
  * most is read back), its journal line, the summary rewritten after it. */
 #define RESULTS_FREE_MIN ((uint64_t)16 << 20)
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static const struct storage_volume *find_volume(const struct sweep_env *env,
 						const struct plan_cell *cell)
@@ -141,6 +135,8 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	volreset_note(vol, &vr);
 	vm_result_release(&vr);
 	jr->boot_seconds = vr.seconds;
+	jr->phases.guest_start = vr.start_seconds;
+	jr->phases.guest_stop = vr.stop_seconds;
 	jr->applied_known = vr.applied_known;
 	jr->applied = vr.applied;
 	jr->kvm = vr.kvm;
@@ -305,18 +301,21 @@ static int check_results_space(const char *dir)
 }
 
 /* Everything a run needs before it can measure: its volume reset to the
- * pristine image, the page cache dropped. */
+ * pristine image, the page cache dropped; each one's wall time into PH. */
 static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell,
 		       const struct storage_volume *vol, double *ret_reset_seconds,
 		       struct journal_run *jr)
 {
+	struct journal_phases *ph = &jr->phases;
 	const char *kind = "full";
+	double t = timings_now();
 	int r;
 
 	if (!vol)
 		return log_error_code(-ENOENT, "no volume provisioned for %s",
 				      cell->id);
 	r = volreset_run(vol, env->pristine, ret_reset_seconds, &kind);
+	ph->reset = timings_now() - t;
 	if (r < 0) {
 		char cause[256];
 		snprintf(cause, sizeof(cause), "%s",
@@ -326,19 +325,28 @@ static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell
 				      vol->path, cause);
 	}
 	snprintf(jr->reset, sizeof(jr->reset), "%s", kind);
+	t = timings_now();
 	if (env->plan->profile.host.page_cache == PAGE_CACHE_DROP)
 		drop_page_cache();
+	ph->page_cache = timings_now() - t;
 	return 0;
 }
 
+/* The rest of the sweep's estimate, for the progress lines. */
+struct progress {
+	struct eta eta;
+	struct timings *timings;
+};
+
 static int make_run(const struct sweep_env *env, const struct plan_run *pr,
-		    const char *journal_path, bool *ret_ok)
+		    const char *journal_path, struct progress *pg, bool *ret_ok)
 {
 	const struct plan_cell *cell = &env->plan->cells[pr->cell];
 	const struct storage_volume *vol = find_volume(env, cell);
 	struct journal_run jr;
 	struct results res = {.status = -1};
-	double reset_seconds = NAN;
+	double reset_seconds = NAN, started = timings_now(), t;
+	char eta[256];
 	int r;
 
 	r = check_results_space(env->results_dir);
@@ -351,12 +359,15 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	set_status(&jr, "ok", "");
 	log_clear_last_error();
 	r = prepare_run(env, cell, vol, &reset_seconds, &jr);
+	t = timings_now();
 	if (r >= 0 && cell->host)
 		r = run_host_native(env, pr, vol, &jr, &res);
 	else if (r >= 0 && cell->workload == WORKLOAD_QEMU_IMG_BENCH)
 		r = run_host_bench(env, pr, vol, &jr, &res);
 	else if (r >= 0)
 		r = run_guest(env, pr, vol, &jr, &res);
+	if (r >= 0)
+		jr.phases.workload = timings_now() - t;
 	/* A run that cannot start (its volume, its domain refused...) is a
 	 * result of its cell: journaled as failed with the reason, and the
 	 * sweep goes on.  A signal is not. */
@@ -374,25 +385,34 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	 * again on resume. */
 	if (r >= 0 && signals_pending())
 		r = -EINTR;
+	jr.phases.total = timings_now() - started;
 	if (r >= 0)
 		r = journal_append(journal_path, &jr);
 	*ret_ok = strcmp(jr.status, "ok") == 0;
+	if (r >= 0) {
+		timings_add_run(pg->timings, &jr);
+		eta_add_done(&pg->eta, cell, jr.phases.total);
+		eta_format(&pg->eta, eta, sizeof(eta));
+	}
 	if (r >= 0 && isnan(jr.boot_seconds))
-		log_info("  %s%s%s", jr.status, jr.message[0] ? ": " : "",
-			 jr.message);
+		log_info("  %s%s%s (%.1f s with reset; ETA %s)", jr.status,
+			 jr.message[0] ? ": " : "", jr.message, jr.phases.total, eta);
 	else if (r >= 0)
-		log_info("  %s%s%s (%.1f s boot to shutdown)", jr.status,
-			 jr.message[0] ? ": " : "", jr.message, jr.boot_seconds);
+		log_info("  %s%s%s (%.1f s boot to shutdown, %.1f s with reset and "
+			 "setup; ETA %s)",
+			 jr.status, jr.message[0] ? ": " : "", jr.message,
+			 jr.boot_seconds, jr.phases.total, eta);
 	journal_run_release(&jr);
 	return r;
 }
 
 /* make_run, counting the run in *OUT. */
 static int make_counted_run(const struct sweep_env *env, const struct plan_run *pr,
-			    const char *journal_path, struct sweep_outcome *out)
+			    const char *journal_path, struct progress *pg,
+			    struct sweep_outcome *out)
 {
 	bool ok = false;
-	int r = make_run(env, pr, journal_path, &ok);
+	int r = make_run(env, pr, journal_path, pg, &ok);
 
 	if (r < 0)
 		return r;
@@ -419,13 +439,6 @@ bool sweep_cell_wants_run(const struct profile_sweep *s,
 	snprintf(why, len, "%s 95%% CI is +/- %.1f%% of the mean, target %g%%",
 		 m->name, rel, s->target_ci);
 	return true;
-}
-
-static void format_duration(double s, char *buf, size_t len)
-{
-	long t = lround(s);
-
-	snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
 static ssize_t cell_index(const struct plan *plan, const char *id)
@@ -470,7 +483,7 @@ static int cells_wanting_runs(const struct plan *plan, const char *journal_path,
  * is still too wide, until none is or each has max_runs.  Resumable like
  * the planned runs: the journal says where each cell stands. */
 static int run_until_target(const struct sweep_env *env, const char *journal_path,
-			    struct sweep_outcome *out)
+			    struct progress *pg, struct sweep_outcome *out)
 {
 	const struct plan *plan = env->plan;
 	const struct profile_sweep *s = &plan->profile.sweep;
@@ -483,14 +496,19 @@ static int run_until_target(const struct sweep_env *env, const char *journal_pat
 	if (!want)
 		return -ENOMEM;
 	while ((n = cells_wanting_runs(plan, journal_path, want)) > 0) {
+		for (int i = 0; i < n; i++)
+			eta_add_left(&pg->eta, &plan->cells[want[i].cell]);
 		for (int i = 0; i < n; i++) {
+			char eta[256];
 			if (signals_pending())
 				return -EINTR;
-			log_info("extra run: cell %u/%zu %s, run %u (at most %u)",
+			eta_format(&pg->eta, eta, sizeof(eta));
+			log_info("extra run: cell %u/%zu %s, run %u (at most %u; ETA "
+				 "of this round %s)",
 				 want[i].cell + 1, plan->n_cells,
 				 plan->cells[want[i].cell].id, want[i].index + 1,
-				 s->max_runs);
-			r = make_counted_run(env, &want[i], journal_path, out);
+				 s->max_runs, eta);
+			r = make_counted_run(env, &want[i], journal_path, pg, out);
 			if (r < 0)
 				return r;
 		}
@@ -503,15 +521,47 @@ static int write_plan_file(const void *plan, FILE *f)
 	return plan_write_json(plan, f);
 }
 
+/* A journaled run's wall time for the estimate: its phases' total, else
+ * (journals older than the phases) boot to shutdown plus its reset. */
+static double journaled_seconds(const struct journal_run *run)
+{
+	const struct journal_metric *reset = journal_run_metric(run, "reset_seconds");
+
+	if (isfinite(run->phases.total))
+		return run->phases.total;
+	return run->boot_seconds + (reset && isfinite(reset->value) ? reset->value : 0);
+}
+
+/* The estimate's start: the journal's times of the runs already made,
+ * and every planned run not yet made. */
+static void progress_start(const struct plan *plan, const struct journal *done,
+			   struct progress *pg)
+{
+	eta_init(&pg->eta);
+	for (size_t i = 0; i < done->n_runs; i++)
+		eta_add_done(&pg->eta, &done->runs[i].cell,
+			     journaled_seconds(&done->runs[i]));
+	for (size_t i = 0; i < plan->n_runs; i++) {
+		const struct plan_cell *cell = &plan->cells[plan->runs[i].cell];
+		if (!journal_has_run(done, cell->id, plan->runs[i].index))
+			eta_add_left(&pg->eta, cell);
+	}
+}
+
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 {
 	const struct plan *plan = env->plan;
 	char journal_path[PATH_MAX], console_dir[PATH_MAX];
 	struct journal done = {.n_runs = 0};
 	struct sweep_outcome out = {0, 0, 0};
-	double start = now_seconds();
+	struct timings own;
+	struct progress pg = {.timings = env->timings};
 	int r = 0;
 
+	if (!pg.timings) {
+		timings_init(&own);
+		pg.timings = &own;
+	}
 	snprintf(journal_path, sizeof(journal_path), "%s/runs.jsonl", env->results_dir);
 	snprintf(console_dir, sizeof(console_dir), "%s/console", env->results_dir);
 	r = dirs_make(env->results_dir, 0755);
@@ -528,11 +578,12 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 				     env->plan);
 	if (r < 0)
 		return r;
+	progress_start(plan, &done, &pg);
 
 	for (size_t i = 0; i < plan->n_runs; i++) {
 		const struct plan_run *pr = &plan->runs[i];
 		const struct plan_cell *cell = &plan->cells[pr->cell];
-		char elapsed[32], eta[32];
+		char elapsed[32], eta[256];
 
 		if (journal_has_run(&done, cell->id, pr->index)) {
 			out.skipped++;
@@ -542,24 +593,23 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 			r = -EINTR;
 			break;
 		}
-		double spent = now_seconds() - start;
-		format_duration(spent, elapsed, sizeof(elapsed));
-		if (out.made)
-			format_duration(spent / (double)out.made *
-						(double)(plan->n_runs - i),
-					eta, sizeof(eta));
-		else
-			snprintf(eta, sizeof(eta), "?");
+		/* Since the command started: the kit and provisioning too. */
+		eta_format_duration(timings_now() - pg.timings->start, elapsed,
+				    sizeof(elapsed));
+		eta_format(&pg.eta, eta, sizeof(eta));
 		log_info("run %zu/%zu: cell %u/%zu %s, run %u/%u (elapsed %s, ETA %s)",
 			 i + 1, plan->n_runs, pr->cell + 1, plan->n_cells, cell->id,
 			 pr->index + 1, plan->profile.sweep.runs, elapsed, eta);
-		r = make_counted_run(env, pr, journal_path, &out);
+		r = make_counted_run(env, pr, journal_path, &pg, &out);
 		if (r < 0)
 			break;
 	}
 	journal_release(&done);
 	if (r >= 0)
-		r = run_until_target(env, journal_path, &out);
+		r = run_until_target(env, journal_path, &pg, &out);
+	/* Before the report, which prints the efficiency.  The figure is
+	 * not a result: a file that cannot be written is said and skipped. */
+	timings_write(env->results_dir, pg.timings);
 	/* The summary of whatever ran, even when the sweep stopped early.
 	 * The journal and summary are the results; a report that cannot be
 	 * made is said, and can be made again with `buildapp report`. */

@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "storage.h"
 #include "summary.h"
+#include "timings.h"
 #include "vm.h"
 
 struct sweep_env {
@@ -27,6 +28,10 @@ struct sweep_env {
 	/* The guest agent binary, run on the host by host-native cells
 	 * (--host); NULL when the plan has none. */
 	const char *agent;
+	/* Where the sweep's wall time went since the command started
+	 * (timings.json): the runs' phases are added here.  NULL: the
+	 * sweep's own, started by sweep_run. */
+	struct timings *timings;
 };
 
 struct sweep_outcome {
@@ -40,10 +45,12 @@ struct sweep_outcome {
  * journaled as such with the reason and the sweep goes on; what stops it
  * is RESULTS with less free space than a run needs (checked before each
  * run), a journal write that fails, or a signal (-EINTR).  Prints a
- * progress line per run.  With [sweep] target_ci and max_runs, the
+ * progress line per run with the remaining time (eta.h, from this
+ * sweep's and the journal's run times).  With [sweep] target_ci and max_runs, the
  * planned runs are followed by rounds of one more run for each cell that
  * sweep_cell_wants_run() names, until none does.  Writes the summary of
- * whatever ran at the end, stopped or not.  Returns 0 (see *ret) or a
+ * whatever ran at the end, stopped or not, after timings.json and the
+ * sweep's efficiency (timings.h).  Returns 0 (see *ret) or a
  * negative errno, reported. */
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
 

@@ -1,6 +1,7 @@
 #include "vm.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -605,8 +606,8 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	   struct vm_result *ret)
 {
 	_cleanup_free_ char *xml = NULL, *cmdline = NULL;
-	struct vm_result res = {.kvm = h->kvm};
-	struct timespec begin, deadline;
+	struct vm_result res = {.kvm = h->kvm, .start_seconds = NAN, .stop_seconds = NAN};
+	struct timespec begin, deadline, end;
 	struct vm_spec run = *spec;
 	struct console_watch watch = {.path = spec->console_log};
 	char node[128] = "";
@@ -687,10 +688,13 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	}
 	if (res.status == VM_OK)
 		classify(h, spec, timed_out, halted, &res);
-	if (h->started && h->stopped)
-		res.seconds = seconds_between(&h->started_at,
-					      h->shut_down ? &h->shutdown_at
-							   : &h->stopped_at);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	if (h->started && h->stopped) {
+		const struct timespec *off = h->shut_down ? &h->shutdown_at : &h->stopped_at;
+		res.seconds = seconds_between(&h->started_at, off);
+		res.start_seconds = seconds_between(&begin, &h->started_at);
+		res.stop_seconds = seconds_between(off, &end);
+	}
 	h->dom = NULL;
 	pthread_mutex_unlock(&h->lock);
 	virDomainFree(dom);

@@ -39,6 +39,12 @@ extern const struct name_table vm_status_names;
 struct vm_result {
 	enum vm_status status;
 	double seconds;        /* STARTED to SHUTDOWN (else STOPPED) event, or to the halted guest's END line; monotonic */
+	/* Around it, for the sweep's timings: vm_run's start to the STARTED
+	 * event (domain creation: QEMU started paused), and SHUTDOWN (else
+	 * STOPPED, or the halted guest's END line) to vm_run's return (QEMU's
+	 * exit, libvirt's cleanup, reading the written ranges); NAN when the
+	 * guest never ran. */
+	double start_seconds, stop_seconds;
 	bool applied_known;    /* false when query-block could not be read */
 	struct cache_flags applied; /* what QEMU reports for the disk */
 	bool kvm;              /* domain type kvm (else qemu, TCG) */
