@@ -124,8 +124,9 @@ int bundle_load(const char *dir, struct bundle *b)
 	if (access(plan, F_OK) == 0 && !(b->plan = json_object_from_file(plan)))
 		return log_error_errno(-EINVAL, "report: '%s': not a plan (%s)", plan,
 				       json_util_get_last_err());
-	/* The host's name, else the directory's. */
-	const char *name = b->host ? jsonget_string(b->host, "hostname") : NULL;
+	/* The host's name (a netbooted server's is its DMI serial and disk
+	 * under test), else the directory's. */
+	const char *name = hostinfo_label(b->host);
 	_cleanup_free_ char *copy = strdup(dir);
 	if (!copy)
 		return -ENOMEM;
