@@ -81,6 +81,11 @@ static int sha256_fd(int fd, const void *data, size_t size, char hex[65])
 	return 0;
 }
 
+int hostinfo_sha256_fd(int fd, char hex[65])
+{
+	return sha256_fd(fd, NULL, 0, hex);
+}
+
 int hostinfo_kit_sha256(const char *dir, char hex[65])
 {
 	static const char *const files[] = {"plan.json", "vmlinuz", "initrd.img",
@@ -318,7 +323,7 @@ const char *hostinfo_label(json_object *info)
 	return h && *h ? h : NULL;
 }
 
-static long long boot_time(const char *proc_dir)
+long long hostinfo_boot_time(const char *proc_dir)
 {
 	char path[PATH_MAX], text[16384];
 	snprintf(path, sizeof path, "%s/stat", proc_dir ? proc_dir : "/proc");
@@ -336,7 +341,7 @@ static void identity_json(const struct hostinfo_inputs *in, const char *hostname
 {
 	struct hostinfo_server s;
 	char name[HOSTINFO_BUNDLE_MAX], when[32];
-	long long boot = boot_time(in->proc_dir);
+	long long boot = hostinfo_boot_time(in->proc_dir);
 	struct tm tm;
 	time_t t = (time_t)boot;
 

@@ -79,6 +79,14 @@ unsigned hostinfo_parse_cpuinfo(const char *text, char *model, size_t len);
  * as 64 hex digits into HEX.  Returns 0 or a negative errno. */
 int hostinfo_kit_sha256(const char *dir, char hex[65]);
 
+/* The sha256 of what the open file FD holds, from where it is, as 64
+ * hex digits.  Returns 0 or a negative errno. */
+int hostinfo_sha256_fd(int fd, char hex[65]);
+
+/* The boot time of this host (btime of PROC_DIR/stat; NULL: /proc), 0
+ * when unknown. */
+long long hostinfo_boot_time(const char *proc_dir);
+
 /* Reads DIR/host.json into *ret (a new reference; NULL when the file does
  * not exist).  Returns 0, or -EBADMSG for a file that is not a host.json
  * (reported). */

@@ -37,6 +37,8 @@ const struct key_def profile_keys[] = {
 	 "Kernel for the appliance and the guests: 'auto' (the build host's newest /boot/vmlinuz-*) or a path."},
 	{"appliance", "after", KEY_ENUM, "poweroff", 0, 0, &after_action_names, F(appliance.after),
 	 "What the appliance does when the sweep is over."},
+	{"appliance", "upload", KEY_STRING, "", 0, 0, NULL, F(appliance.upload),
+	 "WebDAV collection (http:// or https:// URL, no credentials) the appliance sends its finished bundle to; buildapp.upload= on the kernel command line overrides it (and may carry user:password@). Empty: no upload."},
 	{"appliance", "include", KEY_STRING, "", 0, 0, NULL, 0, 0,
 	 "A base profile, relative to this file; this file's keys override it. At most 8 deep, no cycles."},
 

@@ -21,7 +21,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 4
+#define HOSTROOT_LAYOUT 5
 #define HOSTROOT_BASE_MTIME 0
 
 const char *const hostroot_packages[] = {
@@ -29,7 +29,9 @@ const char *const hostroot_packages[] = {
 	"libvirt-daemon-driver-qemu", "lvm2", "e2fsprogs", "hdparm", "sdparm",
 	"nvme-cli", "kmod", "busybox-static", "util-linux", "fdisk", "fio",
 	/* host-native cells: bonnie++, and mount for the loop device */
-	"bonnie++", "mount", NULL,
+	"bonnie++", "mount",
+	/* the bundle's upload (buildapp-init links libcurl) */
+	"libcurl4", NULL,
 };
 
 /* Module folders of the kernel the appliance needs: disk controllers
@@ -43,7 +45,14 @@ static const char *const module_dirs[] = {
 	"kernel/drivers/pci", "kernel/drivers/crypto", "kernel/block",
 	"kernel/virt", "kernel/fs/ext4", "kernel/fs/jbd2",
 	"kernel/fs/mbcache.ko", "kernel/fs/fat", "kernel/fs/nls", "kernel/lib",
-	"kernel/crypto", "kernel/arch", NULL,
+	"kernel/crypto", "kernel/arch",
+	/* NICs for an upload: virtio, Intel, Broadcom, Realtek */
+	"kernel/drivers/net/virtio_net.ko", "kernel/drivers/net/net_failover.ko",
+	"kernel/net/core/failover.ko", "kernel/drivers/net/mii.ko",
+	"kernel/drivers/net/mdio.ko", "kernel/drivers/net/phy",
+	"kernel/drivers/net/ethernet/intel", "kernel/drivers/net/ethernet/broadcom",
+	"kernel/drivers/net/ethernet/realtek",
+	NULL,
 };
 
 /* Trimmed from the root: nothing in the appliance reads them.  Besides

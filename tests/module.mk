@@ -47,3 +47,8 @@ $(B)/tests/guestkit-helper: $(B)/tests/helpers/guestkit_helper.o $(TEST_LINK_OBJ
 	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
 CHECK_PROGRAMS += $(B)/tests/guestkit-helper
 
+
+# Driver of the WebDAV upload test (tests/integration/upload-webdav.sh).
+$(B)/tests/upload-helper: $(B)/tests/helpers/upload_helper.o $(TEST_LINK_OBJS)
+	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
+CHECK_PROGRAMS += $(B)/tests/upload-helper
