@@ -104,11 +104,12 @@ static int collect(const char *path, const struct stat *st, int type, struct FTW
 	if (ftw->level == 0)
 		return 0;
 	/* Temporary files (".host.json.123", "x.tmp") are not the bundle's,
-	 * nor is a SHA256SUMS of an earlier try. */
+	 * nor is a SHA256SUMS of an earlier try or RESULTS's lost+found. */
 	const char *base = path + ftw->base;
 	size_t bl = strlen(base);
 	if (base[0] == '.' || (bl > 4 && strcmp(base + bl - 4, ".tmp") == 0) ||
-	    (ftw->level == 1 && strcmp(base, UPLOAD_SUMS) == 0))
+	    (ftw->level == 1 &&
+	     (strcmp(base, UPLOAD_SUMS) == 0 || strcmp(base, "lost+found") == 0)))
 		return type == FTW_D ? FTW_SKIP_SUBTREE : 0;
 	if (type != FTW_F && type != FTW_D)
 		return 0;
