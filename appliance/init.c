@@ -381,7 +381,9 @@ static int run(struct init_env *env)
 		free(names);
 		return log_error_errno(r, "disk under test '%s': no such disk "
 				       "(the boot disk %s is never used; disks:%s)",
-				       env->profile.host.disk, env->boot_disk, seen);
+				       env->profile.host.disk,
+				       env->boot_disk[0] ? env->boot_disk : "(none: netbooted)",
+				       seen);
 	}
 	env->have_target = 1;
 	log_info("disk under test: /dev/%s (%s, serial %s)", env->target.name,
