@@ -162,10 +162,39 @@ static void test_rack(void **state)
 	free(dirs);
 }
 
+/* An uploaded bundle's SHA256SUMS (made here by sha256sum) is checked:
+ * whole, it loads; a file changed or missing refuses the bundle. */
+static void test_sums(void **state)
+{
+	char d[512], cmd[PATH_MAX * 2];
+	char *dirs[] = {d};
+	struct report_options o = {.dirs = (const char *const *)dirs, .n_dirs = 1};
+	json_object *model = NULL;
+	(void)state;
+
+	snprintf(d, sizeof d, "%s/ci-smoke_SRV-1_D1_20261201T100000Z", dir);
+	snprintf(cmd, sizeof cmd, "cd '%s' && sha256sum runs.jsonl host.json > SHA256SUMS", d);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(report_build(&o, &model), 0);
+	json_object_put(model);
+	snprintf(cmd, sizeof cmd, "cp '%s/host.json' '%s/h' && echo ' ' >> '%s/host.json'", d, dir, d);
+	assert_int_equal(system(cmd), 0);
+	model = NULL;
+	assert_int_equal(report_build(&o, &model), -EINVAL);
+	assert_null(model);
+	snprintf(cmd, sizeof cmd, "mv '%s/h' '%s/host.json' && echo \"%064d  console/x.log\" >> '%s/SHA256SUMS'",
+		 dir, d, 0, d);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(report_build(&o, &model), -EINVAL);
+	snprintf(cmd, sizeof cmd, "rm '%s/SHA256SUMS'", d);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rack),
+		cmocka_unit_test(test_sums),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
