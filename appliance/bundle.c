@@ -1,6 +1,7 @@
 #include "bundle.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdint.h>
@@ -103,6 +104,36 @@ void bundle_release(struct bundle *b)
 	memset(b, 0, sizeof *b);
 }
 
+/* An uploaded bundle carries SHA256SUMS (upload.h): every file it lists
+ * must be there with that hash, or the bundle is not what was sent. */
+static int check_sums(const char *dir)
+{
+	_cleanup_free_ char *path = NULL, *line = NULL;
+	size_t cap = 0;
+
+	if (asprintf(&path, "%s/SHA256SUMS", dir) < 0)
+		return -ENOMEM;
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		char want[65], got[65], file[4096];
+		line[strcspn(line, "\n")] = '\0';
+		if (strlen(line) < 67 || line[64] != ' ' || line[65] != ' ' || strstr(line, "..") ||
+		    line[66] == '/')
+			return log_error_code(-EINVAL, "report: '%s': not a sha256sum line: '%.80s'",
+					       path, line);
+		memcpy(want, line, 64);
+		want[64] = '\0';
+		snprintf(file, sizeof file, "%s/%s", dir, line + 66);
+		_cleanup_close_ int fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || hostinfo_sha256_fd(fd, got) < 0 || strcmp(want, got) != 0)
+			return log_error_code(-EINVAL, "report: '%s': %s %s its SHA256SUMS (an upload cut short or damaged)",
+					       dir, line + 66, fd < 0 ? "is missing, listed in" : "does not match");
+	}
+	return 0;
+}
+
 int bundle_load(const char *dir, struct bundle *b)
 {
 	_cleanup_free_ char *journal = NULL, *plan = NULL;
@@ -115,7 +146,7 @@ int bundle_load(const char *dir, struct bundle *b)
 	if (asprintf(&journal, "%s/runs.jsonl", dir) < 0 ||
 	    asprintf(&plan, "%s/plan.json", dir) < 0)
 		return -ENOMEM;
-	if ((r = check_journal(journal)) < 0)
+	if ((r = check_sums(dir)) < 0 || (r = check_journal(journal)) < 0)
 		return r;
 	if (journal_read(journal, &b->j) < 0)
 		return -EINVAL; /* reported, naming the line */
@@ -126,8 +157,9 @@ int bundle_load(const char *dir, struct bundle *b)
 	if (access(plan, F_OK) == 0 && !(b->plan = json_object_from_file(plan)))
 		return log_error_code(-EINVAL, "report: '%s': not a plan (%s)", plan,
 				      json_util_get_last_err());
-	/* The host's name, else the directory's. */
-	const char *name = b->host ? jsonget_string(b->host, "hostname") : NULL;
+	/* The host's name (a netbooted server's is its DMI serial and disk
+	 * under test), else the directory's. */
+	const char *name = hostinfo_label(b->host);
 	_cleanup_free_ char *copy = strdup(dir);
 	if (!copy)
 		return -ENOMEM;

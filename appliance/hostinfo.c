@@ -1,5 +1,6 @@
 #include "hostinfo.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -77,6 +79,11 @@ static int sha256_fd(int fd, const void *data, size_t size, char hex[65])
 	for (unsigned i = 0; i < n && i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", out[i]);
 	return 0;
+}
+
+int hostinfo_sha256_fd(int fd, char hex[65])
+{
+	return sha256_fd(fd, NULL, 0, hex);
 }
 
 int hostinfo_kit_sha256(const char *dir, char hex[65])
@@ -220,6 +227,146 @@ static json_object *cpu_json(json_object *o)
 	return o;
 }
 
+/* A vendor's way of saying nothing: "To Be Filled By O.E.M.", "Not
+ * Specified", "Default string", "None", all zeros or all ones (UUIDs). */
+static bool placeholder(const char *s)
+{
+	static const char *const names[] = {"to be filled by o.e.m.", "not specified",
+					    "default string", "none", "not applicable",
+					    "system serial number", "0123456789", "n/a", "(none)",
+					    "localhost"};
+	size_t digits = strspn(s, "0-"), ones = strspn(s, "fF-");
+
+	if (!*s || !s[digits] || !s[ones])
+		return true;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcasecmp(s, names[i]) == 0)
+			return true;
+	return false;
+}
+
+static void read_attr(const char *dir, const char *name, char buf[HOSTINFO_ID_MAX])
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (sysfs_read(path, buf, HOSTINFO_ID_MAX) < 0 || placeholder(buf))
+		buf[0] = '\0';
+}
+
+void hostinfo_read_dmi(const char *dir, struct hostinfo_server *ret)
+{
+	read_attr(dir, "product_serial", ret->serial);
+	read_attr(dir, "product_uuid", ret->uuid);
+	read_attr(dir, "sys_vendor", ret->vendor);
+	read_attr(dir, "product_name", ret->product);
+}
+
+long long hostinfo_parse_btime(const char *text)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (strncmp(l, "btime ", 6) == 0)
+			return strtoll(l + 6, NULL, 10);
+	return 0;
+}
+
+/* Appends "_" (unless first) and PART with every character that is not a
+ * letter, digit, '.' or '-' as '-'; false when it does not fit. */
+static bool name_part(char *buf, size_t len, size_t *used, const char *part)
+{
+	if (*used && *used + 1 < len)
+		buf[(*used)++] = '_';
+	for (const char *c = part; *c && *used + 1 < len; c++)
+		buf[(*used)++] = isalnum((unsigned char)*c) || *c == '.' || *c == '-' ? *c : '-';
+	buf[*used < len ? *used : len - 1] = '\0';
+	return *used + 1 < len;
+}
+
+static const char *first_of(const char *a, const char *b, const char *c, const char *none)
+{
+	return a && *a ? a : b && *b ? b : c && *c ? c : none;
+}
+
+int hostinfo_bundle_name(const char *profile, const struct hostinfo_server *server,
+			 const char *hostname, const char *disk_serial,
+			 const char *disk_wwid, const char *disk_name, long long boot,
+			 char *buf, size_t len)
+{
+	char when[32] = "noboottime";
+	size_t used = 0;
+	struct tm tm;
+	time_t t = (time_t)boot;
+
+	if (boot > 0)
+		strftime(when, sizeof when, "%Y%m%dT%H%M%SZ", gmtime_r(&t, &tm));
+	if (len == 0)
+		return -ENAMETOOLONG;
+	buf[0] = '\0';
+	if (!name_part(buf, len, &used, first_of(profile, NULL, NULL, "buildapp")) ||
+	    !name_part(buf, len, &used,
+		       first_of(server->serial, server->uuid,
+				hostname && !placeholder(hostname) ? hostname : NULL,
+				"unknown")) ||
+	    !name_part(buf, len, &used, first_of(disk_serial, disk_wwid, disk_name, "nodisk")) ||
+	    !name_part(buf, len, &used, when)) {
+		buf[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+const char *hostinfo_label(json_object *info)
+{
+	const char *h = info ? jsonget_string(info, "hostname") : NULL;
+	if (h && !placeholder(h))
+		return h;
+	h = info ? jsonget_string(info, "label") : NULL;
+	return h && *h ? h : NULL;
+}
+
+long long hostinfo_boot_time(const char *proc_dir)
+{
+	char path[PATH_MAX], text[16384];
+	snprintf(path, sizeof path, "%s/stat", proc_dir ? proc_dir : "/proc");
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	return hostinfo_parse_btime(text);
+}
+
+/* The server (DMI), the boot time and the bundle's name and label. */
+static void identity_json(const struct hostinfo_inputs *in, const char *hostname,
+			  json_object *disk, json_object *o)
+{
+	struct hostinfo_server s;
+	char name[HOSTINFO_BUNDLE_MAX], when[32];
+	long long boot = hostinfo_boot_time(in->proc_dir);
+	struct tm tm;
+	time_t t = (time_t)boot;
+
+	hostinfo_read_dmi(in->dmi_dir ? in->dmi_dir : "/sys/class/dmi/id", &s);
+	json_object *srv = json_object_new_object();
+	json_object_object_add(srv, "serial", string_or_null(s.serial));
+	json_object_object_add(srv, "uuid", string_or_null(s.uuid));
+	json_object_object_add(srv, "vendor", string_or_null(s.vendor));
+	json_object_object_add(srv, "product", string_or_null(s.product));
+	json_object_object_add(o, "server", srv);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+	json_object_object_add(o, "boot_time", boot > 0 ? json_object_new_string(when) : NULL);
+	const char *profile = in->plan->profile.appliance.name;
+	if (hostinfo_bundle_name(profile, &s, hostname, jsonget_string(disk, "serial"),
+				 jsonget_string(disk, "wwid"), jsonget_string(disk, "name"),
+				 boot, name, sizeof name) < 0)
+		return;
+	json_object_object_add(o, "bundle", json_object_new_string(name));
+	/* SERVER_DISK: the name without the profile and the boot time. */
+	const char *from = strchr(name, '_'), *to = strrchr(name, '_');
+	if (from && to > from)
+		json_object_object_add(o, "label", json_object_new_string_len(
+							   from + 1, (int)(to - from - 1)));
+}
+
 int hostinfo_collect(const struct hostinfo_inputs *in, json_object **ret)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
@@ -246,7 +393,9 @@ int hostinfo_collect(const struct hostinfo_inputs *in, json_object **ret)
 			       json_object_new_string(access("/sys/firmware/efi", F_OK) == 0
 							      ? "uefi"
 							      : "bios"));
-	json_object_object_add(o, "disk", disk_json(in));
+	json_object *disk = disk_json(in);
+	json_object_object_add(o, "disk", disk);
+	identity_json(in, host, disk, o);
 	json_object *kit = NULL;
 	char hex[65];
 	if (in->kit_dir) {

@@ -20,7 +20,46 @@ struct hostinfo_inputs {
 	const char *kit_dir;         /* the kit baked in the root; NULL: none */
 	bool kvm;
 	const char *qemu_version, *libvirt_version; /* NULL: unknown */
+	const char *dmi_dir;  /* the server's DMI identity; NULL: /sys/class/dmi/id */
+	const char *proc_dir; /* stat's btime, the boot time; NULL: /proc */
 };
+
+#define HOSTINFO_ID_MAX 128
+#define HOSTINFO_BUNDLE_MAX 192
+
+/* The server's system identity from its firmware's DMI table. */
+struct hostinfo_server {
+	char serial[HOSTINFO_ID_MAX], uuid[HOSTINFO_ID_MAX];
+	char vendor[HOSTINFO_ID_MAX], product[HOSTINFO_ID_MAX];
+};
+
+/* Reads product_serial, product_uuid, sys_vendor and product_name of
+ * DIR (/sys/class/dmi/id) into RET; what is missing, unreadable or a
+ * vendor's placeholder ("To Be Filled By O.E.M.", "Not Specified", all
+ * zeros or all ones) is "". */
+void hostinfo_read_dmi(const char *dir, struct hostinfo_server *ret);
+
+/* The boot time, the btime line of a /proc/stat text; 0 when none. */
+long long hostinfo_parse_btime(const char *text);
+
+/* The bundle's name, PROFILE_SERVER_DISK_BOOT (BOOT as 20261201T142500Z),
+ * into BUF (LEN bytes): the same on every server only when the server,
+ * its disk under test and its boot time are, so bundles collected from a
+ * rack into one directory never collide.  SERVER is the DMI serial, else
+ * its UUID, else HOSTNAME, else "unknown"; DISK the disk's serial, else
+ * its WWID, else its name, else "nodisk".  Each part keeps letters,
+ * digits, '.' and '-' (anything else becomes '-'), so '_' separates them.
+ * Returns 0, or -ENAMETOOLONG when LEN is too small (BUF is then "").
+ */
+int hostinfo_bundle_name(const char *profile, const struct hostinfo_server *server,
+			 const char *hostname, const char *disk_serial,
+			 const char *disk_wwid, const char *disk_name, long long boot,
+			 char *buf, size_t len);
+
+/* The label the report gives a bundle's host: host.json's hostname when
+ * it is a real one, else its "label" (SERVER_DISK of the bundle's name),
+ * else NULL.  Points into INFO. */
+const char *hostinfo_label(struct json_object *info);
 
 /* What host.json holds for IN, read from this host now (a new reference
  * in *ret).  Whatever cannot be found is null.  Returns 0 or -ENOMEM. */
@@ -39,6 +78,14 @@ unsigned hostinfo_parse_cpuinfo(const char *text, char *model, size_t len);
  * files in DIR (plan.json vmlinuz initrd.img disk.qcow2, in that order),
  * as 64 hex digits into HEX.  Returns 0 or a negative errno. */
 int hostinfo_kit_sha256(const char *dir, char hex[65]);
+
+/* The sha256 of what the open file FD holds, from where it is, as 64
+ * hex digits.  Returns 0 or a negative errno. */
+int hostinfo_sha256_fd(int fd, char hex[65]);
+
+/* The boot time of this host (btime of PROC_DIR/stat; NULL: /proc), 0
+ * when unknown. */
+long long hostinfo_boot_time(const char *proc_dir);
 
 /* Reads DIR/host.json into *ret (a new reference; NULL when the file does
  * not exist).  Returns 0, or -EBADMSG for a file that is not a host.json

@@ -23,7 +23,9 @@
 #include "cleanup.h"
 #include "command.h"
 #include "disks.h"
+#include "hostinfo.h"
 #include "hosttune.h"
+#include "jsonget.h"
 #include "log.h"
 #include "names.h"
 #include "bench.h"
@@ -32,7 +34,9 @@
 #include "plan.h"
 #include "profile.h"
 #include "safety.h"
+#include "netup.h"
 #include "sysfs.h"
+#include "upload.h"
 
 #define RESULTS_LABEL "RESULTS"
 #define RESULTS_DIR "/results"
@@ -50,6 +54,8 @@ struct init_env {
 	int write_cache_restored; /* read back after the restore, -1 unknown */
 	char sweep_status[640];
 	char failure[512]; /* the error that stopped the boot's work, as shown */
+	int in_ram;        /* no RESULTS partition: the bundle is in RAM */
+	char upload_status[768];
 	int bad_plan;      /* plan_read_json's error: nothing is touched */
 };
 
@@ -195,11 +201,17 @@ static int mount_results(struct init_env *env)
 		if (r < 0)
 			usleep(250 * 1000);
 	}
-	if (r < 0)
-		return log_error_code(r, "no partition labelled %s found",
-				      RESULTS_LABEL);
-	snprintf(dev, sizeof(dev), "/dev/%s", env->results_part);
 	mkdir(RESULTS_DIR, 0755);
+	if (r < 0) {
+		/* Netbooted: the root is RAM, and so is the bundle, until it
+		 * is uploaded or the server powers off. */
+		env->in_ram = 1;
+		log_warning("no partition labelled %s: the results stay in RAM (%s), lost at "
+			    "power off unless uploaded (buildapp.upload=)",
+			    RESULTS_LABEL, RESULTS_DIR);
+		return 0;
+	}
+	snprintf(dev, sizeof(dev), "/dev/%s", env->results_part);
 	if (mount(dev, RESULTS_DIR, "ext4", MS_NOATIME, NULL) < 0) {
 		r = -errno;
 		return log_error_errno(r, "mounting %s on %s", dev, RESULTS_DIR);
@@ -293,8 +305,11 @@ static void write_report(const struct init_env *env, int status)
 	fprintf(f, "firmware: %s\n", access("/sys/firmware/efi", F_OK) == 0 ? "uefi" : "bios");
 	fprintf(f, "kernel: %s %s\n", u.release, u.machine);
 	fprintf(f, "kvm: %s\n", access("/dev/kvm", R_OK | W_OK) == 0 ? "/dev/kvm present" : "absent (TCG)");
-	fprintf(f, "results: /dev/%s\n", env->results_part);
-	fprintf(f, "boot_disk: %s\n", env->boot_disk);
+	if (env->in_ram)
+		fprintf(f, "results: RAM (no %s partition)\n", RESULTS_LABEL);
+	else
+		fprintf(f, "results: /dev/%s\n", env->results_part);
+	fprintf(f, "boot_disk: %s\n", env->boot_disk[0] ? env->boot_disk : "none");
 	fprintf(f, "disk_identity: %s\n", env->profile.host.disk);
 	if (env->have_target) {
 		fprintf(f, "disk_under_test: %s\n", env->target.name);
@@ -316,6 +331,7 @@ static void write_report(const struct init_env *env, int status)
 			: env->write_cache_restored ? "on" : "off");
 	}
 	fprintf(f, "sweep: %s\n", env->sweep_status[0] ? env->sweep_status : "not run");
+	fprintf(f, "upload: %s\n", env->upload_status[0] ? env->upload_status : "none asked");
 	fprintf(f, "status: %s\n", status == 0 ? "ok" : "failed");
 	if (status != 0)
 		fprintf(f, "reason: %s\n", env->failure[0] ? env->failure : strerror(-status));
@@ -364,7 +380,9 @@ static int run(struct init_env *env)
 		free(names);
 		return log_error_code(r, "disk under test '%s': no such disk "
 				      "(the boot disk %s is never used; disks:%s)",
-				      env->profile.host.disk, env->boot_disk, seen);
+				      env->profile.host.disk,
+				      env->boot_disk[0] ? env->boot_disk : "(none: netbooted)",
+				      seen);
 	}
 	env->have_target = 1;
 	log_info("disk under test: /dev/%s (%s, serial %s)", env->target.name,
@@ -380,6 +398,65 @@ static int run(struct init_env *env)
 				      &env->write_cache_restored) < 0)
 		env->write_cache_restored = -1;
 	return r < 0 ? r : k;
+}
+
+/* The bundle's name: host.json's (written when the sweep started), else
+ * made here from the same parts (no sweep ran: no host.json). */
+static void bundle_name(const struct init_env *env, char name[HOSTINFO_BUNDLE_MAX])
+{
+	json_object *info = NULL;
+	const char *n = NULL;
+	struct hostinfo_server s;
+
+	if (hostinfo_read(RESULTS_DIR, &info) == 0 && info)
+		n = jsonget_string(info, "bundle");
+	if (n && *n) {
+		snprintf(name, HOSTINFO_BUNDLE_MAX, "%s", n);
+	} else {
+		hostinfo_read_dmi("/sys/class/dmi/id", &s);
+		const struct disk_info *d = env->have_target ? &env->target : NULL;
+		if (hostinfo_bundle_name(env->profile.appliance.name, &s, NULL,
+					 d ? d->serial : NULL, d ? d->wwid : NULL,
+					 d ? d->name : NULL, hostinfo_boot_time(NULL), name,
+					 HOSTINFO_BUNDLE_MAX) < 0)
+			snprintf(name, HOSTINFO_BUNDLE_MAX, "buildapp_unknown");
+	}
+	json_object_put(info);
+}
+
+/* Sends the bundle where buildapp.upload= (or [appliance] upload) says,
+ * over the network DHCP gives; the outcome goes into appliance.txt of
+ * the copy kept here.  The copy sent says it was being sent. */
+static void upload(struct init_env *env, int status)
+{
+	const char *url = env->profile.appliance.upload;
+	char name[HOSTINFO_BUNDLE_MAX], ifname[NETUP_IF_MAX], reason[256], shown[UPLOAD_URL_MAX];
+	struct upload_result res;
+
+	if (!*url)
+		return;
+	bundle_name(env, name);
+	upload_redact(url, shown, sizeof shown);
+	snprintf(env->upload_status, sizeof env->upload_status, "sending to %s as %s", shown,
+		 name);
+	write_report(env, status);
+	if (netup_dhcp("/sys/class/net", 20, ifname, reason, sizeof reason) < 0) {
+		log_error("upload to %s: network: %s", shown, reason);
+		snprintf(env->upload_status, sizeof env->upload_status,
+			 "failed: network: %s (to %s)", reason, shown);
+		return;
+	}
+	struct upload_options o = {.url = url, .dir = RESULTS_DIR, .name = name,
+				   .attempts = 5, .retry_seconds = 2, .timeout_seconds = 30};
+	if (upload_bundle(&o, &res) < 0) {
+		log_error("upload to %s failed: %s", shown, res.error);
+		snprintf(env->upload_status, sizeof env->upload_status, "failed: %s", res.error);
+		return;
+	}
+	log_info("uploaded to %s", res.where);
+	snprintf(env->upload_status, sizeof env->upload_status,
+		 "sent to %s (%zu files, %llu bytes, %s)", res.where, res.files, res.bytes,
+		 UPLOAD_SUMS);
 }
 
 static void finish(enum after_action after)
@@ -429,12 +506,22 @@ int main(void)
 		keys_set_defaults(&env.profile);
 	}
 	read_cmdline(&env.profile);
+	char reason[256];
+	if (upload_check_url(env.profile.appliance.upload, true, reason, sizeof reason) < 0) {
+		log_error("buildapp.upload: %s; nothing is uploaded", reason);
+		snprintf(env.upload_status, sizeof env.upload_status,
+			 "failed: buildapp.upload: %s", reason);
+		env.profile.appliance.upload[0] = '\0';
+	}
 	log_clear_last_error();
 	r = run(&env);
 	if (r < 0 && !env.failure[0])
 		snprintf(env.failure, sizeof(env.failure), "%s", log_last_error());
-	if (env.results_part[0])
+	if (env.results_part[0] || env.in_ram) {
 		write_report(&env, r);
+		upload(&env, r);
+		write_report(&env, r);
+	}
 	log_info("%s; %s", r == 0 ? "done" : "failed",
 		 after_action_name(env.profile.appliance.after));
 	plan_release(&env.plan);

@@ -20,6 +20,8 @@ KEYS_ENTRY(STRING, "appliance", "kernel", "auto", 0, 0, appliance.kernel,
 	"Kernel for the appliance and the guests: 'auto' (the build host's newest /boot/vmlinuz-*) or a path.")
 KEYS_NAMED(ENUM, "appliance", "after", "poweroff", after_action, appliance.after,
 	"What the appliance does when the sweep is over.")
+KEYS_ENTRY(STRING, "appliance", "upload", "", 0, 0, appliance.upload,
+	"WebDAV collection (http:// or https:// URL, no credentials) the appliance sends its finished bundle to; buildapp.upload= on the kernel command line overrides it (and may carry user:password@). Empty: no upload.")
 KEYS_UNSTORED("appliance", "include",
 	"A base profile, relative to this file; this file's keys override it. At most 8 deep, no cycles.")
 

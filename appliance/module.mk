@@ -11,8 +11,9 @@ APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/guestcmdline.c appliance/results.c appliance/imgbench.c \
 	appliance/sweep.c appliance/eta.c appliance/timings.c appliance/volumes.c appliance/bench.c appliance/runstate.c \
 	appliance/disks.c appliance/hosttune.c appliance/sysfs.c appliance/qcow2cache.c \
-	appliance/bundle.c appliance/report.c appliance/report_cmp.c appliance/report_text.c appliance/report_html.c \
-	appliance/report_chart.c appliance/hostinfo.c appliance/reference.c appliance/reftable.c
+	appliance/bundle.c appliance/report.c appliance/report_cmp.c appliance/report_rack.c appliance/report_text.c appliance/report_html.c \
+	appliance/report_chart.c appliance/hostinfo.c appliance/reference.c appliance/reftable.c \
+	appliance/upload.c appliance/netup.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o) \
 	$(B)/appliance/reference_data.o
 
@@ -37,7 +38,7 @@ $(B)/appliance/reference_data.c: $(REFERENCE_JSON) appliance/module.mk
 	} > $@.tmp && mv $@.tmp $@
 $(B)/appliance/reference_data.o: $(B)/appliance/reference_data.c appliance/reference_data.h
 	$(call quiet,CC,$<)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
-APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu libcrypto) \
+APPLIANCE_LIBS = $(call pc_libs,json-c libxml-2.0 libvirt libvirt-qemu libcrypto libcurl) \
 	-lpthread -lm
 
 # libxml2 keeps its headers in a subfolder.

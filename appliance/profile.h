@@ -95,6 +95,7 @@ struct profile_appliance {
 	char console[PROFILE_STR_MAX];
 	char kernel[PROFILE_STR_MAX]; /* "auto" or a path */
 	enum after_action after;
+	char upload[PROFILE_STR_MAX]; /* WebDAV collection URL; "": none */
 };
 
 struct profile_host {

@@ -390,6 +390,7 @@ static json_object *metric_json(struct builder *bd, struct mcells *m, bool prima
 	for (size_t i = 0; i < m->n; i++)
 		json_object_array_add(cells, cell_json(bd, m->c[i], m->metric));
 	json_object_object_add(o, "comparisons", report_cmp_json(bd, m, primary));
+	json_object_object_add(o, "outliers", report_rack_outliers(bd, m));
 	return o;
 }
 
@@ -623,6 +624,7 @@ static void builder_release(struct builder *bd)
 	bundle_release(&bd->base);
 	json_object_put(bd->headlines);
 	json_object_put(bd->worse);
+	json_object_put(bd->outliers);
 }
 
 static int build(struct builder *bd, json_object *root)
@@ -669,6 +671,7 @@ static int build(struct builder *bd, json_object *root)
 	json_object_object_add(root, "hosts", hosts_json(bd));
 	json_object_object_add(root, "axes", axes_json(bd));
 	json_object_object_add(root, "failures", failures_json(bd));
+	json_object_object_add(root, "outliers", json_object_get(bd->outliers));
 	if (bd->has_base) {
 		json_object *b = json_object_new_object();
 		json_object_object_add(b, "source", json_object_new_string(o->baseline_dir));
@@ -696,7 +699,7 @@ int report_build(const struct report_options *o, struct json_object **ret)
 	if (o->n_dirs == 0)
 		return log_error_code(-EINVAL, "report: no results given");
 	if (!root || !(bd.headlines = json_object_new_array()) ||
-	    !(bd.worse = json_object_new_array()))
+	    !(bd.worse = json_object_new_array()) || !(bd.outliers = json_object_new_array()))
 		return -ENOMEM;
 	json_object_object_add(root, "format", json_object_new_string("buildapp-report"));
 	json_object_object_add(root, "version", json_object_new_int(1));

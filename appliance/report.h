@@ -28,6 +28,13 @@ struct report_options {
 	const char *baseline_level; /* "axis:level" ([report] baseline), or NULL */
 };
 
+/* A rack's directory DIR: one that holds no journal itself but bundles
+ * in its subdirectories (as collected by uploads) gives their paths,
+ * sorted, in *RET (N of them; free each and the array); hidden entries
+ * (uploads under way or cut short) are left out.  Any other DIR gives
+ * *RET NULL and N 0.  Returns 0 or -ENOMEM. */
+int report_rack_expand(const char *dir, char ***ret, size_t *n);
+
 /* Builds the model of the bundles in O into *ret (a new reference).
  * Reports bad input (no journal, a damaged journal, another version) with
  * the bundle's name and returns -EINVAL for it; else 0 or -ENOMEM. */

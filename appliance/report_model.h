@@ -47,6 +47,7 @@ struct builder {
 	/* decides[j][k]: every cell's level of axis j gives its level of k. */
 	bool decides[MAX_AXES][MAX_AXES];
 	json_object *headlines, *worse;
+	json_object *outliers; /* servers that stand out (report_rack.c) */
 };
 
 
@@ -82,5 +83,10 @@ json_object *report_cmp_json(struct builder *bd, const struct mcells *m, bool he
  * one is added to bd->worse. */
 json_object *report_cmp_baseline(struct builder *bd, const struct rcell *c,
 				 const struct summary_metric *m, const double *v, size_t n);
+
+/* The servers that stand out in metric M (with at least three bundles),
+ * a new array; each is added to bd->outliers and its sentence to
+ * bd->headlines.  Never NULL but when out of memory. */
+json_object *report_rack_outliers(struct builder *bd, const struct mcells *m);
 
 #endif

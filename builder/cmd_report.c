@@ -32,7 +32,8 @@ static void usage(FILE *f)
 		   "used kit images or sticks carrying a RESULTS partition, read without\n"
 		   "mounting) into DIR (default: report): the answers first (each varied\n"
 		   "axis's levels against its reference, ratio of means with its 95%% CI),\n"
-		   "then every cell with its runs.  Several INPUTs are several hosts.\n\n"
+		   "then every cell with its runs.  Several INPUTs are several hosts; a\n"
+		   "directory of bundles (collected from a rack) is each of them.\n\n"
 		   "  -o, --output DIR     where to write (created if missing)\n"
 		   "  --format LIST        some of html,csv,json,txt (default: all)\n"
 		   "  --baseline INPUT     mark cells significantly worse than INPUT's;\n"
@@ -107,16 +108,36 @@ static int report(const char *const *inputs, size_t n, const char *baseline,
 	_cleanup_(json_object_putp) json_object *model = NULL;
 	int r;
 
+	size_t n_dirs = 0;
 	for (size_t i = 0; i < n; i++) {
-		if ((r = resolve(inputs[i], dirs[i], sizeof dirs[i])) < 0)
+		char **rack = NULL;
+		size_t k = 0;
+		/* A rack's directory is its bundles, each one host. */
+		if ((r = report_rack_expand(inputs[i], &rack, &k)) < 0)
 			return r;
-		dirp[i] = dirs[i];
+		for (size_t x = 0; x < k; x++) {
+			if (n_dirs < MAX_INPUTS)
+				snprintf(dirs[n_dirs++], sizeof dirs[0], "%s", rack[x]);
+			free(rack[x]);
+		}
+		free(rack);
+		if (k && n_dirs == MAX_INPUTS)
+			return log_error_code(-EINVAL, "report: at most %d bundles", MAX_INPUTS);
+		if (k)
+			continue;
+		if (n_dirs == MAX_INPUTS)
+			return log_error_code(-EINVAL, "report: at most %d bundles", MAX_INPUTS);
+		if ((r = resolve(inputs[i], dirs[n_dirs], sizeof dirs[0])) < 0)
+			return r;
+		n_dirs++;
 	}
+	for (size_t i = 0; i < n_dirs; i++)
+		dirp[i] = dirs[i];
 	if (baseline && (r = resolve(baseline, base, sizeof base)) < 0)
 		return r;
 	struct report_options o = {
 		.dirs = dirp,
-		.n_dirs = n,
+		.n_dirs = n_dirs,
 		.baseline_dir = baseline ? base : NULL,
 		.reference = study,
 	};
@@ -124,7 +145,7 @@ static int report(const char *const *inputs, size_t n, const char *baseline,
 		return r;
 	if ((r = report_write(model, formats, out)) < 0)
 		return r;
-	log_info("report of %zu bundle%s written to %s", n, n == 1 ? "" : "s", out);
+	log_info("report of %zu bundle%s written to %s", n_dirs, n_dirs == 1 ? "" : "s", out);
 	return report_baseline_worse(model) ? 1 : 0;
 }
 

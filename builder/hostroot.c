@@ -22,7 +22,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 7
+#define HOSTROOT_LAYOUT 8
 #define HOSTROOT_BASE_MTIME 0
 
 const char *const hostroot_packages[] = {
@@ -32,7 +32,9 @@ const char *const hostroot_packages[] = {
 	/* host-native cells: bonnie++, and mount for the loop device */
 	"bonnie++", "mount",
 	/* the fast reset: the runner links libnbd (qemu-nbd is in qemu-utils) */
-	"libnbd0", NULL,
+	"libnbd0",
+	/* the bundle's upload (buildapp-init links libcurl) */
+	"libcurl4", NULL,
 };
 
 /* Module folders of the kernel the appliance needs: disk controllers
@@ -46,7 +48,14 @@ static const char *const module_dirs[] = {
 	"kernel/drivers/pci", "kernel/drivers/crypto", "kernel/block",
 	"kernel/virt", "kernel/fs/ext4", "kernel/fs/jbd2",
 	"kernel/fs/mbcache.ko", "kernel/fs/fat", "kernel/fs/nls", "kernel/lib",
-	"kernel/crypto", "kernel/arch", NULL,
+	"kernel/crypto", "kernel/arch",
+	/* NICs for an upload: virtio, Intel, Broadcom, Realtek */
+	"kernel/drivers/net/virtio_net.ko", "kernel/drivers/net/net_failover.ko",
+	"kernel/net/core/failover.ko", "kernel/drivers/net/mii.ko",
+	"kernel/drivers/net/mdio.ko", "kernel/drivers/net/phy",
+	"kernel/drivers/net/ethernet/intel", "kernel/drivers/net/ethernet/broadcom",
+	"kernel/drivers/net/ethernet/realtek",
+	NULL,
 };
 
 /* Left out of those folders: storage the disk under test is not on

@@ -7,7 +7,7 @@ set -eu
 PACKAGES="
 build-essential pkg-config clang
 libguestfs-dev libvirt-dev libiniparser-dev libarchive-dev libjson-c-dev
-libcmocka-dev libssl-dev libxml2-dev libblkid-dev libnbd-dev
+libcmocka-dev libssl-dev libxml2-dev libblkid-dev libnbd-dev libcurl4-openssl-dev
 libguestfs-tools supermin
 libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients libvirt-daemon-system
 qemu-system-x86 qemu-utils ovmf
@@ -17,6 +17,7 @@ syslinux syslinux-common extlinux systemd-boot-efi
 hdparm sdparm nvme-cli fdisk
 python3 python3-html5lib xxd
 chromium poppler-utils tidy
+nginx-core ipxe-qemu
 "
 
 missing=""

@@ -64,3 +64,7 @@ $(B)/tests/build-fail/flags: GNUmakefile tests/module.mk
 	  echo "INIT='$(B)/buildapp-init' BUILDAPP='$(B)/buildapp'"; \
 	} > $@.tmp && mv $@.tmp $@
 CHECK_PROGRAMS += $(B)/tests/build-fail/flags
+# Driver of the WebDAV upload test (tests/integration/upload-webdav.sh).
+$(B)/tests/upload-helper: $(B)/tests/helpers/upload_helper.o $(TEST_LINK_OBJS)
+	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
+CHECK_PROGRAMS += $(B)/tests/upload-helper

@@ -192,12 +192,89 @@ static void write_and_read(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The server's identity: DMI (placeholders are none), the boot time and
+ * the bundle's name from them, in a fake /sys/class/dmi/id and /proc. */
+static void server_identity(void **state)
+{
+	char dmi[] = "/tmp/test-hostinfo-dmi.XXXXXX", proc[] = "/tmp/test-hostinfo-proc.XXXXXX";
+	char name[HOSTINFO_BUNDLE_MAX], cmd[128];
+	struct hostinfo_server s;
+	struct plan plan = {0};
+	json_object *info = NULL, *srv;
+	(void)state;
+
+	assert_non_null(mkdtemp(dmi));
+	assert_non_null(mkdtemp(proc));
+	write_file(dmi, "product_serial", "SRV 0042/A\n");
+	write_file(dmi, "product_uuid", "00000000-0000-0000-0000-000000000000\n");
+	write_file(dmi, "sys_vendor", "To Be Filled By O.E.M.\n");
+	hostinfo_read_dmi(dmi, &s);
+	assert_string_equal(s.serial, "SRV 0042/A");
+	assert_string_equal(s.uuid, "");
+	assert_string_equal(s.vendor, "");
+	assert_string_equal(s.product, ""); /* no file */
+
+	assert_int_equal(hostinfo_parse_btime("cpu 1 2 3\nbtime 1764599100\nprocesses 9\n"),
+			 1764599100LL);
+	assert_int_equal(hostinfo_parse_btime("cpu 1\n"), 0);
+
+	/* Parts sanitized, '_' between them; 2025-12-01T14:25:00Z. */
+	assert_int_equal(hostinfo_bundle_name("ci-smoke", &s, "lab", "DISK_1", "wwn", "sda",
+					      1764599100LL, name, sizeof name), 0);
+	assert_string_equal(name, "ci-smoke_SRV-0042-A_DISK-1_20251201T142500Z");
+	/* No serial: the UUID, then the hostname (not a placeholder one);
+	 * no disk serial: the WWID, the name. */
+	struct hostinfo_server u = {.uuid = "4c4c4544-0042"};
+	assert_int_equal(hostinfo_bundle_name("p", &u, "lab", "", "naa.5000", "sda", 0, name,
+					      sizeof name), 0);
+	assert_string_equal(name, "p_4c4c4544-0042_naa.5000_noboottime");
+	struct hostinfo_server none;
+	memset(&none, 0, sizeof none);
+	assert_int_equal(hostinfo_bundle_name("p", &none, "(none)", NULL, NULL, NULL, 0, name,
+					      sizeof name), 0);
+	assert_string_equal(name, "p_unknown_nodisk_noboottime");
+	assert_int_equal(hostinfo_bundle_name("p", &none, "lab-7", NULL, NULL, "sdb", 0, name,
+					      sizeof name), 0);
+	assert_string_equal(name, "p_lab-7_sdb_noboottime");
+	/* Too small: an error and nothing half-made. */
+	assert_int_equal(hostinfo_bundle_name("ci-smoke", &s, "lab", "D", NULL, NULL, 0, name,
+					      12), -ENAMETOOLONG);
+	assert_string_equal(name, "");
+
+	/* host.json: server, boot time, bundle name and label. */
+	write_file(proc, "stat", "cpu 1\nbtime 1764599100\n");
+	assert_int_equal(keys_set_defaults(&plan.profile), 0);
+	snprintf(plan.profile.appliance.name, sizeof plan.profile.appliance.name, "ci-smoke");
+	struct hostinfo_inputs in = {.plan = &plan, .target = "/tmp", .dmi_dir = dmi,
+				     .proc_dir = proc};
+	assert_int_equal(hostinfo_collect(&in, &info), 0);
+	assert_true(json_object_object_get_ex(info, "server", &srv));
+	assert_string_equal(jsonget_string(srv, "serial"), "SRV 0042/A");
+	assert_true(json_object_object_get_ex(srv, "uuid", &srv));
+	assert_null(srv);
+	assert_string_equal(jsonget_string(info, "boot_time"), "2025-12-01T14:25:00Z");
+	assert_string_equal(jsonget_string(info, "bundle"),
+			    "ci-smoke_SRV-0042-A_nodisk_20251201T142500Z");
+	assert_string_equal(jsonget_string(info, "label"), "SRV-0042-A_nodisk");
+	/* The report's label: a real hostname, else the label. */
+	json_object_object_add(info, "hostname", json_object_new_string("(none)"));
+	assert_string_equal(hostinfo_label(info), "SRV-0042-A_nodisk");
+	json_object_object_add(info, "hostname", json_object_new_string("lab-7"));
+	assert_string_equal(hostinfo_label(info), "lab-7");
+	assert_null(hostinfo_label(NULL));
+	json_object_put(info);
+	plan_release(&plan);
+	snprintf(cmd, sizeof cmd, "rm -r %s %s", dmi, proc);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_cpuinfo),
 		cmocka_unit_test(kit_sha256),
 		cmocka_unit_test(collect_here),
+		cmocka_unit_test(server_identity),
 		cmocka_unit_test(write_and_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

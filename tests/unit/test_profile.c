@@ -198,6 +198,10 @@ static void test_bad_values(void **state)
 		     "[sweep] max_runs", NULL);
 	expect_error("[host]\nwipe = yes\n", "[host] wipe", "stable identity", NULL);
 	expect_error("[appliance]\nname = a b\n", "[appliance] name", NULL);
+	expect_error("[appliance]\nupload = http://lab:pw@dav/rack/\n", "t.ini:2:",
+		     "[appliance] upload", "must not carry credentials", NULL);
+	expect_error("[appliance]\nupload = dav.lab/rack/\n", "[appliance] upload",
+		     "not an http:// or https:// URL", NULL);
 }
 
 static void test_impossible_combination(void **state)

@@ -1,0 +1,63 @@
+# Sourced by tests: a real WebDAV server (Debian's nginx-core, its dav
+# module) on 127.0.0.1 only, on a free port, for the tests' uploads.
+# webdav_start DIR: serves DIR/dav; /rack/ takes PUT, MKCOL, MOVE and
+# DELETE, /ro/ only reads (a PUT is refused 405), /closed/ answers 403.
+# Sets WEBDAV_PORT and WEBDAV_URL (http://127.0.0.1:PORT); webdav_stop
+# stops it.  Exits 77 when nginx is not installed.
+webdav_start() {
+	wd=$1
+	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || {
+		echo "nginx is not installed (nginx-core: scripts/install-deps.sh)"; exit 77; }
+	NGINX=$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)
+	mkdir -p "$wd/dav/rack" "$wd/dav/ro" "$wd/dav/closed" "$wd/nginx"
+	# The workers run as nobody when started by root: they must reach
+	# DIR (and so its parent, the test's temporary directory).
+	chmod 755 "$wd" "$(dirname "$wd")"
+	chmod 777 "$wd/dav/rack"
+	WEBDAV_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	user=""
+	[ "$(id -u)" -ne 0 ] || user="user nobody nogroup;"
+	cat >"$wd/nginx/nginx.conf" <<CONF
+$user
+worker_processes 1;
+pid $wd/nginx/nginx.pid;
+error_log $wd/nginx/error.log;
+events { worker_connections 64; }
+http {
+	access_log $wd/nginx/access.log;
+	client_body_temp_path $wd/nginx/body;
+	proxy_temp_path $wd/nginx/proxy;
+	fastcgi_temp_path $wd/nginx/fastcgi;
+	uwsgi_temp_path $wd/nginx/uwsgi;
+	scgi_temp_path $wd/nginx/scgi;
+	server {
+		listen 127.0.0.1:$WEBDAV_PORT;
+		root $wd/dav;
+		client_max_body_size 0;
+		location /rack/ {
+			dav_methods PUT DELETE MKCOL COPY MOVE;
+			create_full_put_path on;
+			dav_access user:rw group:rw all:r;
+		}
+		location /ro/ { }
+		location /closed/ { deny all; }
+	}
+}
+CONF
+	"$NGINX" -p "$wd/nginx" -c "$wd/nginx/nginx.conf" -e "$wd/nginx/error.log" || {
+		cat "$wd/nginx/error.log"; echo "FAILED: nginx did not start"; exit 1; }
+	WEBDAV_PIDFILE=$wd/nginx/nginx.pid
+	WEBDAV_URL=http://127.0.0.1:$WEBDAV_PORT
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		python3 -c "import socket, sys; socket.create_connection((\"127.0.0.1\", int(sys.argv[1])), 2)" "$WEBDAV_PORT" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	echo "FAILED: nginx does not answer on $WEBDAV_URL"
+	exit 1
+}
+
+webdav_stop() {
+	[ -n "${WEBDAV_PIDFILE:-}" ] && [ -s "$WEBDAV_PIDFILE" ] &&
+		kill "$(cat "$WEBDAV_PIDFILE")" 2>/dev/null
+	WEBDAV_PIDFILE=""
+}
