@@ -17,6 +17,7 @@
 #include "cas.h"
 #include "cleanup.h"
 #include "elfdeps.h"
+#include "files.h"
 #include "guestproto.h"
 #include "kmods.h"
 #include "log.h"
@@ -472,7 +473,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	}
 	char f[PATH_MAX + 32];
 	snprintf(f, sizeof(f), "%s/vmlinuz", tmp);
-	if ((r = cas_copy(kernel, f, 0)) < 0) {
+	if ((r = files_copy(kernel, f, 0644, 0)) < 0) {
 		log_error_errno(r, "cannot copy '%s': %s", kernel, strerror(-r));
 		goto out;
 	}

@@ -14,10 +14,12 @@
 #include "cleanup.h"
 #include "command.h"
 #include "dirs.h"
+#include "files.h"
 #include "gfs.h"
 #include "initramfs.h"
 #include "log.h"
 #include "progress.h"
+#include "sha256.h"
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
@@ -137,8 +139,7 @@ int hostroot_cache_key(const char *const *packages, const char *kernel_version,
 		return log_error_errno(ENOMEM, "sha256 failed");
 	}
 	EVP_MD_CTX_free(ctx);
-	for (unsigned i = 0; i < 32; i++)
-		snprintf(key + 2 * i, 3, "%02x", md[i]);
+	sha256_hex(md, key);
 	return 0;
 }
 
@@ -209,9 +210,11 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 		r = pathf(tmp, sizeof(tmp), "%s/%s", root, *t);
 		if (r < 0)
 			return r;
-		r = run((char *[]){"rm", "-rf", tmp, NULL}, "trimming the root");
+		r = files_remove_tree(tmp);
 		if (r < 0)
-			return r;
+			return log_error_errno(r, "trimming the root: cannot "
+					       "remove '%s': %s",
+					       tmp, strerror(-r));
 	}
 	progress_step("host root: kernel modules");
 	r = copy_modules(root, spec->kernel_version);
@@ -337,7 +340,7 @@ int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
 		tempfiles_add(work, TEMPFILE_TREE);
 		r = build_base(spec, work, base);
 		tempfiles_forget(work);
-		command_run((char *[]){"rm", "-rf", work, NULL}, NULL, 1);
+		files_remove_tree(work);
 		if (r < 0)
 			return r;
 	}

@@ -23,12 +23,14 @@
 #include "image.h"
 #include "elfdeps.h"
 #include "extents.h"
+#include "files.h"
 #include "keys.h"
 #include "kernel.h"
 #include "log.h"
 #include "progress.h"
 #include "planner.h"
 #include "repro.h"
+#include "sha256.h"
 #include "tempfiles.h"
 #include "tools.h"
 
@@ -139,8 +141,7 @@ static int sha256_file(const char *path, char hex[65])
 	EVP_MD_CTX_free(h.ctx);
 	if (r < 0)
 		return log_error_errno(r, "'%s': %s", path, strerror(-r));
-	for (unsigned i = 0; i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	sha256_hex(md, hex);
 	return 0;
 }
 
@@ -301,12 +302,13 @@ static int write_netboot(const struct kit_paths *k, const char *cmdline)
 	if (mkdir(k->netboot, 0755) < 0)
 		return log_error_errno(errno, "'%s': %s", k->netboot, strerror(errno));
 	snprintf(path, sizeof(path), "%s/vmlinuz", k->netboot);
-	r = command_run((char *[]){"cp", (char *)k->kernel, path, NULL}, NULL, 1);
+	r = files_copy(k->kernel, path, 0644, 0);
 	snprintf(path, sizeof(path), "%s/initrd", k->netboot);
 	if (r == 0)
-		r = command_run((char *[]){"cp", (char *)k->initrd, path, NULL}, NULL, 1);
-	if (r != 0)
-		return log_error_errno(EIO, "copying the netboot files failed");
+		r = files_copy(k->initrd, path, 0644, 0);
+	if (r < 0)
+		return log_error_errno(r, "copying the netboot files failed: %s",
+				       strerror(-r));
 	snprintf(script, sizeof(script),
 		 "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",
 		 cmdline);

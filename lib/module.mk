@@ -1,3 +1,4 @@
 LIB_SRCS := lib/log.c lib/names.c lib/parse.c lib/command.c lib/dirs.c \
-	lib/kernel.c lib/kvmboot.c lib/atomicfile.c lib/owner.c
+	lib/kernel.c lib/kvmboot.c lib/atomicfile.c lib/owner.c \
+	lib/files.c lib/sha256.c
 $(B)/libcommon.a: $(LIB_SRCS:%.c=$(B)/%.o)
