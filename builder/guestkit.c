@@ -19,6 +19,7 @@
 #include "elfdeps.h"
 #include "files.h"
 #include "guestproto.h"
+#include "kernel.h"
 #include "kmods.h"
 #include "log.h"
 #include "tempfiles.h"
@@ -42,16 +43,16 @@ static const struct {
 	{WORKLOAD_BONNIE, "/usr/sbin/bonnie++"},
 };
 /* Disk drivers for every bus a cell may use (virtio-blk, virtio-scsi,
- * LSI SCSI, AHCI, PIIX IDE), ext4 and the crc32c ext4 asks for by
- * alias (a softdep), which nobody would modprobe here. */
+ * LSI SCSI, AHCI, PIIX IDE) and ext4, with what they need and their
+ * softdeps (ext4's crc32c: every module of that alias, kmods). */
 static const char *const modules[] = {
 	"virtio_pci", "virtio_blk", "virtio_scsi", "sym53c8xx", "sd_mod",
-	"ahci",       "ata_piix",   "crc32c_generic", "ext4", NULL,
+	"ahci",       "ata_piix",   "ext4",        NULL,
 };
-/* Where the kernel has them: the faster crc32c, and pvpanic, through
- * which a guest panic reaches libvirt as a CRASHED event. */
+/* Where the kernel has them: pvpanic, through which a guest panic
+ * reaches libvirt as a CRASHED event. */
 static const char *const optional_modules[] = {
-	"crc32c_intel", "pvpanic_mmio", "pvpanic_pci", NULL,
+	"pvpanic_mmio", "pvpanic_pci", NULL,
 };
 static const char *const applets[] = {
 	"sh",   "ash",  "tar",   "mount", "umount", "sync",  "cat",
@@ -146,60 +147,6 @@ static int kit_add_file(struct kit *k, const char *host, const char *guest,
 	guest_path(guest, g, sizeof(g));
 	int r = kit_add_parents(k, g);
 	return r < 0 ? r : kit_add(k, K_FILE, g, host, perm, 0);
-}
-
-int guestkit_find_kernel(const char *setting, char *ret_path, size_t plen,
-			 char *ret_version, size_t vlen)
-{
-	char path[PATH_MAX], moddir[PATH_MAX];
-	if (setting && *setting && strcmp(setting, "auto") != 0) {
-		const char *b = strrchr(setting, '/');
-		b = b ? b + 1 : setting;
-		if (strncmp(b, "vmlinuz-", 8) != 0 || access(setting, R_OK)) {
-			log_error("kernel '%s': not a readable vmlinuz-VERSION "
-				  "file",
-				  setting);
-			return -ENOENT;
-		}
-		snprintf(ret_path, plen, "%s", setting);
-		snprintf(ret_version, vlen, "%s", b + 8);
-		return 0;
-	}
-	/* The running kernel when /boot has it (a normal host); otherwise
-	 * (a container) the newest installed one with its modules. */
-	struct utsname u;
-	uname(&u);
-	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
-	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
-	if (access(path, R_OK) == 0 && access(moddir, R_OK) == 0) {
-		snprintf(ret_path, plen, "%s", path);
-		snprintf(ret_version, vlen, "%s", u.release);
-		return 0;
-	}
-	struct dirent **list;
-	int n = scandir("/boot", &list, NULL, versionsort);
-	int found = 0;
-	for (int i = n - 1; i >= 0; i--) {
-		const char *name = list[i]->d_name;
-		bool kernel = strncmp(name, "vmlinuz-", 8) == 0;
-		if (kernel)
-			snprintf(moddir, sizeof(moddir), "/lib/modules/%s",
-				 name + 8);
-		if (!found && kernel && access(moddir, R_OK) == 0) {
-			snprintf(ret_path, plen, "/boot/%s", name);
-			snprintf(ret_version, vlen, "%s", name + 8);
-			found = 1;
-		}
-		free(list[i]);
-	}
-	if (n >= 0)
-		free(list);
-	if (!found) {
-		log_error("no kernel in /boot with modules in /lib/modules "
-			  "(install linux-image-amd64)");
-		return -ENOENT;
-	}
-	return 0;
 }
 
 int guestkit_find_agent(const char *agent, char *ret, size_t len)
@@ -421,7 +368,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	_cleanup_(cas_freep) struct cas *c = NULL;
 	int r;
 
-	if ((r = guestkit_find_kernel(p->appliance.kernel, kernel,
+	if ((r = kernel_find(p->appliance.kernel, kernel,
 				      sizeof(kernel), version,
 				      sizeof(version))) < 0 ||
 	    (r = guestkit_find_agent(agent, agent_path, sizeof(agent_path))) < 0)

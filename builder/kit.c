@@ -322,23 +322,10 @@ static int write_netboot(const struct kit_paths *k, const char *cmdline)
 static int resolve_inputs(const struct profile *p, const struct kit_options *o,
 			  struct kit_paths *k)
 {
-	const char *kernel = p->appliance.kernel;
-
-	if (!kernel[0] || strcmp(kernel, "auto") == 0) {
-		if (kernel_default(k->kernel, sizeof(k->kernel), k->kver,
-					 sizeof(k->kver)) < 0)
-			return -ENOENT;
-	} else {
-		const char *base = strrchr(kernel, '/');
-		base = base ? base + 1 : kernel;
-		if (strncmp(base, "vmlinuz-", 8) != 0)
-			return log_error_errno(EINVAL, "[appliance] kernel '%s': "
-					       "name it vmlinuz-VERSION, with "
-					       "/lib/modules/VERSION installed",
-					       kernel);
-		snprintf(k->kernel, sizeof(k->kernel), "%s", kernel);
-		snprintf(k->kver, sizeof(k->kver), "%s", base + 8);
-	}
+	int r = kernel_find(p->appliance.kernel, k->kernel, sizeof(k->kernel),
+			    k->kver, sizeof(k->kver));
+	if (r < 0)
+		return r;
 	if (tools_find_init(k->init, sizeof(k->init)) < 0)
 		return -ENOENT;
 	if (tools_cache_dir(o->cache_dir, k->cache, sizeof(k->cache)) < 0)
