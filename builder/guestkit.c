@@ -1,7 +1,5 @@
 #include "guestkit.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,18 +17,17 @@
 #include "elfdeps.h"
 #include "files.h"
 #include "guestproto.h"
+#include "initramfs.h"
 #include "kernel.h"
 #include "kmods.h"
 #include "log.h"
 #include "tempfiles.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_write_free)
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
 
 /* Bump when the initramfs layout changes: old cache entries are then
  * not reused. */
-#define KIT_FORMAT "buildapp-guestkit-1"
+#define KIT_FORMAT "buildapp-guestkit-2"
 
 /* The tools of the guest workloads.  Only those of the profile's kinds
  * go in: fio alone brings 80 MB of libraries (Debian builds it with every
@@ -255,87 +252,48 @@ out:
 	return r;
 }
 
-static int write_entry(struct archive *a, const struct entry *e)
+static int write_entry(struct initramfs *a, const struct entry *e)
 {
-	_cleanup_(archive_entry_freep) struct archive_entry *ae =
-		archive_entry_new();
-	_cleanup_close_ int fd = -1;
-	struct stat st;
-	if (!ae)
-		return -ENOMEM;
-	archive_entry_set_pathname(ae, e->dest);
-	archive_entry_set_perm(ae, e->perm);
-	archive_entry_set_nlink(ae, 1);
-	archive_entry_set_size(ae, 0);
 	switch (e->kind) {
 	case K_DIR:
-		archive_entry_set_filetype(ae, AE_IFDIR);
-		archive_entry_set_nlink(ae, 2);
-		break;
+		return initramfs_add_dir(a, e->dest, e->perm);
 	case K_LINK:
-		archive_entry_set_filetype(ae, AE_IFLNK);
-		archive_entry_set_symlink(ae, e->src);
-		break;
+		return initramfs_add_symlink(a, e->dest, e->src);
 	case K_CHR:
-		archive_entry_set_filetype(ae, AE_IFCHR);
-		archive_entry_set_rdev(ae, e->rdev);
-		break;
+		return initramfs_add_node(a, e->dest, S_IFCHR | e->perm, e->rdev);
 	case K_TEXT:
-		archive_entry_set_filetype(ae, AE_IFREG);
-		archive_entry_set_size(ae, strlen(e->src));
-		break;
+		return initramfs_add_data(a, e->dest, e->src, strlen(e->src),
+					  e->perm);
 	case K_FILE:
-		fd = open(e->src, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) < 0)
-			return log_error_errno(-errno, "cannot read '%s': %s",
-					       e->src, strerror(errno));
-		archive_entry_set_filetype(ae, AE_IFREG);
-		archive_entry_set_size(ae, st.st_size);
-		break;
+		return initramfs_add_file(a, e->src, e->dest, e->perm);
 	}
-	if (archive_write_header(a, ae) != ARCHIVE_OK)
-		goto fail;
-	if (e->kind == K_TEXT &&
-	    archive_write_data(a, e->src, strlen(e->src)) < 0)
-		goto fail;
-	if (e->kind == K_FILE) {
-		char buf[1 << 16];
-		ssize_t n;
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			if (archive_write_data(a, buf, n) < 0)
-				goto fail;
-		if (n < 0)
-			return log_error_errno(-errno, "cannot read '%s': %s",
-					       e->src, strerror(errno));
-	}
-	return 0;
-fail:
-	log_error("initramfs: %s: %s", e->dest, archive_error_string(a));
-	return -EIO;
+	return -EINVAL;
 }
 
+/* zstd at its default level: the kernel unpacks it (CONFIG_RD_ZSTD)
+ * faster than gzip.  Every time is 0: the kit is cached by content,
+ * whatever the build's SOURCE_DATE_EPOCH. */
 static int write_initrd(const struct kit *k, const char *path)
 {
-	_cleanup_(archive_write_freep) struct archive *a = archive_write_new();
-	if (!a)
-		return -ENOMEM;
-	/* zstd: the kernel unpacks it (CONFIG_RD_ZSTD) faster than gzip. */
-	if (archive_write_set_format_cpio_newc(a) != ARCHIVE_OK ||
-	    archive_write_add_filter_zstd(a) != ARCHIVE_OK ||
-	    archive_write_open_filename(a, path) != ARCHIVE_OK) {
-		log_error("initramfs '%s': %s", path, archive_error_string(a));
-		return -EIO;
-	}
-	for (size_t i = 0; i < k->n; i++) {
-		int r = write_entry(a, &k->e[i]);
-		if (r < 0)
-			return r;
-	}
-	if (archive_write_close(a) != ARCHIVE_OK) {
-		log_error("initramfs '%s': %s", path, archive_error_string(a));
-		return -EIO;
-	}
-	return 0;
+	_cleanup_close_ int fd =
+		open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct initramfs *a = NULL;
+	int r;
+
+	if (fd < 0)
+		return log_error_errno(-errno, "cannot create '%s': %s", path,
+				       strerror(errno));
+	if ((r = initramfs_open(fd, 3, 0, &a)) < 0)
+		return r;
+	for (size_t i = 0; i < k->n && r == 0; i++)
+		r = write_entry(a, &k->e[i]);
+	int c = initramfs_close(a);
+	if (r == 0 && c < 0)
+		r = c;
+	if (r == 0 && fsync(fd) < 0)
+		r = log_error_errno(-errno, "cannot write '%s': %s", path,
+				    strerror(errno));
+	return r;
 }
 
 /* The guest holds the compressed initramfs and its unpacked files (in
