@@ -371,6 +371,22 @@ static int stamp_tree(const char *dir, const char *script)
 	return stamp_failed;
 }
 
+/* The staging tree and the debugfs script of the disk PATH (in its cache
+ * directory), without and with this process' tmp suffix. */
+static void stage_names(const char *path, char stage[PATH_MAX + 32],
+			char script[PATH_MAX + 32])
+{
+	char base[PATH_MAX + 16];
+	const char *slash = strrchr(path, '/');
+	int dir = slash ? (int)(slash - path) : 1;
+	const char *at = slash ? path : ".";
+
+	snprintf(base, sizeof(base), "%.*s/stage", dir, at);
+	tempfiles_tmp_name(base, stage, PATH_MAX + 32);
+	snprintf(base, sizeof(base), "%.*s/debugfs", dir, at);
+	tempfiles_tmp_name(base, script, PATH_MAX + 32);
+}
+
 /* What the disk's UUID and hash seed are derived from: its format, its
  * size and the tarball's bytes (not the cache key, which names the
  * tarball by its path in this cache), into RET. */
@@ -397,14 +413,13 @@ static int disk_identity(uint64_t size, const char *tarball,
 static int assemble(const char *path, uint64_t size, const char *tarball)
 {
 	char key[SHA256_HEX_LEN + 64];
-	char stage[PATH_MAX + 16], sub[PATH_MAX + 64], script[PATH_MAX + 16];
+	char stage[PATH_MAX + 32], sub[PATH_MAX + 96], script[PATH_MAX + 32];
 	char uuid[REPRO_UUID_LEN], seed[REPRO_UUID_LEN];
 	int r;
 
-	if ((size_t)snprintf(stage, sizeof(stage), "%s.d", path) >= sizeof(stage) ||
-	    (size_t)snprintf(script, sizeof(script), "%s.debugfs", path) >=
-		    sizeof(script))
-		return log_error_errno(-ENAMETOOLONG, "'%s': name too long", path);
+	/* Beside PATH, named as tempfiles_reap_tmp finds them after a
+	 * build killed with SIGKILL (stage_names). */
+	stage_names(path, stage, script);
 	stamp_began = time(NULL);
 	if (mkdir(stage, 0755) < 0)
 		return log_error_errno(-errno, "cannot create '%s': %s", stage,
@@ -508,6 +523,10 @@ int guestimage_build(const struct profile *p, const char *cache_dir,
 		return log_error_errno(-errno, "cannot create '%s': %s", dir,
 				       strerror(errno));
 	tempfiles_reap_tmp(img.path);
+	snprintf(tmp, sizeof(tmp), "%s/stage", dir);
+	tempfiles_reap_tmp(tmp);
+	snprintf(tmp, sizeof(tmp), "%s/debugfs", dir);
+	tempfiles_reap_tmp(tmp);
 	tempfiles_tmp_name(img.path, tmp, sizeof(tmp));
 	tempfiles_add(tmp, 0);
 	r = assemble(tmp, img.size, img.tarball);

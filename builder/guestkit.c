@@ -22,6 +22,7 @@
 #include "kmods.h"
 #include "log.h"
 #include "tempfiles.h"
+#include "tools.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
 
@@ -148,27 +149,7 @@ static int kit_add_file(struct kit *k, const char *host, const char *guest,
 
 int guestkit_find_agent(const char *agent, char *ret, size_t len)
 {
-	const char *env = getenv("BUILDAPP_AGENT");
-	char self[PATH_MAX];
-	if (agent) {
-		snprintf(ret, len, "%s", agent);
-	} else if (env && *env) {
-		snprintf(ret, len, "%s", env);
-	} else {
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		self[n > 0 ? n : 0] = '\0';
-		snprintf(ret, len, "%s/buildapp-agent", dirname(self));
-		if (access(ret, X_OK) != 0)
-			snprintf(ret, len, "%s/buildapp-agent",
-				 BUILDAPP_LIBEXECDIR);
-	}
-	if (access(ret, X_OK) != 0) {
-		log_error("guest agent '%s' not found (build it with make, or "
-			  "set BUILDAPP_AGENT)",
-			  ret);
-		return -ENOENT;
-	}
-	return 0;
+	return tools_find("buildapp-agent", "BUILDAPP_AGENT", agent, ret, len);
 }
 
 static int collect(struct kit *k, const char *agent, const char *version,

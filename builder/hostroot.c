@@ -155,25 +155,32 @@ static int copy_modules(const char *root, const char *kver)
 		snprintf(src, sizeof(src), "/lib/modules/%s/%s", kver, *d);
 		if (access(src, F_OK) < 0)
 			continue;
-		char parent[4096];
-		if (pathf(parent, sizeof(parent), "%s/%s", dest, *d) < 0)
+		char to[4096];
+		if (pathf(to, sizeof(to), "%s/%s", dest, *d) < 0)
 			return -ENAMETOOLONG;
-		*strrchr(parent, '/') = '\0';
-		r = run((char *[]){"mkdir", "-p", parent, NULL}, "mkdir");
-		if (r == 0)
-			r = run((char *[]){"cp", "-a", src, parent, NULL},
-				"copying kernel modules");
+		*strrchr(to, '/') = '\0';
+		r = dirs_make(to, 0755); /* the parents */
+		if (r == 0) {
+			r = pathf(to, sizeof(to), "%s/%s", dest, *d);
+			if (r == 0)
+				r = files_copy_tree(src, to);
+		}
 		if (r < 0)
-			return r;
+			return log_error_errno(r, "copying kernel modules '%s': %s",
+					       src, strerror(-r));
 	}
 	static const char *const meta[] = {"modules.order", "modules.builtin",
 					   "modules.builtin.modinfo", NULL};
 	for (const char *const *m = meta; *m; m++) {
 		snprintf(src, sizeof(src), "/lib/modules/%s/%s", kver, *m);
 		if (access(src, F_OK) == 0) {
-			r = run((char *[]){"cp", src, dest, NULL}, "copying modules.*");
+			char to[4096];
+			r = pathf(to, sizeof(to), "%s/%s", dest, *m);
+			if (r == 0)
+				r = files_copy(src, to, 0644, 0);
 			if (r < 0)
-				return r;
+				return log_error_errno(r, "copying '%s': %s", src,
+						       strerror(-r));
 		}
 	}
 	return run((char *[]){"depmod", "-b", (char *)root, (char *)kver, NULL},

@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -69,6 +71,57 @@ int files_copy(const char *from, const char *to, mode_t mode, int hardlink)
 	else if (r == 0)
 		out = -1;
 	return r;
+}
+
+/* What copy_entry's nftw callback copies to (nftw passes no context). */
+static const char *copy_from, *copy_to;
+static int copy_error;
+
+static int copy_entry(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	char dest[PATH_MAX], target[PATH_MAX];
+	int r = 0;
+
+	(void)ftw;
+	if ((size_t)snprintf(dest, sizeof(dest), "%s%s", copy_to,
+			     path + strlen(copy_from)) >= sizeof(dest)) {
+		copy_error = -ENAMETOOLONG;
+		return 1;
+	}
+	if (flag == FTW_D) {
+		if (mkdir(dest, st->st_mode & 07777) < 0 && errno != EEXIST)
+			r = -errno;
+	} else if (flag == FTW_SL) {
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0)
+			r = -errno;
+		else {
+			target[n] = '\0';
+			unlink(dest);
+			if (symlink(target, dest) < 0)
+				r = -errno;
+		}
+	} else if (flag == FTW_F && S_ISREG(st->st_mode)) {
+		r = files_copy(path, dest, st->st_mode & 07777, 0);
+	} else if (flag == FTW_DNR || flag == FTW_NS) {
+		r = -EACCES;
+	}
+	if (r < 0) {
+		copy_error = r;
+		return 1;
+	}
+	return 0;
+}
+
+int files_copy_tree(const char *from, const char *to)
+{
+	copy_from = from;
+	copy_to = to;
+	copy_error = 0;
+	if (nftw(from, copy_entry, 16, FTW_PHYS) < 0 && !copy_error)
+		copy_error = -errno;
+	return copy_error;
 }
 
 static int remove_error;
