@@ -17,7 +17,7 @@
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(Elf, elf_end)
 
-static int push(struct elfdeps *d, const char *path)
+int elfdeps_push(struct elfdeps *d, const char *path)
 {
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->paths[i], path) == 0)
@@ -88,7 +88,7 @@ static int add_line(struct elfdeps *d, const char *program, char *line)
 	path[strcspn(path, " (\n")] = '\0';
 	if (path[0] != '/')
 		return 0; /* linux-vdso.so.1: in the kernel */
-	int r = push(d, path);
+	int r = elfdeps_push(d, path);
 	return r < 0 ? log_error_errno(r, "'%s': %s", program, strerror(-r)) : 0;
 }
 

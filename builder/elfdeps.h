@@ -24,6 +24,10 @@ struct elfdeps {
  * is not a 64-bit ELF of this machine. */
 int elfdeps_add(struct elfdeps *deps, const char *program);
 
+/* Appends a copy of PATH unless *deps has it.  Returns 0, -E2BIG past
+ * ELFDEPS_MAX or -ENOMEM (not reported). */
+int elfdeps_push(struct elfdeps *deps, const char *path);
+
 /* Frees the paths; DEPS may be reused afterwards. */
 void elfdeps_release(struct elfdeps *deps);
 

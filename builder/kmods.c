@@ -26,19 +26,6 @@ struct walk {
 	struct elfdeps *ret;
 };
 
-static int push(struct elfdeps *d, const char *path)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->paths[i], path) == 0)
-			return 0;
-	if (d->n == ELFDEPS_MAX)
-		return -E2BIG;
-	if (!(d->paths[d->n] = strdup(path)))
-		return -ENOMEM;
-	d->n++;
-	return 0;
-}
-
 static int add_module(struct walk *w, struct kmod_module *mod, int depth);
 
 static int add_list(struct walk *w, struct kmod_list *list, int depth)
@@ -92,7 +79,7 @@ static int add_module(struct walk *w, struct kmod_module *mod, int depth)
 	    (r = add_list(w, deps, depth + 1)) < 0)
 		return r;
 	/* (A softdep may have brought MOD in already: push keeps one.) */
-	if ((r = push(w->ret, path + w->prefix)) < 0)
+	if ((r = elfdeps_push(w->ret, path + w->prefix)) < 0)
 		return log_error_errno(r, "kernel modules: %s", strerror(-r));
 	return add_list(w, post, depth + 1);
 }
