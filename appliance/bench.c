@@ -14,6 +14,7 @@
 #include <json.h>
 
 #include "cleanup.h"
+#include "files.h"
 #include "hostinfo.h"
 #include "log.h"
 #include "signals.h"
@@ -43,44 +44,10 @@ static struct vm_spec check_spec(const struct profile *p,
 	};
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 ? -1 : 0;
-}
-
-/* rm -rf PATH: the libvirt state of this run. */
-static void remove_tree(const char *path)
-{
-	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
-		log_warning("could not remove %s: %s", path, strerror(errno));
-}
-
 DEFINE_TRIVIAL_CLEANUP_FUNC(DIR, closedir)
 
 /* Where the embedded driver keeps what it probed of QEMU, under its root. */
 #define CAPS_IN_ROOT "cache/qemu/capabilities"
-
-static int copy_file(const char *from, const char *to)
-{
-	_cleanup_close_ int in = open(from, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
-	char buf[65536];
-	ssize_t n;
-
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0)
-		return -errno;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			return -EIO;
-	return n < 0 ? -errno : 0;
-}
 
 /* Copies the *.xml files of directory FROM into TO (which must exist),
  * each through a temporary name so a reader never sees half a file.
@@ -102,7 +69,7 @@ static void copy_xml_files(const char *from, const char *to)
 		snprintf(dst, sizeof(dst), "%s/%s", to, e->d_name);
 		snprintf(tmp, sizeof(tmp), "%s/.%s.%ld", to, e->d_name,
 			 (long)getpid());
-		if (copy_file(src, tmp) < 0 || rename(tmp, dst) < 0)
+		if (files_copy(src, tmp, 0644, 0) < 0 || rename(tmp, dst) < 0)
 			unlink(tmp);
 	}
 }
@@ -239,7 +206,9 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		share_qemu_caps(in->caps_dir, statedir, true);
 	if (provisioned)
 		volumes_release(rec);
-	remove_tree(statedir);
+	int rm = files_remove_tree(statedir);
+	if (rm < 0)
+		log_warning("could not remove %s: %s", statedir, strerror(-rm));
 	if (r < 0)
 		return r;
 	log_info("sweep done: %zu runs made, %zu already there, %zu failed",

@@ -15,6 +15,7 @@
 #include "timings.h"
 #include "jsonget.h"
 #include "log.h"
+#include "sha256.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 
@@ -127,7 +128,7 @@ static int check_sums(const char *dir)
 		want[64] = '\0';
 		snprintf(file, sizeof file, "%s/%s", dir, line + 66);
 		_cleanup_close_ int fd = open(file, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || hostinfo_sha256_fd(fd, got) < 0 || strcmp(want, got) != 0)
+		if (fd < 0 || sha256_fd_hex(fd, NULL, 0, got) < 0 || strcmp(want, got) != 0)
 			return log_error_code(-EINVAL, "report: '%s': %s %s its SHA256SUMS (an upload cut short or damaged)",
 					       dir, line + 66, fd < 0 ? "is missing, listed in" : "does not match");
 	}

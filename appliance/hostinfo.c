@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include <json.h>
-#include <openssl/evp.h>
 
 #include "cleanup.h"
 #include "disks.h"
@@ -24,10 +23,10 @@
 #include "jsonget.h"
 #include "log.h"
 #include "plan.h"
+#include "sha256.h"
 #include "sysfs.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-DEFINE_TRIVIAL_CLEANUP_FUNC(EVP_MD_CTX, EVP_MD_CTX_free)
 
 static json_object *string_or_null(const char *s)
 {
@@ -57,35 +56,6 @@ unsigned hostinfo_parse_cpuinfo(const char *text, char *model, size_t len)
 	return n;
 }
 
-/* SHA-256 of DATA (SIZE bytes, may be NULL) and then what FD holds
- * (-1: nothing), as 64 hex digits. */
-static int sha256_fd(int fd, const void *data, size_t size, char hex[65])
-{
-	_cleanup_(EVP_MD_CTX_freep) EVP_MD_CTX *md = EVP_MD_CTX_new();
-	unsigned char buf[1 << 16], out[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-	ssize_t r = 0;
-
-	if (!md || EVP_DigestInit_ex(md, EVP_sha256(), NULL) != 1)
-		return -ENOMEM;
-	if (data)
-		EVP_DigestUpdate(md, data, size);
-	while (fd >= 0 && (r = read(fd, buf, sizeof(buf))) > 0)
-		EVP_DigestUpdate(md, buf, (size_t)r);
-	if (r < 0)
-		return -errno;
-	if (EVP_DigestFinal_ex(md, out, &n) != 1)
-		return -EIO;
-	for (unsigned i = 0; i < n && i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", out[i]);
-	return 0;
-}
-
-int hostinfo_sha256_fd(int fd, char hex[65])
-{
-	return sha256_fd(fd, NULL, 0, hex);
-}
-
 int hostinfo_kit_sha256(const char *dir, char hex[65])
 {
 	static const char *const files[] = {"plan.json", "vmlinuz", "initrd.img",
@@ -98,13 +68,13 @@ int hostinfo_kit_sha256(const char *dir, char hex[65])
 		_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
-		int r = sha256_fd(fd, NULL, 0, h);
+		int r = sha256_fd_hex(fd, NULL, 0, h);
 		if (r < 0)
 			return r;
 		size_t l = strlen(list);
 		snprintf(list + l, sizeof(list) - l, "%s  %s\n", h, files[i]);
 	}
-	return sha256_fd(-1, list, strlen(list), hex);
+	return sha256_fd_hex(-1, list, strlen(list), hex);
 }
 
 static json_object *plan_json(const struct plan *plan)
@@ -122,7 +92,7 @@ static json_object *plan_json(const struct plan *plan)
 	if (f && fclose(f) != 0)
 		r = -EIO;
 	json_object_object_add(o, "sha256",
-			       r == 0 && sha256_fd(-1, text, size, hex) == 0
+			       r == 0 && sha256_fd_hex(-1, text, size, hex) == 0
 				       ? json_object_new_string(hex)
 				       : NULL);
 	return o;

@@ -79,9 +79,6 @@ unsigned hostinfo_parse_cpuinfo(const char *text, char *model, size_t len);
  * as 64 hex digits into HEX.  Returns 0 or a negative errno. */
 int hostinfo_kit_sha256(const char *dir, char hex[65]);
 
-/* The sha256 of what the open file FD holds, from where it is, as 64
- * hex digits.  Returns 0 or a negative errno. */
-int hostinfo_sha256_fd(int fd, char hex[65]);
 
 /* The boot time of this host (btime of PROC_DIR/stat; NULL: /proc), 0
  * when unknown. */

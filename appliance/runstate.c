@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "files.h"
 #include "log.h"
 #include "owner.h"
 #include "sysfs.h"
@@ -129,13 +130,6 @@ static void detach_loop(const char *dir)
 		log_info("detached '%s' (%s) of a sweep that was killed", dev, image);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path) < 0 ? -1 : 0;
-}
-
 void runstate_reap(void)
 {
 	glob_t g;
@@ -149,8 +143,9 @@ void runstate_reap(void)
 		kill_guests(dir);
 		unmount_under(dir);
 		detach_loop(dir);
-		if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
-			log_warning("cannot remove '%s': %s", dir, strerror(errno));
+		int r = files_remove_tree(dir);
+		if (r < 0)
+			log_warning("cannot remove '%s': %s", dir, strerror(-r));
 		else
 			log_info("removed '%s', left by a sweep that was killed", dir);
 	}

@@ -16,6 +16,7 @@
 #include "cleanup.h"
 #include "hostinfo.h"
 #include "log.h"
+#include "sha256.h"
 
 #define MAX_FILES 4096
 
@@ -178,7 +179,7 @@ static int write_sums(const struct walk *w, struct upload_result *ret)
 			continue;
 		snprintf(file, sizeof file, "%s/%s", w->dir, w->paths[i]);
 		_cleanup_close_ int fd = open(file, O_RDONLY | O_CLOEXEC);
-		int r = fd < 0 ? -errno : hostinfo_sha256_fd(fd, hex);
+		int r = fd < 0 ? -errno : sha256_fd_hex(fd, NULL, 0, hex);
 		if (r < 0) {
 			unlink(tmp);
 			return fail(ret, r, "reading '%s': %s", file, strerror(-r));

@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "dirs.h"
+#include "sha256.h"
 
 struct cas {
 	EVP_MD_CTX *md;
@@ -70,45 +71,15 @@ int cas_path(struct cas *c, const char *cache, char *ret, size_t len)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned n = 0;
-	char hex[2 * EVP_MAX_MD_SIZE + 1];
-	if (EVP_DigestFinal_ex(c->md, md, &n) != 1)
+	char hex[SHA256_HEX_LEN];
+	if (EVP_DigestFinal_ex(c->md, md, &n) != 1 || n != 32)
 		return -EIO;
-	for (unsigned i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	sha256_hex(md, hex);
 	int r = dirs_make(cache, 0755);
 	if (r < 0)
 		return r;
 	/* 16 bytes of the hash are plenty to tell builds apart. */
 	if (snprintf(ret, len, "%s/%s-%.32s", cache, c->kind, hex) >= (int)len)
 		return -ENAMETOOLONG;
-	return 0;
-}
-
-int cas_copy(const char *from, const char *to, int hardlink)
-{
-	if (hardlink) {
-		unlink(to);
-		if (link(from, to) == 0)
-			return 0;
-	}
-	_cleanup_close_ int in = open(from, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
-	struct stat st;
-	if (in < 0 || fstat(in, &st) < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0)
-		return -errno;
-	/* copy_file_range: the kernel copies, reflinks where it can. */
-	for (off_t left = st.st_size; left > 0;) {
-		ssize_t n = copy_file_range(in, NULL, out, NULL, left, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		left -= n;
-	}
 	return 0;
 }

@@ -22,9 +22,4 @@ int cas_add_file(struct cas *c, const char *path);
  * Returns 0 or a negative errno. */
 int cas_path(struct cas *c, const char *cache, char *ret, size_t len);
 
-/* Copies FROM to TO (created or truncated, mode 0644).  With LINK, a
- * hard link is tried first: exporting a cached build costs nothing on the
- * same filesystem.  Returns 0 or a negative errno. */
-int cas_copy(const char *from, const char *to, int link);
-
 #endif

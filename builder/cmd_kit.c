@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cas.h"
 #include "cleanup.h"
 #include "dirs.h"
+#include "files.h"
 #include "commands.h"
 #include "guestcmdline.h"
 #include "guestimage.h"
@@ -46,7 +46,7 @@ static int export_file(const char *from, const char *dir, const char *name)
 {
 	char to[PATH_MAX];
 	snprintf(to, sizeof(to), "%s/%s", dir, name);
-	int r = cas_copy(from, to, 1);
+	int r = files_copy(from, to, 0644, 1);
 	if (r < 0)
 		return log_error_errno(r, "cannot write '%s'", to);
 	printf("%s\n", to);

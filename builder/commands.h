@@ -14,6 +14,7 @@ int cmd_run(int argc, char **argv);
 int cmd_image(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
 
 /* Copies the RESULTS partition of IMAGE (a used kit image or a device)
  * into DIR, read-only through libguestfs.  Reports errors; returns 0,

@@ -1,5 +1,6 @@
-/* Shared-library closure of ELF programs, read from their dynamic
- * sections (what ld.so would load), without running them. */
+/* Shared-library closure of ELF programs, as the dynamic loader itself
+ * resolves it (`ld.so --list`: DT_RUNPATH/DT_RPATH, $ORIGIN, the system
+ * directories), without running them.  The headers are read with libelf. */
 #ifndef BUILDAPP_ELFDEPS_H
 #define BUILDAPP_ELFDEPS_H
 
@@ -16,11 +17,16 @@ struct elfdeps {
 };
 
 /* Adds to *deps the program interpreter and every library PROGRAM needs,
- * transitively (DT_NEEDED through DT_RUNPATH/DT_RPATH, $ORIGIN, then the
- * system directories), without duplicates.  Returns 0, -ENOENT naming
- * the missing library, -ENOEXEC for a file that is not a 64-bit ELF of
- * this machine. */
+ * transitively, where the guest's loader will look for it (no
+ * ld.so.cache, no glibc-hwcaps variant of this CPU), without duplicates;
+ * a static program adds nothing.  Returns 0, or a negative errno after
+ * reporting: -ENOENT naming the missing library, -ENOEXEC for a file that
+ * is not a 64-bit ELF of this machine. */
 int elfdeps_add(struct elfdeps *deps, const char *program);
+
+/* Appends a copy of PATH unless *deps has it.  Returns 0, -E2BIG past
+ * ELFDEPS_MAX or -ENOMEM (not reported). */
+int elfdeps_push(struct elfdeps *deps, const char *path);
 
 /* Frees the paths; DEPS may be reused afterwards. */
 void elfdeps_release(struct elfdeps *deps);

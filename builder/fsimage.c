@@ -11,8 +11,10 @@
 #include "log.h"
 #include "command.h"
 
-/* Runs a tool with the reproducibility variables set; reports failure. */
-static int run_tool(char *const argv[], uint64_t epoch)
+/* Runs a tool with the reproducibility variables set; reports failure.
+ * With DROP_OUTPUT, its stdout is read and dropped (debugfs -f echoes
+ * every command). */
+static int run_tool_out(char *const argv[], uint64_t epoch, int drop_output)
 {
 	char sde[64], fake[64];
 	char *env[] = {sde, fake, "MTOOLS_SKIP_CHECK=1", "LC_ALL=C", NULL};
@@ -21,13 +23,23 @@ static int run_tool(char *const argv[], uint64_t epoch)
 
 	snprintf(sde, sizeof(sde), "SOURCE_DATE_EPOCH=%" PRIu64, epoch);
 	snprintf(fake, sizeof(fake), "E2FSPROGS_FAKE_TIME=%" PRIu64, epoch);
-	r = command_run(argv, env, 1);
+	if (drop_output) {
+		_cleanup_free_ char *out = NULL;
+		r = command_capture(argv, env, 4096, &out);
+	} else {
+		r = command_run(argv, env, 1);
+	}
 	if (r == 0)
 		return 0;
 	command_describe(argv, desc, sizeof(desc));
 	if (r < 0)
 		return log_error_errno(r, "'%s' failed", desc);
 	return log_error_code(-EIO, "'%s' failed with exit status %d", desc, r);
+}
+
+static int run_tool(char *const argv[], uint64_t epoch)
+{
+	return run_tool_out(argv, epoch, 0);
 }
 
 int fsimage_make_sparse(const char *path, uint64_t size)
@@ -107,6 +119,18 @@ int fsimage_make_ext4(const struct fsimage_ext4 *ext4)
 		 ext4->hash_seed);
 	char *mke2fs[] = {"mke2fs", "-q", "-F", "-t", "ext4",
 			  "-L", (char *)ext4->label, "-U", (char *)ext4->uuid,
-			  "-E", opts, (char *)ext4->path, NULL};
+			  "-E", opts, (char *)ext4->path, NULL, NULL, NULL};
+	if (ext4->root) {
+		mke2fs[11] = "-d";
+		mke2fs[12] = (char *)ext4->root;
+		mke2fs[13] = (char *)ext4->path;
+	}
 	return run_tool(mke2fs, ext4->epoch);
+}
+
+int fsimage_debugfs(const char *path, const char *script, uint64_t epoch)
+{
+	char *debugfs[] = {"debugfs", "-w", "-f", (char *)script, (char *)path,
+			   NULL};
+	return run_tool_out(debugfs, epoch, 1);
 }

@@ -38,12 +38,19 @@ struct fsimage_ext4 {
 	const char *label;
 	const char *uuid;      /* filesystem UUID */
 	const char *hash_seed; /* directory hash seed, a UUID */
+	const char *root;      /* NULL, or a directory whose tree it holds */
 	uint64_t epoch;
 };
 
-/* Creates the empty ext4 image EXT4->path.  Reports its errors; returns 0
- * or a negative errno. */
+/* Creates the ext4 image EXT4->path, empty or holding EXT4->root's tree
+ * (mke2fs -d: atime and mtime from the files, ctime from the clock: see
+ * fsimage_debugfs).  Reports its errors; returns 0 or a negative errno. */
 int fsimage_make_ext4(const struct fsimage_ext4 *ext4);
+
+/* Runs the debugfs commands of the file SCRIPT on the ext4 image PATH,
+ * writable, its clock at EPOCH; their output is dropped.  Reports its
+ * errors; returns 0 or a negative errno. */
+int fsimage_debugfs(const char *path, const char *script, uint64_t epoch);
 
 /* Creates (or truncates) PATH as a sparse file of SIZE bytes.  Reports
  * its errors; returns 0 or a negative errno. */

@@ -3,29 +3,36 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <glob.h>
-#include <guestfs.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cas.h"
 #include "cleanup.h"
+#include "files.h"
+#include "fsimage.h"
 #include "guestproto.h"
-#include "gfshandle.h"
 #include "log.h"
 #include "parse.h"
+#include "repro.h"
+#include "sha256.h"
 #include "tempfiles.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_write_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_read_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
-DEFINE_TRIVIAL_CLEANUP_FUNC(guestfs_h, guestfs_close)
 
-#define IMAGE_FORMAT "buildapp-guestimage-1"
+/* 2: built on the host with mke2fs -d, every identifier and time from
+ * the inputs. */
+#define IMAGE_FORMAT "buildapp-guestimage-2"
 #define TARBALL_FORMAT "buildapp-tarball-2"
 #define FILES_PER_DIR 64
 #define MiB (1ull << 20)
@@ -221,53 +228,249 @@ static uint64_t needed_size(const struct profile *p, const char *tarball)
 	return (total + MiB - 1) / MiB * MiB;
 }
 
-static int fill(guestfs_h *g, const char *tarball)
+/* The disk's times are part of its format, not of the build: the same
+ * inputs give the same disk whatever SOURCE_DATE_EPOCH or the clock say,
+ * so one cache entry serves every build.  (2000-01-01; 0 would mean
+ * "unset" to E2FSPROGS_FAKE_TIME.) */
+#define DISK_TIME 946684800
+
+static int copy_data(struct archive *in, struct archive *out)
 {
-	const char *dev = "/dev/sda";
-	const char *z = compression(tarball);
-	/* No lazy init: ext4lazyinit writing inode tables in the guest
-	 * would disturb the first runs. */
-	if (guestfs_mke2fs(g, dev, GUESTFS_MKE2FS_FSTYPE, "ext4",
-			   GUESTFS_MKE2FS_LABEL, GUESTPROTO_FS_LABEL,
-			   GUESTFS_MKE2FS_LAZYITABLEINIT, 0,
-			   GUESTFS_MKE2FS_LAZYJOURNALINIT, 0, -1) < 0 ||
-	    guestfs_mount(g, dev, "/") < 0 ||
-	    guestfs_mkdir(g, "/" GUESTPROTO_DATA_DIR) < 0 ||
-	    guestfs_mkdir(g, "/" GUESTPROTO_TREE_DIR) < 0 ||
-	    guestfs_mkdir(g, "/" GUESTPROTO_WORK_DIR) < 0)
-		return -EIO;
-	if (!*tarball)
-		return guestfs_umount_all(g) < 0 || guestfs_shutdown(g) < 0
-			       ? -EIO
-			       : 0;
-	if (guestfs_upload(g, tarball,
-			   "/" GUESTPROTO_DATA_DIR "/" GUESTPROTO_TARBALL) < 0)
-		return -EIO;
-	int r = z ? guestfs_tar_in_opts(g, tarball, "/" GUESTPROTO_TREE_DIR,
-					GUESTFS_TAR_IN_OPTS_COMPRESS, z, -1)
-		  : guestfs_tar_in_opts(g, tarball, "/" GUESTPROTO_TREE_DIR,
-					-1);
-	if (r < 0 || guestfs_umount_all(g) < 0 || guestfs_shutdown(g) < 0)
-		return -EIO;
+	const void *buf;
+	size_t size;
+	la_int64_t off;
+	int r;
+
+	while ((r = archive_read_data_block(in, &buf, &size, &off)) ==
+	       ARCHIVE_OK)
+		if (archive_write_data_block(out, buf, size, off) != ARCHIVE_OK)
+			return -1;
+	return r == ARCHIVE_EOF ? 0 : -1;
+}
+
+/* Extracts TARBALL under DIR (owners kept when root, as tar does). */
+static int extract(const char *tarball, const char *dir)
+{
+	_cleanup_(archive_read_freep) struct archive *in = archive_read_new();
+	_cleanup_(archive_write_freep) struct archive *out =
+		archive_write_disk_new();
+	struct archive_entry *e;
+	char path[PATH_MAX];
+	int flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM |
+		    ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+		    ARCHIVE_EXTRACT_SECURE_SYMLINKS;
+	int r;
+
+	if (!in || !out)
+		return log_error_errno(-ENOMEM, "out of memory");
+	if (geteuid() == 0)
+		flags |= ARCHIVE_EXTRACT_OWNER;
+	archive_read_support_filter_all(in);
+	archive_read_support_format_all(in);
+	archive_write_disk_set_options(out, flags);
+	if (archive_read_open_filename(in, tarball, 1 << 16) != ARCHIVE_OK)
+		goto fail_in;
+	while ((r = archive_read_next_header(in, &e)) == ARCHIVE_OK) {
+		/* Under DIR: an absolute name in the tarball is too. */
+		const char *hard = archive_entry_hardlink(e);
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     archive_entry_pathname(e)) >= sizeof(path))
+			return log_error_errno(-ENAMETOOLONG,
+					       "tarball '%s': '%s': name too long",
+					       tarball, archive_entry_pathname(e));
+		archive_entry_copy_pathname(e, path);
+		if (hard) {
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+					     hard) >= sizeof(path))
+				return log_error_errno(-ENAMETOOLONG,
+						       "tarball '%s': '%s': name "
+						       "too long",
+						       tarball, hard);
+			archive_entry_copy_hardlink(e, path);
+		}
+		if (archive_write_header(out, e) != ARCHIVE_OK ||
+		    (archive_entry_size(e) > 0 &&
+		     copy_data(in, out) < 0))
+			goto fail_out;
+	}
+	if (r != ARCHIVE_EOF)
+		goto fail_in;
+	/* Directories get their times on close, after their entries. */
+	if (archive_write_close(out) != ARCHIVE_OK)
+		goto fail_out;
+	return 0;
+fail_in:
+	log_error("tarball '%s': %s", tarball, archive_error_string(in));
+	return -EIO;
+fail_out:
+	log_error("tarball '%s': extracting into '%s': %s", tarball, dir,
+		  archive_error_string(out));
+	return -EIO;
+}
+
+/* What stamp_tree's nftw callback writes to, and the time the staging
+ * began: a time from then on came from the clock, not the tarball. */
+static FILE *stamp_script;
+static time_t stamp_began;
+static size_t stamp_prefix;
+static int stamp_failed;
+
+/* Gives every entry of the staging tree times that come from the inputs:
+ * mtime here (mke2fs -d copies it), atime (which reading the tree for
+ * mke2fs moves again) and ctime (which no call can set) in the debugfs
+ * script, and owner root when the build did not run as root. */
+static int stamp_entry(const char *path, const struct stat *st, int type,
+		       struct FTW *ftw)
+{
+	(void)type;
+	(void)ftw;
+	time_t m = st->st_mtime >= stamp_began ? DISK_TIME : st->st_mtime;
+	struct timespec t[2] = {{m, 0}, {m, 0}};
+	const char *inside = path[stamp_prefix] ? path + stamp_prefix : "/";
+
+	/* debugfs reads a quoted argument up to the next quote. */
+	if (strpbrk(inside, "\"\n")) {
+		log_error("guest image: '%s': a name with a quote or a newline "
+			  "cannot be copied",
+			  inside);
+		stamp_failed = -EINVAL;
+		return 1;
+	}
+	if (utimensat(AT_FDCWD, path, t, AT_SYMLINK_NOFOLLOW) < 0) {
+		stamp_failed = log_error_errno(-errno, "cannot set the times of "
+					       "'%s'",
+					       path);
+		return 1;
+	}
+	fprintf(stamp_script, "sif \"%s\" ctime @%d\nsif \"%s\" atime @%lld\n",
+		inside, DISK_TIME, inside, (long long)m);
+	if (geteuid() != 0)
+		fprintf(stamp_script, "sif \"%s\" uid 0\nsif \"%s\" gid 0\n",
+			inside, inside);
 	return 0;
 }
 
+static int stamp_tree(const char *dir, const char *script)
+{
+	_cleanup_fclose_ FILE *f = fopen(script, "we");
+	if (!f)
+		return log_error_errno(-errno, "cannot create '%s'", script);
+	stamp_script = f;
+	stamp_prefix = strlen(dir);
+	stamp_failed = 0;
+	if (nftw(dir, stamp_entry, 16, FTW_PHYS) != 0 && !stamp_failed)
+		stamp_failed = log_error_errno(-errno, "cannot walk '%s'",
+					       dir);
+	stamp_script = NULL;
+	if (!stamp_failed && fflush(f) != 0)
+		stamp_failed = log_error_errno(-errno, "cannot write '%s'",
+					       script);
+	return stamp_failed;
+}
+
+/* The staging tree and the debugfs script of the disk PATH (in its cache
+ * directory), without and with this process' tmp suffix. */
+static void stage_names(const char *path, char stage[PATH_MAX + 32],
+			char script[PATH_MAX + 32])
+{
+	char base[PATH_MAX + 16];
+	const char *slash = strrchr(path, '/');
+	int dir = slash ? (int)(slash - path) : 1;
+	const char *at = slash ? path : ".";
+
+	snprintf(base, sizeof(base), "%.*s/stage", dir, at);
+	tempfiles_tmp_name(base, stage, PATH_MAX + 32);
+	snprintf(base, sizeof(base), "%.*s/debugfs", dir, at);
+	tempfiles_tmp_name(base, script, PATH_MAX + 32);
+}
+
+/* What the disk's UUID and hash seed are derived from: its format, its
+ * size and the tarball's bytes (not the cache key, which names the
+ * tarball by its path in this cache), into RET. */
+static int disk_identity(uint64_t size, const char *tarball,
+			 char ret[SHA256_HEX_LEN + 64])
+{
+	char hex[SHA256_HEX_LEN] = "none";
+
+	if (*tarball) {
+		_cleanup_close_ int fd = open(tarball, O_RDONLY | O_CLOEXEC);
+		int r = fd < 0 ? -errno : sha256_fd_hex(fd, NULL, 0, hex);
+		if (r < 0)
+			return log_error_errno(r, "cannot read '%s'",
+					       tarball);
+	}
+	snprintf(ret, SHA256_HEX_LEN + 64, "%s %" PRIu64 " %s", IMAGE_FORMAT,
+		 size, hex);
+	return 0;
+}
+
+/* The pristine disk, built on this host (mke2fs -d) from a staging tree
+ * next to it: the UUID and the hash seed come from disk_identity, every
+ * time from DISK_TIME, so the same inputs give the same bytes. */
 static int assemble(const char *path, uint64_t size, const char *tarball)
 {
-	/* Errors are reported once, below, with the image's name. */
-	_cleanup_(guestfs_closep) guestfs_h *g = gfshandle_new();
-	if (!g)
-		return -ENOMEM;
-	if (guestfs_disk_create(g, path, "raw", size, -1) < 0 ||
-	    guestfs_add_drive_opts(g, path, GUESTFS_ADD_DRIVE_OPTS_FORMAT,
-				   "raw", -1) < 0 ||
-	    gfshandle_launch(g) < 0 || fill(g, tarball) < 0) {
-		const char *e = guestfs_last_error(g);
-		log_error("guest image '%s': %s", path,
-			  e ? e : "libguestfs failed without a message");
-		return -EIO;
+	char key[SHA256_HEX_LEN + 64];
+	char stage[PATH_MAX + 32], sub[PATH_MAX + 96], script[PATH_MAX + 32];
+	char uuid[REPRO_UUID_LEN], seed[REPRO_UUID_LEN];
+	int r;
+
+	/* Beside PATH, named as tempfiles_reap_tmp finds them after a
+	 * build killed with SIGKILL (stage_names). */
+	stage_names(path, stage, script);
+	stamp_began = time(NULL);
+	if (mkdir(stage, 0755) < 0)
+		return log_error_errno(-errno, "cannot create '%s'", stage);
+	if ((r = tempfiles_add(stage, TEMPFILE_TREE)) < 0 ||
+	    (r = tempfiles_add(script, 0)) < 0) {
+		log_error_errno(r, "guest image");
+		goto out;
 	}
-	return 0;
+	static const char *const dirs[] = {GUESTPROTO_DATA_DIR,
+					   GUESTPROTO_TREE_DIR,
+					   GUESTPROTO_WORK_DIR};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", stage, dirs[i]);
+		if (mkdir(sub, 0755) < 0) {
+			r = log_error_errno(-errno, "cannot create '%s'",
+					    sub);
+			goto out;
+		}
+	}
+	if (*tarball) {
+		snprintf(sub, sizeof(sub), "%s/" GUESTPROTO_DATA_DIR
+			 "/" GUESTPROTO_TARBALL, stage);
+		if ((r = files_copy(tarball, sub, 0644, 0)) < 0) {
+			log_error_errno(r, "cannot copy '%s'", tarball);
+			goto out;
+		}
+		snprintf(sub, sizeof(sub), "%s/" GUESTPROTO_TREE_DIR, stage);
+		if ((r = extract(tarball, sub)) < 0)
+			goto out;
+	}
+	if ((r = stamp_tree(stage, script)) < 0 ||
+	    (r = disk_identity(size, tarball, key)) < 0)
+		goto out;
+	repro_uuid(key, 0, "guest-disk-uuid", uuid);
+	repro_uuid(key, 0, "guest-disk-hash-seed", seed);
+	/* No lazy init (fsimage_make_ext4): ext4lazyinit writing inode
+	 * tables in the guest would disturb the first runs. */
+	if ((r = fsimage_make_ext4(&(struct fsimage_ext4){
+		     .path = path,
+		     .size = size,
+		     .label = GUESTPROTO_FS_LABEL,
+		     .uuid = uuid,
+		     .hash_seed = seed,
+		     .root = stage,
+		     .epoch = DISK_TIME,
+	     })) < 0 ||
+	    (r = fsimage_debugfs(path, script, DISK_TIME)) < 0)
+		goto out;
+out:
+	unlink(script);
+	tempfiles_forget(script);
+	files_remove_tree(stage);
+	tempfiles_forget(stage);
+	return r;
 }
 
 int guestimage_build(const struct profile *p, const char *cache_dir,
@@ -313,6 +516,10 @@ int guestimage_build(const struct profile *p, const char *cache_dir,
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return log_error_errno(-errno, "cannot create '%s'", dir);
 	tempfiles_reap_tmp(img.path);
+	snprintf(tmp, sizeof(tmp), "%s/stage", dir);
+	tempfiles_reap_tmp(tmp);
+	snprintf(tmp, sizeof(tmp), "%s/debugfs", dir);
+	tempfiles_reap_tmp(tmp);
 	tempfiles_tmp_name(img.path, tmp, sizeof(tmp));
 	tempfiles_add(tmp, 0);
 	r = assemble(tmp, img.size, img.tarball);

@@ -1,8 +1,10 @@
 /* The guest image: the pristine content of the disk under test, an ext4
  * filesystem on the whole disk (no partition table) holding the workload
  * data: /data/workload.tar (the tarball), /tree (it, extracted: what
- * tarball-read reads) and an empty /work.  Built with one libguestfs
- * launch and cached by content. */
+ * tarball-read reads) and an empty /work.  Built on this host with
+ * mke2fs -d from a staging tree, its UUID, hash seed and times taken from
+ * the inputs (two builds from two empty caches give the same bytes), and
+ * cached by content. */
 #ifndef BUILDAPP_GUESTIMAGE_H
 #define BUILDAPP_GUESTIMAGE_H
 

@@ -1,7 +1,5 @@
 #include "guestkit.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,18 +15,20 @@
 #include "cas.h"
 #include "cleanup.h"
 #include "elfdeps.h"
+#include "files.h"
 #include "guestproto.h"
+#include "initramfs.h"
+#include "kernel.h"
 #include "kmods.h"
 #include "log.h"
 #include "tempfiles.h"
+#include "tools.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_write_free)
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
 
 /* Bump when the initramfs layout changes: old cache entries are then
  * not reused. */
-#define KIT_FORMAT "buildapp-guestkit-1"
+#define KIT_FORMAT "buildapp-guestkit-2"
 
 /* The tools of the guest workloads.  Only those of the profile's kinds
  * go in: fio alone brings 80 MB of libraries (Debian builds it with every
@@ -41,16 +41,16 @@ static const struct {
 	{WORKLOAD_BONNIE, "/usr/sbin/bonnie++"},
 };
 /* Disk drivers for every bus a cell may use (virtio-blk, virtio-scsi,
- * LSI SCSI, AHCI, PIIX IDE), ext4 and the crc32c ext4 asks for by
- * alias (a softdep), which nobody would modprobe here. */
+ * LSI SCSI, AHCI, PIIX IDE) and ext4, with what they need and their
+ * softdeps (ext4's crc32c: every module of that alias, kmods). */
 static const char *const modules[] = {
 	"virtio_pci", "virtio_blk", "virtio_scsi", "sym53c8xx", "sd_mod",
-	"ahci",       "ata_piix",   "crc32c_generic", "ext4", NULL,
+	"ahci",       "ata_piix",   "ext4",        NULL,
 };
-/* Where the kernel has them: the faster crc32c, and pvpanic, through
- * which a guest panic reaches libvirt as a CRASHED event. */
+/* Where the kernel has them: pvpanic, through which a guest panic
+ * reaches libvirt as a CRASHED event. */
 static const char *const optional_modules[] = {
-	"crc32c_intel", "pvpanic_mmio", "pvpanic_pci", NULL,
+	"pvpanic_mmio", "pvpanic_pci", NULL,
 };
 static const char *const applets[] = {
 	"sh",   "ash",  "tar",   "mount", "umount", "sync",  "cat",
@@ -147,83 +147,9 @@ static int kit_add_file(struct kit *k, const char *host, const char *guest,
 	return r < 0 ? r : kit_add(k, K_FILE, g, host, perm, 0);
 }
 
-int guestkit_find_kernel(const char *setting, char *ret_path, size_t plen,
-			 char *ret_version, size_t vlen)
-{
-	char path[PATH_MAX], moddir[PATH_MAX];
-	if (setting && *setting && strcmp(setting, "auto") != 0) {
-		const char *b = strrchr(setting, '/');
-		b = b ? b + 1 : setting;
-		if (strncmp(b, "vmlinuz-", 8) != 0 || access(setting, R_OK)) {
-			log_error("kernel '%s': not a readable vmlinuz-VERSION "
-				  "file",
-				  setting);
-			return -ENOENT;
-		}
-		snprintf(ret_path, plen, "%s", setting);
-		snprintf(ret_version, vlen, "%s", b + 8);
-		return 0;
-	}
-	/* The running kernel when /boot has it (a normal host); otherwise
-	 * (a container) the newest installed one with its modules. */
-	struct utsname u;
-	uname(&u);
-	snprintf(path, sizeof(path), "/boot/vmlinuz-%s", u.release);
-	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", u.release);
-	if (access(path, R_OK) == 0 && access(moddir, R_OK) == 0) {
-		snprintf(ret_path, plen, "%s", path);
-		snprintf(ret_version, vlen, "%s", u.release);
-		return 0;
-	}
-	struct dirent **list;
-	int n = scandir("/boot", &list, NULL, versionsort);
-	int found = 0;
-	for (int i = n - 1; i >= 0; i--) {
-		const char *name = list[i]->d_name;
-		bool kernel = strncmp(name, "vmlinuz-", 8) == 0;
-		if (kernel)
-			snprintf(moddir, sizeof(moddir), "/lib/modules/%s",
-				 name + 8);
-		if (!found && kernel && access(moddir, R_OK) == 0) {
-			snprintf(ret_path, plen, "/boot/%s", name);
-			snprintf(ret_version, vlen, "%s", name + 8);
-			found = 1;
-		}
-		free(list[i]);
-	}
-	if (n >= 0)
-		free(list);
-	if (!found) {
-		log_error("no kernel in /boot with modules in /lib/modules "
-			  "(install linux-image-amd64)");
-		return -ENOENT;
-	}
-	return 0;
-}
-
 int guestkit_find_agent(const char *agent, char *ret, size_t len)
 {
-	const char *env = getenv("BUILDAPP_AGENT");
-	char self[PATH_MAX];
-	if (agent) {
-		snprintf(ret, len, "%s", agent);
-	} else if (env && *env) {
-		snprintf(ret, len, "%s", env);
-	} else {
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		self[n > 0 ? n : 0] = '\0';
-		snprintf(ret, len, "%s/buildapp-agent", dirname(self));
-		if (access(ret, X_OK) != 0)
-			snprintf(ret, len, "%s/buildapp-agent",
-				 BUILDAPP_LIBEXECDIR);
-	}
-	if (access(ret, X_OK) != 0) {
-		log_error("guest agent '%s' not found (build it with make, or "
-			  "set BUILDAPP_AGENT)",
-			  ret);
-		return -ENOENT;
-	}
-	return 0;
+	return tools_find("buildapp-agent", "BUILDAPP_AGENT", agent, ret, len);
 }
 
 static int collect(struct kit *k, const char *agent, const char *version,
@@ -307,87 +233,46 @@ out:
 	return r;
 }
 
-static int write_entry(struct archive *a, const struct entry *e)
+static int write_entry(struct initramfs *a, const struct entry *e)
 {
-	_cleanup_(archive_entry_freep) struct archive_entry *ae =
-		archive_entry_new();
-	_cleanup_close_ int fd = -1;
-	struct stat st;
-	if (!ae)
-		return -ENOMEM;
-	archive_entry_set_pathname(ae, e->dest);
-	archive_entry_set_perm(ae, e->perm);
-	archive_entry_set_nlink(ae, 1);
-	archive_entry_set_size(ae, 0);
 	switch (e->kind) {
 	case K_DIR:
-		archive_entry_set_filetype(ae, AE_IFDIR);
-		archive_entry_set_nlink(ae, 2);
-		break;
+		return initramfs_add_dir(a, e->dest, e->perm);
 	case K_LINK:
-		archive_entry_set_filetype(ae, AE_IFLNK);
-		archive_entry_set_symlink(ae, e->src);
-		break;
+		return initramfs_add_symlink(a, e->dest, e->src);
 	case K_CHR:
-		archive_entry_set_filetype(ae, AE_IFCHR);
-		archive_entry_set_rdev(ae, e->rdev);
-		break;
+		return initramfs_add_node(a, e->dest, S_IFCHR | e->perm, e->rdev);
 	case K_TEXT:
-		archive_entry_set_filetype(ae, AE_IFREG);
-		archive_entry_set_size(ae, strlen(e->src));
-		break;
+		return initramfs_add_data(a, e->dest, e->src, strlen(e->src),
+					  e->perm);
 	case K_FILE:
-		fd = open(e->src, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) < 0)
-			return log_error_errno(-errno, "cannot read '%s'",
-					       e->src);
-		archive_entry_set_filetype(ae, AE_IFREG);
-		archive_entry_set_size(ae, st.st_size);
-		break;
+		return initramfs_add_file(a, e->src, e->dest, e->perm);
 	}
-	if (archive_write_header(a, ae) != ARCHIVE_OK)
-		goto fail;
-	if (e->kind == K_TEXT &&
-	    archive_write_data(a, e->src, strlen(e->src)) < 0)
-		goto fail;
-	if (e->kind == K_FILE) {
-		char buf[1 << 16];
-		ssize_t n;
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			if (archive_write_data(a, buf, n) < 0)
-				goto fail;
-		if (n < 0)
-			return log_error_errno(-errno, "cannot read '%s'",
-					       e->src);
-	}
-	return 0;
-fail:
-	log_error("initramfs: %s: %s", e->dest, archive_error_string(a));
-	return -EIO;
+	return -EINVAL;
 }
 
+/* zstd at its default level: the kernel unpacks it (CONFIG_RD_ZSTD)
+ * faster than gzip.  Every time is 0: the kit is cached by content,
+ * whatever the build's SOURCE_DATE_EPOCH. */
 static int write_initrd(const struct kit *k, const char *path)
 {
-	_cleanup_(archive_write_freep) struct archive *a = archive_write_new();
-	if (!a)
-		return -ENOMEM;
-	/* zstd: the kernel unpacks it (CONFIG_RD_ZSTD) faster than gzip. */
-	if (archive_write_set_format_cpio_newc(a) != ARCHIVE_OK ||
-	    archive_write_add_filter_zstd(a) != ARCHIVE_OK ||
-	    archive_write_open_filename(a, path) != ARCHIVE_OK) {
-		log_error("initramfs '%s': %s", path, archive_error_string(a));
-		return -EIO;
-	}
-	for (size_t i = 0; i < k->n; i++) {
-		int r = write_entry(a, &k->e[i]);
-		if (r < 0)
-			return r;
-	}
-	if (archive_write_close(a) != ARCHIVE_OK) {
-		log_error("initramfs '%s': %s", path, archive_error_string(a));
-		return -EIO;
-	}
-	return 0;
+	_cleanup_close_ int fd =
+		open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct initramfs *a = NULL;
+	int r;
+
+	if (fd < 0)
+		return log_error_errno(-errno, "cannot create '%s'", path);
+	if ((r = initramfs_open(fd, 3, 0, &a)) < 0)
+		return r;
+	for (size_t i = 0; i < k->n && r == 0; i++)
+		r = write_entry(a, &k->e[i]);
+	int c = initramfs_close(a);
+	if (r == 0 && c < 0)
+		r = c;
+	if (r == 0 && fsync(fd) < 0)
+		r = log_error_errno(-errno, "cannot write '%s'", path);
+	return r;
 }
 
 /* The guest holds the compressed initramfs and its unpacked files (in
@@ -420,7 +305,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	_cleanup_(cas_freep) struct cas *c = NULL;
 	int r;
 
-	if ((r = guestkit_find_kernel(p->appliance.kernel, kernel,
+	if ((r = kernel_find(p->appliance.kernel, kernel,
 				      sizeof(kernel), version,
 				      sizeof(version))) < 0 ||
 	    (r = guestkit_find_agent(agent, agent_path, sizeof(agent_path))) < 0)
@@ -470,7 +355,7 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	}
 	char f[PATH_MAX + 32];
 	snprintf(f, sizeof(f), "%s/vmlinuz", tmp);
-	if ((r = cas_copy(kernel, f, 0)) < 0) {
+	if ((r = files_copy(kernel, f, 0644, 0)) < 0) {
 		log_error_errno(r, "cannot copy '%s'", kernel);
 		goto out;
 	}

@@ -33,9 +33,5 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
  * Returns 0, or -ENOENT after reporting. */
 int guestkit_find_agent(const char *agent, char *ret, size_t len);
 
-/* Resolves a profile's kernel setting to a kernel image and its release.
- * Returns 0, or -ENOENT after reporting. */
-int guestkit_find_kernel(const char *setting, char *ret_path, size_t plen,
-			 char *ret_version, size_t vlen);
 
 #endif

@@ -14,11 +14,13 @@
 #include "cleanup.h"
 #include "command.h"
 #include "dirs.h"
+#include "files.h"
 #include "gfs.h"
 #include "initramfs.h"
 #include "log.h"
 #include "progress.h"
 #include "rootsizes.h"
+#include "sha256.h"
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
@@ -196,8 +198,7 @@ int hostroot_cache_key(const char *const *packages, const char *kernel_version,
 		return log_error_code(-ENOMEM, "sha256 failed");
 	}
 	EVP_MD_CTX_free(ctx);
-	for (unsigned i = 0; i < 32; i++)
-		snprintf(key + 2 * i, 3, "%02x", md[i]);
+	sha256_hex(md, key);
 	return 0;
 }
 
@@ -213,16 +214,19 @@ static int copy_modules(const char *root, const char *kver)
 		snprintf(src, sizeof(src), "/lib/modules/%s/%s", kver, *d);
 		if (access(src, F_OK) < 0)
 			continue;
-		char parent[4096];
-		if (pathf(parent, sizeof(parent), "%s/%s", dest, *d) < 0)
+		char to[4096];
+		if (pathf(to, sizeof(to), "%s/%s", dest, *d) < 0)
 			return -ENAMETOOLONG;
-		*strrchr(parent, '/') = '\0';
-		r = run((char *[]){"mkdir", "-p", parent, NULL}, "mkdir");
-		if (r == 0)
-			r = run((char *[]){"cp", "-a", src, parent, NULL},
-				"copying kernel modules");
+		*strrchr(to, '/') = '\0';
+		r = dirs_make(to, 0755); /* the parents */
+		if (r == 0) {
+			r = pathf(to, sizeof(to), "%s/%s", dest, *d);
+			if (r == 0)
+				r = files_copy_tree(src, to);
+		}
 		if (r < 0)
-			return r;
+			return log_error_errno(r, "copying kernel modules '%s'",
+					       src);
 	}
 	for (const char *const *x = module_excludes; *x; x++) {
 		if (pathf(src, sizeof(src), "%s/%s", dest, *x) < 0)
@@ -236,9 +240,12 @@ static int copy_modules(const char *root, const char *kver)
 	for (const char *const *m = meta; *m; m++) {
 		snprintf(src, sizeof(src), "/lib/modules/%s/%s", kver, *m);
 		if (access(src, F_OK) == 0) {
-			r = run((char *[]){"cp", src, dest, NULL}, "copying modules.*");
+			char to[4096];
+			r = pathf(to, sizeof(to), "%s/%s", dest, *m);
+			if (r == 0)
+				r = files_copy(src, to, 0644, 0);
 			if (r < 0)
-				return r;
+				return log_error_errno(r, "copying '%s'", src);
 		}
 	}
 	return run((char *[]){"depmod", "-b", (char *)root, (char *)kver, NULL},
@@ -307,9 +314,11 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 		r = pathf(tmp, sizeof(tmp), "%s/%s", root, *t);
 		if (r < 0)
 			return r;
-		r = run((char *[]){"rm", "-rf", tmp, NULL}, "trimming the root");
+		r = files_remove_tree(tmp);
 		if (r < 0)
-			return r;
+			return log_error_errno(r, "trimming the root: cannot "
+					       "remove '%s'",
+					       tmp);
 	}
 	progress_step("host root: kernel modules");
 	r = copy_modules(root, spec->kernel_version);
@@ -442,7 +451,7 @@ int hostroot_build(const struct hostroot_spec *spec, int *ret_cached)
 		tempfiles_add(work, TEMPFILE_TREE);
 		r = build_base(spec, work, base);
 		tempfiles_forget(work);
-		command_run((char *[]){"rm", "-rf", work, NULL}, NULL, 1);
+		files_remove_tree(work);
 		if (r < 0)
 			return r;
 	}

@@ -195,16 +195,28 @@ int initramfs_add_tree(struct initramfs *a, const char *dir)
 	return r;
 }
 
-int initramfs_add_dir(struct initramfs *a, const char *dest, mode_t mode)
+/* An entry without data: a directory, a symlink (TARGET) or a device
+ * node (RDEV). */
+static int add_header(struct initramfs *a, const char *dest, mode_t mode,
+		      const char *target, dev_t rdev)
 {
 	_cleanup_(archive_entry_freep) struct archive_entry *e =
-		new_entry(a, dest, S_IFDIR | mode, 0);
+		new_entry(a, dest, mode, 0);
 
 	if (!e)
 		return -ENOMEM;
+	if (target)
+		archive_entry_set_symlink(e, target);
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		archive_entry_set_rdev(e, rdev);
 	if (archive_write_header(a->ar, e) != ARCHIVE_OK)
 		return ar_error(a, dest);
 	return 0;
+}
+
+int initramfs_add_dir(struct initramfs *a, const char *dest, mode_t mode)
+{
+	return add_header(a, dest, S_IFDIR | mode, NULL, 0);
 }
 
 int initramfs_add_file(struct initramfs *a, const char *source,
@@ -238,6 +250,18 @@ int initramfs_add_data(struct initramfs *a, const char *dest, const void *data,
 	    (len && archive_write_data(a->ar, data, len) != (ssize_t)len))
 		return ar_error(a, dest);
 	return 0;
+}
+
+int initramfs_add_symlink(struct initramfs *a, const char *dest,
+			  const char *target)
+{
+	return add_header(a, dest, S_IFLNK | 0777, target, 0);
+}
+
+int initramfs_add_node(struct initramfs *a, const char *dest, mode_t mode,
+		       dev_t rdev)
+{
+	return add_header(a, dest, mode, NULL, rdev);
 }
 
 int initramfs_close(struct initramfs *a)

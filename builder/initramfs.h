@@ -3,7 +3,8 @@
  * fixed order with fixed inode numbers and mtimes, so the same tree gives
  * the same bytes.  The kernel unpacks archives laid end to end, later
  * entries replacing earlier ones: that is how the cached host root and the
- * per-build files are combined. */
+ * per-build files are combined.  The one cpio writer: the appliance's root
+ * and the benchmark guest's initramfs both go through it. */
 #ifndef BUILDAPP_INITRAMFS_H
 #define BUILDAPP_INITRAMFS_H
 
@@ -30,6 +31,13 @@ int initramfs_add_file(struct initramfs *a, const char *source,
 /* LEN bytes of DATA as the regular file DEST with MODE. */
 int initramfs_add_data(struct initramfs *a, const char *dest, const void *data,
 		       size_t len, mode_t mode);
+
+/* A symbolic link DEST to TARGET. */
+int initramfs_add_symlink(struct initramfs *a, const char *dest,
+			  const char *target);
+/* A device node DEST: MODE with its type (S_IFCHR, S_IFBLK), RDEV. */
+int initramfs_add_node(struct initramfs *a, const char *dest, mode_t mode,
+		       dev_t rdev);
 
 /* Writes the trailer, frees A (NULL is fine).  Returns 0 or a negative
  * errno (reported). */

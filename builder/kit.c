@@ -23,12 +23,14 @@
 #include "image.h"
 #include "elfdeps.h"
 #include "extents.h"
+#include "files.h"
 #include "keys.h"
 #include "kernel.h"
 #include "log.h"
 #include "progress.h"
 #include "planner.h"
 #include "repro.h"
+#include "sha256.h"
 #include "tempfiles.h"
 #include "tools.h"
 
@@ -140,8 +142,7 @@ static int sha256_file(const char *path, char hex[65])
 	EVP_MD_CTX_free(h.ctx);
 	if (r < 0)
 		return log_error_errno(r, "'%s'", path);
-	for (unsigned i = 0; i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	sha256_hex(md, hex);
 	return 0;
 }
 
@@ -428,12 +429,12 @@ static int write_netboot(const struct kit_paths *k, const char *cmdline)
 	if (mkdir(k->netboot, 0755) < 0)
 		return log_error_errno(-errno, "'%s'", k->netboot);
 	snprintf(path, sizeof(path), "%s/vmlinuz", k->netboot);
-	r = command_run((char *[]){"cp", (char *)k->kernel, path, NULL}, NULL, 1);
+	r = files_copy(k->kernel, path, 0644, 0);
 	snprintf(path, sizeof(path), "%s/initrd", k->netboot);
 	if (r == 0)
-		r = command_run((char *[]){"cp", (char *)k->initrd, path, NULL}, NULL, 1);
-	if (r != 0)
-		return log_error_code(-EIO, "copying the netboot files failed");
+		r = files_copy(k->initrd, path, 0644, 0);
+	if (r < 0)
+		return log_error_errno(r, "copying the netboot files");
 	snprintf(script, sizeof(script),
 		 "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",
 		 cmdline);
@@ -447,23 +448,10 @@ static int write_netboot(const struct kit_paths *k, const char *cmdline)
 static int resolve_inputs(const struct profile *p, const struct kit_options *o,
 			  struct kit_paths *k)
 {
-	const char *kernel = p->appliance.kernel;
-
-	if (!kernel[0] || strcmp(kernel, "auto") == 0) {
-		if (kernel_default(k->kernel, sizeof(k->kernel), k->kver,
-					 sizeof(k->kver)) < 0)
-			return -ENOENT;
-	} else {
-		const char *base = strrchr(kernel, '/');
-		base = base ? base + 1 : kernel;
-		if (strncmp(base, "vmlinuz-", 8) != 0)
-			return log_error_code(-EINVAL, "[appliance] kernel '%s': "
-					      "name it vmlinuz-VERSION, with "
-					      "/lib/modules/VERSION installed",
-					      kernel);
-		snprintf(k->kernel, sizeof(k->kernel), "%s", kernel);
-		snprintf(k->kver, sizeof(k->kver), "%s", base + 8);
-	}
+	int r = kernel_find(p->appliance.kernel, k->kernel, sizeof(k->kernel),
+			    k->kver, sizeof(k->kver));
+	if (r < 0)
+		return r;
 	if (tools_find_init(k->init, sizeof(k->init)) < 0)
 		return -ENOENT;
 	if (tools_cache_dir(o->cache_dir, k->cache, sizeof(k->cache)) < 0)

@@ -1,7 +1,7 @@
 #include "kmods.h"
 
 #include <errno.h>
-#include <stdbool.h>
+#include <libkmod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,114 +9,112 @@
 #include "cleanup.h"
 #include "log.h"
 
-/* Module name of a modules.dep path: basename without .ko[.xz|.zst|.gz],
- * '-' folded to '_'. */
-static void mod_name(const char *path, size_t len, char *ret, size_t rlen)
-{
-	const char *b = memrchr(path, '/', len);
-	b = b ? b + 1 : path;
-	size_t n = path + len - b;
-	const char *ko = memmem(b, n, ".ko", 3);
-	if (ko)
-		n = ko - b;
-	snprintf(ret, rlen, "%.*s", (int)n, b);
-	for (char *p = ret; *p; p++)
-		if (*p == '-')
-			*p = '_';
-}
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct kmod_ctx, kmod_unref)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct kmod_list, kmod_module_unref_list)
 
-static bool same_name(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (*a != *b && !((*a == '-' || *a == '_') &&
-				  (*b == '-' || *b == '_')))
-			return false;
-	return *a == *b;
-}
+/* Modules are resolved against one kernel's files only: the build host's
+ * /etc/modprobe.d says nothing about the guest.  (An empty list: libkmod
+ * still reads the kernel's own softdeps, MODDIR/modules.softdep.) */
+static const char *const no_config[] = {NULL};
 
-static int push(struct elfdeps *d, const char *path, size_t len)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (strlen(d->paths[i]) == len &&
-		    strncmp(d->paths[i], path, len) == 0)
-			return 0;
-	if (d->n == ELFDEPS_MAX)
-		return -E2BIG;
-	if (!(d->paths[d->n] = strndup(path, len)))
-		return -ENOMEM;
-	d->n++;
-	return 0;
-}
+/* Nested softdeps cannot loop forever: modprobe itself stops at a few. */
+#define DEPTH_MAX 16
 
-static bool is_builtin(const char *moddir, const char *name)
-{
-	char path[4096], line[4096], n[256];
-	snprintf(path, sizeof(path), "%s/modules.builtin", moddir);
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		mod_name(line, strlen(line), n, sizeof(n));
-		if (same_name(n, name))
-			return true;
-	}
-	return false;
-}
+struct walk {
+	const char *moddir;
+	size_t prefix; /* strlen(moddir) + 1 */
+	struct elfdeps *ret;
+};
 
-/* modules.dep lists every dependency, transitively, in the order
- * modprobe unloads them: loading goes from the end of the list. */
-static int add_line(struct elfdeps *ret, char *line)
+static int add_module(struct walk *w, struct kmod_module *mod, int depth);
+
+static int add_list(struct walk *w, struct kmod_list *list, int depth)
 {
-	char *colon = strchr(line, ':');
-	if (!colon)
-		return -EINVAL;
-	char *deps[128];
-	int n = 0;
-	char *save = NULL;
-	for (char *w = strtok_r(colon + 1, " \t\n", &save); w && n < 128;
-	     w = strtok_r(NULL, " \t\n", &save))
-		deps[n++] = w;
-	for (int i = n - 1; i >= 0; i--) {
-		int r = push(ret, deps[i], strlen(deps[i]));
+	struct kmod_list *l;
+	int r = 0;
+
+	kmod_list_foreach(l, list)
+	{
+		struct kmod_module *m = kmod_module_get_module(l);
+		r = add_module(w, m, depth);
+		kmod_module_unref(m);
 		if (r < 0)
-			return r;
+			break;
 	}
-	return push(ret, line, colon - line);
+	return r;
+}
+
+/* MOD after what it needs, the way modprobe loads it: its softdeps'
+ * "pre" modules and its dependencies (each after its own) first, then
+ * MOD, then its "post" modules. */
+static int add_module(struct walk *w, struct kmod_module *mod, int depth)
+{
+	_cleanup_(kmod_module_unref_listp) struct kmod_list *pre = NULL;
+	_cleanup_(kmod_module_unref_listp) struct kmod_list *post = NULL;
+	_cleanup_(kmod_module_unref_listp) struct kmod_list *deps = NULL;
+	const char *path = kmod_module_get_path(mod);
+	int r;
+
+	/* No file: built into the kernel, nothing to carry. */
+	if (!path)
+		return 0;
+	if (strncmp(path, w->moddir, w->prefix - 1) != 0 ||
+	    path[w->prefix - 1] != '/') {
+		log_error("kernel module '%s': '%s' is outside '%s'",
+			  kmod_module_get_name(mod), path, w->moddir);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < w->ret->n; i++)
+		if (strcmp(w->ret->paths[i], path + w->prefix) == 0)
+			return 0;
+	if (depth > DEPTH_MAX) {
+		log_error("kernel module '%s': dependencies nest deeper than "
+			  "%d",
+			  kmod_module_get_name(mod), DEPTH_MAX);
+		return -ELOOP;
+	}
+	kmod_module_get_softdeps(mod, &pre, &post);
+	deps = kmod_module_get_dependencies(mod);
+	if ((r = add_list(w, pre, depth + 1)) < 0 ||
+	    (r = add_list(w, deps, depth + 1)) < 0)
+		return r;
+	/* (A softdep may have brought MOD in already: push keeps one.) */
+	if ((r = elfdeps_push(w->ret, path + w->prefix)) < 0)
+		return log_error_errno(r, "kernel modules");
+	return add_list(w, post, depth + 1);
 }
 
 int kmods_resolve(const char *moddir, const char *const *names,
 		  bool optional, struct elfdeps *ret)
 {
-	char path[4096], n[256];
-	snprintf(path, sizeof(path), "%s/modules.dep", moddir);
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
-	if (!f)
-		return log_error_errno(-errno, "cannot open '%s'", path);
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0;
+	_cleanup_(kmod_unrefp) struct kmod_ctx *ctx =
+		kmod_new(moddir, no_config);
+	struct walk w = {moddir, strlen(moddir) + 1, ret};
+	int r;
 
+	if (!ctx)
+		return log_error_errno(-ENOMEM, "libkmod: cannot read '%s'",
+				       moddir);
+	if ((r = kmod_load_resources(ctx)) < 0)
+		return log_error_errno(r, "libkmod: cannot load the indexes "
+					  "of '%s' (run depmod)",
+				       moddir);
 	for (const char *const *name = names; *name; name++) {
-		bool found = false;
-		rewind(f);
-		while (!found && getline(&line, &cap, f) > 0) {
-			char *colon = strchr(line, ':');
-			if (!colon)
+		_cleanup_(kmod_module_unref_listp) struct kmod_list *list = NULL;
+		r = kmod_module_new_from_lookup(ctx, *name, &list);
+		if (r < 0)
+			return log_error_errno(r, "kernel module '%s'",
+					       *name);
+		/* Not found: neither a module, nor an alias, nor built in. */
+		if (!list) {
+			if (optional)
 				continue;
-			mod_name(line, colon - line, n, sizeof(n));
-			if (!same_name(n, *name))
-				continue;
-			found = true;
-			int r = add_line(ret, line);
-			if (r < 0)
-				return log_error_errno(r, "'%s': bad line for "
-							  "module '%s'",
-						       path, *name);
-		}
-		if (!found && !optional && !is_builtin(moddir, *name))
-			return log_error_code(-ENOENT, "kernel module '%s' is "
+			return log_error_errno(-ENOENT, "kernel module '%s' is "
 							"not in '%s'",
-					      *name, moddir);
+					       *name, moddir);
+		}
+		if ((r = add_list(&w, list, 0)) < 0)
+			return r;
 	}
 	return 0;
 }

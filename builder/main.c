@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{"report", cmd_report, "report of result bundles: answers with confidence, several hosts"},
 	{"hostroot", cmd_hostroot, "write the appliance root as an initramfs"},
 	{"image", cmd_image, "write a bootable disk image from a kernel and initramfs"},
+	{"kernel", cmd_kernel, "print the kernel a build takes (path, version)"},
 };
 
 static void usage(FILE *f)

@@ -2,7 +2,7 @@
 $(B)/builder/%.o: INCDIRS = $(BUILDER_INCDIRS)
 
 BUILDER_SRCS := builder/loader.c builder/planner.c builder/main.c \
-	builder/cmd_plan.c builder/cmd_provision.c builder/cmd_kit.c \
+	builder/cmd_plan.c builder/cmd_kernel.c builder/cmd_provision.c builder/cmd_kit.c \
 	builder/cmd_run.c builder/cmd_build.c builder/cmd_hostroot.c \
 	builder/cmd_image.c builder/cmd_results.c builder/cmd_report.c \
 	builder/cas.c builder/elfdeps.c builder/kmods.c builder/guestkit.c \
@@ -10,7 +10,7 @@ BUILDER_SRCS := builder/loader.c builder/planner.c builder/main.c \
 	builder/image.c builder/initramfs.c builder/kit.c builder/rootsizes.c builder/progress.c builder/extents.c builder/repro.c \
 	builder/tempfiles.c builder/tools.c builder/keyref.c builder/plantext.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)
-BUILDER_LIBS = $(call pc_libs,libguestfs libarchive libcrypto json-c)
+BUILDER_LIBS = $(call pc_libs,libguestfs libarchive libcrypto json-c libkmod libelf)
 
 $(B)/buildapp: $(BUILDER_OBJS) $(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(INIPARSER_LIBS) $(APPLIANCE_LIBS) \

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "files.h"
 #include "command.h"
 #include "log.h"
 #include "owner.h"
@@ -32,7 +33,8 @@ struct tempfile {
 static struct tempfile entries[TEMPFILES_MAX];
 static unsigned long next_seq = 1;
 
-/* rm -rf PATH: async-signal-safe, it runs from the signal handler too. */
+/* rm -rf PATH with fork and execve, which are async-signal-safe: for the
+ * paths a signal handler may remove.  Elsewhere, files_remove_tree. */
 static void remove_tree(const char *path)
 {
 	command_run_from_handler("/bin/rm", (char *const[]){"rm", "-rf", "--", (char *)path, NULL});
@@ -249,7 +251,7 @@ void tempfiles_reap_owned(const char *dir, const char *pattern)
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (!owner_abandoned(path))
 			continue;
-		remove_tree(path);
+		files_remove_tree(path);
 		log_info("removed '%s', left by a build that was killed", path);
 	}
 }
@@ -282,7 +284,7 @@ void tempfiles_reap_tmp(const char *path)
 		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		snprintf(stale, sizeof(stale), "%s/%s", dir, p);
-		remove_tree(stale);
+		files_remove_tree(stale);
 		log_info("removed '%s', left by a build that was killed", stale);
 	}
 }
@@ -295,7 +297,7 @@ static void remove_scratch(void)
 {
 	if (scratch[0] && getpid() == scratch_owner) {
 		tempfiles_forget(scratch);
-		remove_tree(scratch);
+		files_remove_tree(scratch);
 	}
 }
 

@@ -11,31 +11,37 @@
 #include "dirs.h"
 #include "log.h"
 
-int tools_find_init(char *buf, size_t len)
+int tools_find(const char *name, const char *env, const char *given,
+	       char *buf, size_t len)
 {
-	const char *env = getenv("BUILDAPP_INIT");
+	const char *value = getenv(env);
 	char self[PATH_MAX];
 	ssize_t n;
 
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		if (access(buf, X_OK) == 0)
-			return 0;
-		return log_error_code(-ENOENT, "BUILDAPP_INIT '%s': not an "
-				      "executable", env);
+	if (given && *given) {
+		snprintf(buf, len, "%s", given);
+	} else if (value && *value) {
+		snprintf(buf, len, "%s", value);
+	} else {
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n > 0) {
+			self[n] = '\0';
+			if ((size_t)snprintf(buf, len, "%s/%s", dirname(self),
+					     name) < len &&
+			    access(buf, X_OK) == 0)
+				return 0;
+		}
+		snprintf(buf, len, "%s/%s", BUILDAPP_LIBEXECDIR, name);
 	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		if ((size_t)snprintf(buf, len, "%s/buildapp-init", dirname(self)) < len &&
-		    access(buf, X_OK) == 0)
-			return 0;
-	}
-	snprintf(buf, len, "%s/buildapp-init", BUILDAPP_LIBEXECDIR);
 	if (access(buf, X_OK) == 0)
 		return 0;
-	return log_error_code(-ENOENT, "buildapp-init not found (next to "
-			      "buildapp or in %s)", BUILDAPP_LIBEXECDIR);
+	return log_error_errno(-ENOENT, "%s '%s' not found (build it with make, "
+			       "or set %s)", name, buf, env);
+}
+
+int tools_find_init(char *buf, size_t len)
+{
+	return tools_find("buildapp-init", "BUILDAPP_INIT", NULL, buf, len);
 }
 
 int tools_cache_dir(const char *given, char *buf, size_t len)

@@ -4,6 +4,12 @@
 
 #include <stddef.h>
 
+/* A companion program NAME: GIVEN when not NULL, else $ENV, else NAME
+ * next to this executable (the build tree), else BUILDAPP_LIBEXECDIR/NAME.
+ * Returns 0 or -ENOENT (reported, naming ENV). */
+int tools_find(const char *name, const char *env, const char *given,
+	       char *buf, size_t len);
+
 /* The appliance init: $BUILDAPP_INIT, else buildapp-init next to this
  * executable (the build tree), else BUILDAPP_LIBEXECDIR/buildapp-init.
  * Returns 0 or -ENOENT (reported). */

@@ -37,3 +37,29 @@ int kernel_default(char *path, size_t path_len, char *version,
 			  "/lib/modules/VERSION (package linux-image-amd64)");
 	return found;
 }
+
+int kernel_find(const char *setting, char *path, size_t path_len,
+		char *version, size_t version_len)
+{
+	if (!setting || !*setting || strcmp(setting, "auto") == 0)
+		return kernel_default(path, path_len, version, version_len);
+	const char *base = strrchr(setting, '/');
+	base = base ? base + 1 : setting;
+	if (strncmp(base, "vmlinuz-", 8) != 0 || !base[8]) {
+		log_error("[appliance] kernel '%s': name it vmlinuz-VERSION, "
+			  "with /lib/modules/VERSION installed",
+			  setting);
+		return -EINVAL;
+	}
+	if (access(setting, R_OK) < 0) {
+		int r = -errno;
+		log_error("[appliance] kernel '%s': %s", setting, strerror(-r));
+		return r;
+	}
+	if ((size_t)snprintf(path, path_len, "%s", setting) >= path_len ||
+	    (size_t)snprintf(version, version_len, "%s", base + 8) >= version_len) {
+		log_error("[appliance] kernel '%s': name too long", setting);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}

@@ -1,13 +1,11 @@
 #!/bin/sh
-# Temporaries of interrupted builds (a guest image for qemu-img-bench
-# cells, a fresh cache each time):
-#   a. SIGTERM during the libguestfs launch: nothing left in the cache
-#      and no temporary directory of the build (the one libguestfs keeps
-#      its own in, and its socket directory, always in /tmp for root,
-#      included);
-#   b. SIGKILL there (no handler runs) leaves disk.img.tmpPID and the
-#      build's directory: the next build removes both and says so, and,
-#      finishing, leaves no temporary directory of its own;
+# Temporaries of interrupted builds (the pristine guest disk of a
+# tarball-read profile, made on the host: a staging tree, a debugfs
+# script and the image; a fresh cache each time):
+#   a. SIGTERM while the disk is being made: nothing left in the cache;
+#   b. SIGKILL there (no handler runs) leaves them: the next build
+#      removes each and says so, and, finishing, leaves no temporary
+#      directory of its own;
 #   c. a kit build removes the work directories (.NAME.kit-XXXXXX) that
 #      killed builds left in the output directory, not a live one's.
 . "$TOP/tests/lib/common.sh"
@@ -20,9 +18,10 @@ cat >"$T/bench.ini" <<INI
 name = leftovers
 [storage]
 backends = raw
-size = 64M
 [workload]
-kinds = qemu-img-bench
+kinds = tarball-read
+tarball = generated
+tarball_size = 48M
 INI
 scratch() { ls -d /tmp/buildapp-tmp.* 2>/dev/null | sort || true; }
 # new_scratch BEFORE: the build directories in /tmp not in BEFORE.
@@ -35,44 +34,34 @@ kit_bg() {
 image_dir() { ls -d "$1"/image-* 2>/dev/null | head -n 1; }
 
 for sig in TERM KILL; do
-	echo "SIG$sig during the libguestfs launch"
-	before=$(scratch)
+	echo "SIG$sig while the pristine disk is being made"
 	kit_bg "$T/c-$sig"
-	# Mid-launch: libguestfs' QEMU, a child of the build, runs (its
-	# command line names the launch's socket directory in /tmp).
-	i=0 sockdir=
-	while [ -z "$sockdir" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do
-		sleep 0.2
+	# Mid-build: the staging tree is being filled (the tarball extracted).
+	i=0 stage=
+	while [ -z "$stage" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
 		i=$((i + 1))
-		sockdir=$(ps --ppid "$pid" -o args= 2>/dev/null |
-			grep -o 'path=/tmp/libguestfs[A-Za-z0-9]\{6\}/' | head -n 1 || true)
+		d=$(image_dir "$T/c-$sig")
+		[ -z "$d" ] || stage=$(ls -d "$d"/stage.tmp* 2>/dev/null || true)
 	done
-	sockdir=${sockdir#path=}
-	sockdir=${sockdir%/}
-	[ -n "$sockdir" ] || { cat "$T/log"; fail "SIG$sig: no libguestfs launch seen"; }
-	sleep 1
+	[ -n "$stage" ] || { cat "$T/log"; fail "SIG$sig: no staging tree seen"; }
 	kill -"$sig" "$pid"
 	wait "$pid" || true
 	cat "$T/log"
 	grep -q "^$T/kit/disk.img" "$T/log" && fail "SIG$sig: the build finished before the signal"
-	d=$(image_dir "$T/c-$sig")
-	left=$(ls -d "$d"/disk.img.tmp* 2>/dev/null || true)
+	left=$(ls -d "$d"/*.tmp* 2>/dev/null || true)
 	if [ "$sig" = TERM ]; then
 		[ -z "$left" ] || fail "SIGTERM: left in the cache: $left"
-		[ ! -e "$sockdir" ] || fail "SIGTERM: libguestfs' socket directory $sockdir is left"
-		[ -z "$(new_scratch "$before")" ] || fail "SIGTERM: temporary directory left: $(new_scratch "$before")"
 		continue
 	fi
-	[ -n "$left" ] || fail "SIGKILL: no disk.img.tmpPID to clean up (killed too early?)"
-	new=$(new_scratch "$before")
-	[ -n "$new" ] || fail "SIGKILL: no build directory in /tmp to clean up"
+	[ -n "$left" ] || fail "SIGKILL: nothing to clean up (killed too early?)"
 	before=$(scratch)
 	"$BUILDAPP" kit "$T/bench.ini" -o "$T/kit" --cache "$T/c-$sig" >"$T/log2" 2>&1 ||
 		{ cat "$T/log2"; fail "SIGKILL: the next build failed"; }
 	cat "$T/log2"
 	[ -z "$(new_scratch "$before")" ] ||
 		fail "a finished build left a temporary directory: $(new_scratch "$before")"
-	for f in $left $new; do
+	for f in $left; do
 		[ ! -e "$f" ] || fail "SIGKILL: '$f' is still there after the next build"
 		grep -qF "removed '$f', left by a build that was killed" "$T/log2" ||
 			fail "SIGKILL: the next build does not say it removed '$f'"

@@ -1,23 +1,24 @@
 #!/bin/sh
-# Builds the guest kit and the guest image (one libguestfs launch) into a
+# Builds the guest kit and the guest image (made on this host) into a
 # fresh cache, checks that a second build is a cache hit, then boots with
 # bare qemu: the fio workload (fsync=1, small sizes) on a virtio disk and
 # on an AHCI (SATA) disk, tarball-write on virtio, and checks the metrics
 # parsed from the console.
 set -eu
 B=${B:-build}
+BUILDAPP=${BUILDAPP:-$B/buildapp}
 helper="$B/tests/guestkit-helper"
 export BUILDAPP_AGENT="$B/buildapp-agent"
 export LIBGUESTFS_BACKEND=direct
 
 command -v qemu-system-x86_64 >/dev/null || { echo "no qemu-system-x86_64"; exit 77; }
-ls /boot/vmlinuz-* >/dev/null 2>&1 || { echo "no kernel in /boot"; exit 77; }
+"$BUILDAPP" kernel >/dev/null 2>&1 || { echo "no kernel in /boot with modules"; exit 77; }
 [ -x "$helper" ] || { echo "$helper not built"; exit 77; }
 
 # /dev/kvm on these machines runs the KVM probe but guest kernels then
 # make no progress, so TCG unless the caller says BUILDAPP_ACCEL=kvm.
 ACCEL=${BUILDAPP_ACCEL:-tcg}
-export BUILDAPP_ACCEL="$ACCEL" # also for the libguestfs launch
+export BUILDAPP_ACCEL="$ACCEL"
 
 tmp="$B/test-tmp/guest-boot"
 rm -rf "$tmp"

@@ -5,7 +5,7 @@
 set -eu
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
-ls /boot/vmlinuz-* >/dev/null 2>&1 || { echo "no kernel in /boot"; exit 77; }
+"$BUILDAPP" kernel >/dev/null 2>&1 || { echo "no kernel in /boot with modules"; exit 77; }
 
 "$BUILDAPP" kit --help | grep -q 'Usage: buildapp kit'
 rc=0; "$BUILDAPP" kit profiles/ci-smoke.ini 2>/dev/null || rc=$?

@@ -13,10 +13,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 for t in guestfish qemu-system-x86_64 mformat mke2fs syslinux cpio; do
 	command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
 done
-KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | tail -n 1)
-[ -n "$KERNEL" ] && [ -r "$KERNEL" ] || skip "no readable kernel in /boot"
-KVER=${KERNEL#/boot/vmlinuz-}
-[ -d "/lib/modules/$KVER" ] || skip "no /lib/modules/$KVER"
+# The kernel a build takes (one rule, lib/kernel.h).
+kernel=$("$BUILDAPP" kernel 2>/dev/null) || skip "no kernel in /boot with modules"
+KERNEL=${kernel% *} KVER=${kernel##* }
+[ -r "$KERNEL" ] || skip "$KERNEL is not readable"
 
 if [ ! -s "$CACHE/accel" ]; then
 	sh "$TOP/scripts/boot-appliance.sh" --probe-accel >"$CACHE/accel.tmp"

@@ -16,6 +16,7 @@
 
 #include "elfdeps.h"
 #include "guestkit.h"
+#include "kernel.h"
 #include "kmods.h"
 
 static bool resolved(const struct elfdeps *d, const char *real)
@@ -87,7 +88,7 @@ static void module_order(void **state)
 {
 	(void)state;
 	char kernel[4096], version[128], moddir[4300];
-	if (guestkit_find_kernel("auto", kernel, sizeof(kernel), version,
+	if (kernel_find("auto", kernel, sizeof(kernel), version,
 				 sizeof(version)) < 0)
 		skip();
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", version);
@@ -109,6 +110,16 @@ static void module_order(void **state)
 	for (size_t i = 0; i < d.n; i++)
 		for (size_t j = i + 1; j < d.n; j++)
 			assert_string_not_equal(d.paths[i], d.paths[j]);
+	elfdeps_release(&d);
+
+	/* ext4's softdep (pre: crc32c, an alias) comes before it, with
+	 * every module of the alias, though nobody named crc32c. */
+	const char *const ext4_only[] = {"ext4", NULL};
+	assert_int_equal(kmods_resolve(moddir, ext4_only, false, &d), 0);
+	ssize_t crc = position(&d, "crc32c_generic.ko");
+	ext4 = position(&d, "ext4.ko");
+	assert_true(ext4 >= 0);
+	assert_true(crc >= 0 && crc < ext4);
 	elfdeps_release(&d);
 
 	const char *const bad[] = {"no_such_module_xyz", NULL};

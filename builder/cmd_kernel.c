@@ -1,0 +1,31 @@
+/* buildapp kernel [SETTING]: the kernel a build takes, for scripts. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "kernel.h"
+
+int cmd_kernel(int argc, char **argv)
+{
+	char path[PATH_MAX], version[256];
+
+	if (argc > 2 || (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+				       argv[1][0] == '-'))) {
+		FILE *f = argc == 2 && strcmp(argv[1], "--help") == 0 ? stdout
+								      : stderr;
+		fprintf(f, "Usage: buildapp kernel [auto|/boot/vmlinuz-VERSION]\n\n"
+			   "Prints the kernel image and its version (\"PATH VERSION\")\n"
+			   "that [appliance] kernel = SETTING (default auto) takes: with\n"
+			   "auto, the newest /boot/vmlinuz-VERSION that has\n"
+			   "/lib/modules/VERSION.\n");
+		return f == stdout ? 0 : EXIT_BAD_INPUT;
+	}
+	int r = kernel_find(argc == 2 ? argv[1] : NULL, path, sizeof(path),
+			    version, sizeof(version));
+	if (r < 0)
+		return r == -EINVAL ? EXIT_BAD_INPUT : 1;
+	printf("%s %s\n", path, version);
+	return 0;
+}

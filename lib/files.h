@@ -1,0 +1,26 @@
+/* Small jobs on files that both sides do: copying one, removing a tree.
+ * Reports nothing: the caller names what it was doing. */
+#ifndef BUILDAPP_FILES_H
+#define BUILDAPP_FILES_H
+
+#include <sys/types.h>
+
+/* Copies FROM to TO (created or truncated, mode MODE) with
+ * copy_file_range (the kernel copies, reflinks where it can), falling
+ * back to read/write across filesystems that refuse it.  With HARDLINK,
+ * a hard link is tried first: exporting a cached build then costs
+ * nothing on the same filesystem.  Returns 0 or a negative errno. */
+int files_copy(const char *from, const char *to, mode_t mode, int hardlink);
+
+/* cp -r FROM TO: TO (made if missing) gets FROM's directories, regular
+ * files (files_copy) and symlinks, with their permissions; not their
+ * owners or times.  Other file types are left out.  Returns 0 or the
+ * negative errno of the first failure, where it stops. */
+int files_copy_tree(const char *from, const char *to);
+
+/* rm -rf PATH, not crossing into other filesystems (a mount left under
+ * it stays, and so does the directory holding it).  A missing PATH is
+ * success.  Returns 0 or the negative errno of the first failure. */
+int files_remove_tree(const char *path);
+
+#endif
