@@ -1,8 +1,10 @@
 #!/bin/sh
 # Runs the test suites: unit (cmocka programs and the fuzz corpus replay),
-# integration (tests/integration/*.sh) and e2e (tests/e2e/*.sh).
+# integration (tests/integration/*.sh) and e2e (tests/e2e/*.sh); slow
+# (tests/slow/*.sh: what another suite already covers, at a cost make
+# check should not pay every time) only when asked for.
 # A script exiting 77 is skipped, with the reason it printed.
-# Usage: run-tests.sh BUILDDIR unit|integration|e2e|all
+# Usage: run-tests.sh BUILDDIR unit|integration|e2e|slow|all
 set -u
 B=${1:-build}
 what=${2:-all}
@@ -45,8 +47,8 @@ if [ "$what" = unit ] || [ "$what" = all ]; then
 		run "fuzz/replay-$t" "$B/tests/fuzz/replay-$t" "tests/fuzz/corpus-$t"
 	done
 fi
-for suite in integration e2e; do
-	if [ "$what" = "$suite" ] || [ "$what" = all ]; then
+for suite in integration e2e slow; do
+	if [ "$what" = "$suite" ] || { [ "$what" = all ] && [ $suite != slow ]; }; then
 		for t in tests/$suite/*.sh; do
 			[ -f "$t" ] || continue
 			run "$suite/$(basename "$t" .sh)" sh "$t"
