@@ -9,8 +9,10 @@
 #            [--plan FILE] [--timeout SECONDS] [--silence SECONDS]
 #            [--memory MB] [--smp N] [--boot-bus virtio|sata|nvme|usb]
 #            [--accel auto|kvm|tcg] [--serial SERIAL] [--dut-bus ahci|scsi|nvme]
-#            [--report FILE] [--log FILE]
+#            [--report NAME] [--log FILE]
 #        boot-appliance.sh --probe-accel
+# --report names the file on RESULTS printed at the end (appliance.txt);
+# --log is where the console goes (kept on failure).
 # Exit status: 0 powered off and the report was read, 1 failure or timeout,
 # 2 bad usage.
 #
@@ -25,10 +27,10 @@ set -eu
 prog=boot-appliance
 usage() { # [STATUS]: 0 prints to stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '8,22p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '8,24p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 	fi
-	sed -n '8,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,24p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
@@ -66,7 +68,10 @@ done
 # once; under a working KVM that takes a second or two.
 probe_accel() {
 	[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] || { echo tcg; return; }
-	kernel=$(ls /boot/vmlinuz-* 2>/dev/null | tail -n 1)
+	# The kernel the builder takes (one rule: `buildapp kernel`).
+	b=${BUILDAPP:-$(dirname "$0")/../build/buildapp}
+	[ -x "$b" ] || b=buildapp
+	kernel=$("$b" kernel 2>/dev/null | cut -d' ' -f1)
 	[ -n "$kernel" ] || { echo tcg; return; }
 	out=$(timeout 20 qemu-system-x86_64 -accel kvm -M q35 -m 256 \
 		-nodefaults -display none -no-reboot -serial stdio \
