@@ -17,7 +17,7 @@ KEYS_ENTRY(SIZE, "appliance", "size", "2G", 256 * M, 64 * T, appliance.size,
 KEYS_ENTRY(STRING, "appliance", "console", "ttyS0,115200", 0, 0, appliance.console,
 	"Kernel console= of the appliance.")
 KEYS_ENTRY(STRING, "appliance", "kernel", "auto", 0, 0, appliance.kernel,
-	"Kernel for the appliance and the guests: 'auto' (the build host's newest /boot/vmlinuz-*) or a path.")
+	"Kernel for the appliance and the guests: 'auto' (the build host's newest /boot/vmlinuz-VERSION with /lib/modules/VERSION; `buildapp kernel` prints it) or a path.")
 KEYS_NAMED(ENUM, "appliance", "after", "poweroff", after_action, appliance.after,
 	"What the appliance does when the sweep is over.")
 KEYS_ENTRY(STRING, "appliance", "upload", "", 0, 0, appliance.upload,
