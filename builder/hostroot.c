@@ -324,9 +324,14 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 	r = copy_modules(root, spec->kernel_version);
 	if (r < 0)
 		return r;
-	r = sizes_path(base, tmp, sizeof(tmp));
+	/* The breakdown belongs to the cpio: a build stopped before the
+	 * cpio is in place leaves neither. */
+	char sizes[PATH_MAX];
+	r = sizes_path(base, sizes, sizeof(sizes));
 	if (r == 0)
-		r = rootsizes_measure(root, tmp);
+		r = tempfiles_add(sizes, 0);
+	if (r == 0)
+		r = rootsizes_measure(root, sizes);
 	if (r < 0)
 		return r;
 
@@ -349,8 +354,10 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 	r = r < 0 ? r : k2;
 	if (r == 0 && (fsync(fd) < 0 || rename(tmp, base) < 0))
 		r = log_error_errno(-errno, "'%s'", base);
-	if (r == 0)
+	if (r == 0) {
 		tempfiles_forget(tmp);
+		tempfiles_forget(sizes);
+	}
 	return r;
 }
 
