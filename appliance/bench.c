@@ -21,6 +21,7 @@
 #include "runstate.h"
 #include "safety.h"
 #include "volumes.h"
+#include "monotonic.h"
 
 /* The boot check's guest: the kit's kernel on the first volume. */
 static struct vm_spec check_spec(const struct profile *p,
@@ -160,7 +161,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		r = runstate_record_loop(statedir, in->target, in->image);
 	char own[SAFETY_ITEM_MAX];
 	bool have_own = volumes_layout_read(in->results_dir, own, sizeof(own)) == 0;
-	t = timings_now();
+	t = monotonic_seconds();
 	if (r >= 0) {
 		r = volumes_provision(p, in->target, mountpoint,
 				      have_own ? own : NULL, rec);
@@ -172,11 +173,11 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		r = volumes_layout_write(in->results_dir, in->target);
 	if (r >= 0 && !in->uri && in->caps_dir)
 		share_qemu_caps(in->caps_dir, statedir, false);
-	t = timings_now();
+	t = monotonic_seconds();
 	if (r >= 0)
 		r = vm_host_open(in->uri, statedir, in->accel, &host);
 	timings_add_since(tm, TIMING_LIBVIRT, t);
-	t = timings_now();
+	t = monotonic_seconds();
 	if (r >= 0) {
 		struct vm_spec check = check_spec(p, in, &rec->volumes[0], console);
 		r = vm_host_check_boot(host, &check, 60);

@@ -63,10 +63,10 @@ CHECK_PROGRAMS += $(B)/tests/integration/fast-reset
 # The guest agent: PID 1 of the benchmark guest, linked statically so the
 # initramfs needs no C library.  Built without sanitizers (they do not
 # link statically) and without the project's libraries, except the
-# runner and its signal policy (lib/command.c, lib/signals.c, lib/log.c:
-# libc only), compiled again for it.
+# runner and its signal policy (lib/command.c, lib/signals.c, lib/log.c,
+# lib/monotonic.c: libc only), compiled again for it.
 AGENT_SRCS := appliance/agent/agent.c appliance/agent/workload.c
-AGENT_LIB_SRCS := lib/command.c lib/signals.c lib/log.c
+AGENT_LIB_SRCS := lib/command.c lib/signals.c lib/log.c lib/monotonic.c
 AGENT_OBJS := $(AGENT_SRCS:appliance/agent/%.c=$(B)/agent/%.o) \
 	$(AGENT_LIB_SRCS:lib/%.c=$(B)/agent/lib/%.o)
 $(B)/agent/%.o: appliance/agent/%.c

@@ -30,6 +30,7 @@
 #include "timings.h"
 #include "tool.h"
 #include "volreset.h"
+#include "monotonic.h"
 
 /* Console logs larger than this are not the agent's: read only the start. */
 #define CONSOLE_READ_MAX (8 << 20)
@@ -308,14 +309,14 @@ static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell
 {
 	struct journal_phases *ph = &jr->phases;
 	const char *kind = "full";
-	double t = timings_now();
+	double t = monotonic_seconds();
 	int r;
 
 	if (!vol)
 		return log_error_code(-ENOENT, "no volume provisioned for %s",
 				      cell->id);
 	r = volreset_run(vol, env->pristine, ret_reset_seconds, &kind);
-	ph->reset = timings_now() - t;
+	ph->reset = monotonic_seconds() - t;
 	if (r < 0) {
 		char cause[256];
 		snprintf(cause, sizeof(cause), "%s",
@@ -325,10 +326,10 @@ static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell
 				      vol->path, cause);
 	}
 	snprintf(jr->reset, sizeof(jr->reset), "%s", kind);
-	t = timings_now();
+	t = monotonic_seconds();
 	if (env->plan->profile.host.page_cache == PAGE_CACHE_DROP)
 		drop_page_cache();
-	ph->page_cache = timings_now() - t;
+	ph->page_cache = monotonic_seconds() - t;
 	return 0;
 }
 
@@ -345,7 +346,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	const struct storage_volume *vol = find_volume(env, cell);
 	struct journal_run jr;
 	struct results res = {.status = -1};
-	double reset_seconds = NAN, started = timings_now(), t;
+	double reset_seconds = NAN, started = monotonic_seconds(), t;
 	char eta[256];
 	int r;
 
@@ -359,7 +360,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	set_status(&jr, "ok", "");
 	log_clear_last_error();
 	r = prepare_run(env, cell, vol, &reset_seconds, &jr);
-	t = timings_now();
+	t = monotonic_seconds();
 	if (r >= 0 && cell->host)
 		r = run_host_native(env, pr, vol, &jr, &res);
 	else if (r >= 0 && cell->workload == WORKLOAD_QEMU_IMG_BENCH)
@@ -367,7 +368,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	else if (r >= 0)
 		r = run_guest(env, pr, vol, &jr, &res);
 	if (r >= 0)
-		jr.phases.workload = timings_now() - t;
+		jr.phases.workload = monotonic_seconds() - t;
 	/* A run that cannot start (its volume, its domain refused...) is a
 	 * result of its cell: journaled as failed with the reason, and the
 	 * sweep goes on.  A signal is not. */
@@ -385,7 +386,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	 * again on resume. */
 	if (r >= 0 && signals_pending())
 		r = -EINTR;
-	jr.phases.total = timings_now() - started;
+	jr.phases.total = monotonic_seconds() - started;
 	if (r >= 0)
 		r = journal_append(journal_path, &jr);
 	*ret_ok = strcmp(jr.status, "ok") == 0;
@@ -594,7 +595,7 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 			break;
 		}
 		/* Since the command started: the kit and provisioning too. */
-		eta_format_duration(timings_now() - pg.timings->start, elapsed,
+		eta_format_duration(monotonic_seconds() - pg.timings->start, elapsed,
 				    sizeof(elapsed));
 		eta_format(&pg.eta, eta, sizeof(eta));
 		log_info("run %zu/%zu: cell %u/%zu %s, run %u/%u (elapsed %s, ETA %s)",

@@ -12,6 +12,7 @@
 #include "cleanup.h"
 #include "jsonget.h"
 #include "log.h"
+#include "monotonic.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 
@@ -33,24 +34,17 @@ static const char *const phase_names[_TIMING_MAX] = {
 	[TIMING_RUNNER] = "runner",
 };
 
-double timings_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void timings_init(struct timings *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->start = timings_now();
+	t->start = monotonic_seconds();
 	t->start_time = (int64_t)time(NULL);
 }
 
 void timings_add_since(struct timings *t, enum timing_phase p, double since)
 {
-	t->phase[p] += timings_now() - since;
+	t->phase[p] += monotonic_seconds() - since;
 }
 
 static double finite_or_0(double v)
@@ -149,7 +143,7 @@ int timings_write(const char *dir, const struct timings *t)
 {
 	_cleanup_(json_object_putp) json_object *o = NULL;
 	json_object *sessions = NULL, *s;
-	double wall = timings_now() - t->start, all_wall = 0, all_measured = 0;
+	double wall = monotonic_seconds() - t->start, all_wall = 0, all_measured = 0;
 	int r;
 
 	/* A damaged file costs the earlier sessions' figures, not the sweep. */

@@ -36,11 +36,9 @@ struct timings {
 	unsigned runs;      /* runs made */
 };
 
-/* Monotonic seconds. */
-double timings_now(void);
 /* Zeroes T and starts its clock now. */
 void timings_init(struct timings *t);
-/* Adds the seconds since SINCE (timings_now()) to phase P. */
+/* Adds the seconds since SINCE (monotonic_seconds(), monotonic.h) to phase P. */
 void timings_add_since(struct timings *t, enum timing_phase p, double since);
 /* Adds a journaled run's phases (journal_run.phases, boot_seconds). */
 void timings_add_run(struct timings *t, const struct journal_run *run);

@@ -14,6 +14,7 @@
 
 #include "cleanup.h"
 #include "log.h"
+#include "monotonic.h"
 #include "signals.h"
 
 extern char **environ;
@@ -108,18 +109,11 @@ static int start(char *const argv[], const struct command_opts *o, int out_fd,
 	return -r;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Past DEADLINE (0: none) the child's whole group is killed. */
 static bool expired(pid_t pid, double deadline, struct command_result *res)
 {
-	if (!deadline || res->timed_out || now() < deadline)
+	if (!deadline || res->timed_out || monotonic_seconds() < deadline)
 		return false;
 	kill(-pid, SIGKILL);
 	res->timed_out = true;
@@ -182,7 +176,7 @@ static int read_all(int fd, size_t max, pid_t pid, double deadline,
 		if (keep && room == 0)
 			keep = false;
 		if (deadline && !res->timed_out) {
-			double left = deadline - now();
+			double left = deadline - monotonic_seconds();
 			struct pollfd pfd = {.fd = fd, .events = POLLIN};
 			int p = left > 0 ? poll(&pfd, 1, (int)(left * 1000) + 1) : 0;
 			if (p < 0 && errno == EINTR)
@@ -228,7 +222,7 @@ int command_spawn(char *const argv[], const struct command_opts *o,
 
 	if (!o)
 		o = &defaults;
-	double deadline = o->timeout ? now() + o->timeout : 0;
+	double deadline = o->timeout ? monotonic_seconds() + o->timeout : 0;
 	if (o->out == COMMAND_OUT_CAPTURE && pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
 	r = start(argv, o, o->out == COMMAND_OUT_CAPTURE ? fds[1] :

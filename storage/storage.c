@@ -16,6 +16,7 @@
 
 #include "cleanup.h"
 #include "log.h"
+#include "monotonic.h"
 #include "tool.h"
 
 static bool only_bits(uint32_t set, int max)
@@ -115,19 +116,12 @@ int storage_probe_format(const char *path, const char **ret)
 	return 0;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int storage_reset(const struct storage_volume *v, const char *pristine,
 		  double *ret_seconds)
 {
 	const char *src_fmt = "raw";
-	double start = now();
+	double start = monotonic_seconds();
 	int k;
 
 	k = storage_probe_format(pristine, &src_fmt);
@@ -160,7 +154,7 @@ int storage_reset(const struct storage_volume *v, const char *pristine,
 	}
 	if (k < 0)
 		return k;
-	*ret_seconds = now() - start;
+	*ret_seconds = monotonic_seconds() - start;
 	return 0;
 }
 

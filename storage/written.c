@@ -9,6 +9,7 @@
 
 #include "cleanup.h"
 #include "log.h"
+#include "monotonic.h"
 
 /* One NBD request at most: well under the 32 MiB servers accept. */
 #define COPY_CHUNK ((size_t)4 << 20)
@@ -155,13 +156,6 @@ static struct nbd_handle *serve(const char *path, const char *format,
 	return h;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int copy_range(struct nbd_handle *src, struct nbd_handle *dst,
 		      void *buf, uint64_t offset, uint64_t length)
@@ -188,7 +182,7 @@ int written_reset(const struct storage_volume *v, const char *pristine,
 	_cleanup_(nbd_closep) struct nbd_handle *src = NULL, *dst = NULL;
 	_cleanup_free_ void *buf = NULL;
 	const char *src_fmt = "raw";
-	double start = now();
+	double start = monotonic_seconds();
 	int64_t size;
 	int k;
 
@@ -226,6 +220,6 @@ int written_reset(const struct storage_volume *v, const char *pristine,
 	nbd_shutdown(src, 0);
 	nbd_close(TAKE_PTR(dst));
 	nbd_close(TAKE_PTR(src));
-	*ret_seconds = now() - start;
+	*ret_seconds = monotonic_seconds() - start;
 	return 0;
 }

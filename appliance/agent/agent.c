@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "guestproto.h"
+#include "monotonic.h"
 
 #define MAX_PARAMS 64
 #define DISK_WAIT_SECONDS 30
@@ -68,12 +69,6 @@ int agent_error(const char *fmt, ...)
 	return -1;
 }
 
-double agent_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 const char *agent_param(const char *key)
 {
@@ -243,7 +238,7 @@ static bool is_disk_name(const char *n)
  * the cell says: wait until the driver has registered it. */
 static int wait_disk(char *ret, size_t len)
 {
-	double deadline = agent_now() + DISK_WAIT_SECONDS;
+	double deadline = monotonic_seconds() + DISK_WAIT_SECONDS;
 	do {
 		DIR *d = opendir("/sys/block");
 		if (d) {
@@ -260,7 +255,7 @@ static int wait_disk(char *ret, size_t len)
 			closedir(d);
 		}
 		usleep(50 * 1000);
-	} while (agent_now() < deadline);
+	} while (monotonic_seconds() < deadline);
 	return agent_error("no disk appeared in %d seconds",
 			   DISK_WAIT_SECONDS);
 }

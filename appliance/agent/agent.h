@@ -33,7 +33,6 @@ int agent_param_u64(const char *key, uint64_t def, uint64_t *ret);
  * or -1 after printing an error. */
 int agent_run(const char *const *argv, const char *frame);
 
-double agent_now(void);
 
 /* Workloads (workload.c): each runs on the filesystem mounted at
  * AGENT_MNT and returns 0 or -1 after printing an error. */

@@ -15,6 +15,7 @@
 
 #include "command.h"
 #include "guestproto.h"
+#include "monotonic.h"
 
 #define RAW_MAX (4u << 20) /* fio's JSON is ~10 KB */
 /* The work directory on the disk under test (agent_mnt/work). */
@@ -156,11 +157,11 @@ static int tarball_write(void)
 	const char *flag = tar_flag(path);
 	const char *argv[] = {"/usr/bin/busybox", "tar", "-x", "-f", path,
 			      "-C", work(), flag, NULL};
-	double t0 = agent_now();
+	double t0 = monotonic_seconds();
 	if (run_checked(argv, NULL) < 0)
 		return -1;
 	sync();
-	agent_metric("write_seconds", agent_now() - t0, "s");
+	agent_metric("write_seconds", monotonic_seconds() - t0, "s");
 	return 0;
 }
 
@@ -196,9 +197,9 @@ static int tarball_read(void)
 	read_buf = malloc(1 << 20);
 	if (!read_buf)
 		return agent_error("out of memory");
-	double t0 = agent_now();
+	double t0 = monotonic_seconds();
 	int r = nftw(tree, read_one, 32, FTW_PHYS);
-	double secs = agent_now() - t0;
+	double secs = monotonic_seconds() - t0;
 	free(read_buf);
 	if (r < 0)
 		return agent_error("cannot walk %s: %s", tree, strerror(errno));
@@ -304,14 +305,14 @@ static int dd(void)
 		return agent_error("cannot create %s: %s", path,
 				   strerror(errno));
 	}
-	double t0 = agent_now();
+	double t0 = monotonic_seconds();
 	int r = 0;
 	for (uint64_t i = 0; i < count && r == 0; i++)
 		if (write(fd, buf, bs) != (ssize_t)bs)
 			r = agent_error("write %s: %s", path, strerror(errno));
 	if (r == 0 && strcmp(sync_mode, "fsync") == 0 && fsync(fd) < 0)
 		r = agent_error("fsync %s: %s", path, strerror(errno));
-	double secs = agent_now() - t0;
+	double secs = monotonic_seconds() - t0;
 	close(fd);
 	free(buf);
 	if (r < 0)
@@ -336,11 +337,11 @@ int workload_run(const char *kind)
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (strcmp(kind, table[i].name) == 0) {
-			double t0 = agent_now();
+			double t0 = monotonic_seconds();
 			int r = table[i].fn();
 			if (r == 0)
 				agent_metric("workload_seconds",
-					     agent_now() - t0, "s");
+					     monotonic_seconds() - t0, "s");
 			return r;
 		}
 	return agent_error("unknown workload '%s'", kind);
