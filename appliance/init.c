@@ -1,6 +1,6 @@
-/* buildapp-init: PID 1 of the appliance (which forks the worker and reaps;
- * see reap_as_init).  Mounts the API filesystems,
- * loads the drivers the hardware asks for, mounts RESULTS, picks the disk
+/* buildapp-init: PID 1 of the appliance.  Mounts the API filesystems,
+ * then forks the worker and only reaps (reaper.h).  The worker loads the
+ * drivers the hardware asks for, mounts RESULTS, picks the disk
  * under test, applies the host settings, runs the sweep, writes a report
  * to RESULTS, then powers off, reboots or leaves a shell (`after`).
  *
@@ -18,7 +18,6 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +34,7 @@
 #include "parse.h"
 #include "plan.h"
 #include "profile.h"
+#include "reaper.h"
 #include "safety.h"
 #include "netup.h"
 #include "sysfs.h"
@@ -461,49 +461,8 @@ static void upload(struct init_env *env, int status)
 		 UPLOAD_SUMS);
 }
 
-/* --- PID 1 reaps -------------------------------------------------------- */
-
 /* Set in PID 1 before it forks the worker: the worker powers off itself. */
 static int booted_as_init;
-
-/* PID 1 adopts every orphan, and QEMU is one: libvirt starts it as a
- * daemon.  An orphan PID 1 does not reap stays a zombie that kill(pid, 0)
- * still finds, so libvirt's domain destroy waited about 40 s for each QEMU
- * that had already exited ("Failed to terminate process ... Device or
- * resource busy"), twice a run.  So PID 1 only reaps, and the appliance's
- * work runs in its child, the worker, which powers off, reboots or leaves
- * a shell as `after` says.  Returns in the worker; PID 1 returns only if
- * it cannot fork, and then does the work itself as before. */
-static void reap_as_init(void)
-{
-	pid_t worker = fork();
-	int status = 0;
-
-	if (worker < 0) {
-		log_warning("cannot fork the worker (%s): PID 1 works and does not reap",
-			    strerror(errno));
-		return;
-	}
-	if (worker == 0)
-		return;
-	for (;;) {
-		pid_t pid = wait(&status);
-
-		if (pid == worker || (pid < 0 && errno == ECHILD))
-			break;
-	}
-	/* The worker powers off itself; here it exited or died first. */
-	if (WIFSIGNALED(status))
-		log_error("the appliance's worker died of signal %d (%s); poweroff",
-			  WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else
-		log_error("the appliance's worker exited with status %d; poweroff",
-			  WEXITSTATUS(status));
-	sync();
-	reboot(RB_POWER_OFF);
-	for (;;)
-		pause();
-}
 
 static void finish(enum after_action after)
 {
@@ -536,8 +495,10 @@ int main(void)
 		/* No udevd runs here: LVM creates its device nodes itself
 		 * rather than wait for udev to confirm them. */
 		setenv("DM_DISABLE_UDEV", "1", 1);
+		/* PID 1 only reaps (QEMU, libvirt's daemon, ends under it);
+		 * the worker does the rest (reaper.h). */
 		booted_as_init = 1;
-		reap_as_init();
+		reaper_fork_worker(REAPER_INIT);
 	}
 	/* The plan carries the whole profile; without one (a root built by
 	 * hand) the defaults stand.  The command line overrides either. */

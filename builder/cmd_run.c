@@ -24,6 +24,7 @@
 #include "signals.h"
 #include "parse.h"
 #include "planner.h"
+#include "reaper.h"
 #include "recipe.h"
 #include "runstate.h"
 #include "safety.h"
@@ -293,6 +294,9 @@ int cmd_run(int argc, char **argv)
 		log_error_errno(r, "profile '%s': cannot make a plan", o.profile);
 		return 1;
 	}
+	/* QEMU, libvirt's daemon, ends under the reaper, which reaps it at
+	 * once: libvirt's destroy waits until it has (reaper.h). */
+	reaper_fork_worker(REAPER_SUBREAPER);
 	r = run_sweep(&o, &plan);
 	plan_release(&plan);
 	if (r == -EINVAL || r == -EPERM)
