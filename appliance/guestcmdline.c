@@ -18,9 +18,12 @@
  * the runner's domain (on_reboot=destroy, or qemu -no-reboot) ends;
  * rootfstype=ramfs unpacks the initramfs into ramfs, not a tmpfs capped
  * at half the RAM (the fio kit is ~90 MB: 256M guests boot with ramfs,
- * not with tmpfs). */
+ * not with tmpfs); no_timer_check, as for any virtual machine: a guest
+ * whose vCPU is descheduled during the kernel's IO-APIC timer check at
+ * boot (a loaded host, TCG) panics with "IO-APIC + timer doesn't work",
+ * which made a run of a loaded test machine crash now and then. */
 static const char base[] = "console=ttyS0 quiet loglevel=1 panic=-1 "
-			   "rootfstype=ramfs rdinit=/init";
+			   "no_timer_check rootfstype=ramfs rdinit=/init";
 
 int guestcmdline_build(const struct profile *p, enum workload_kind kind,
 		       char **ret)
