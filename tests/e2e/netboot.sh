@@ -8,18 +8,22 @@
 # from the kit's with buildapp.upload= appended.
 #
 # Two servers (DMI serials SRV-A and SRV-B, disk serials DISK-A and
-# DISK-B) run their sweeps with their bundles in RAM and upload them; a
-# third, whose script names a location that refuses uploads (and a disk
-# it does not have, so it has no sweep to run), says so on its console
-# and still powers off.  What arrived: two bundles under their servers'
-# names, whole (SHA256SUMS checks, no temporary collection left), each
-# saying it was kept in RAM; `buildapp report` over the directory shows
-# both servers side by side.  An upload cut short is
+# DISK-B, no stick) run their sweeps with their bundles in RAM and upload
+# them; a third, whose script names a location that refuses uploads (and
+# a disk it does not have, so it has no sweep to run), says so on its
+# console and in appliance.txt on the RESULTS stick it has (a small disk
+# with a partition labelled RESULTS, made here), read back after it
+# powered off, and still powers off.  What arrived: two bundles under
+# their servers' names, whole (SHA256SUMS checks, no temporary collection
+# left), each saying it was kept in RAM; `buildapp report` over the
+# directory shows both servers side by side.  An upload cut short is
 # tests/integration/upload-webdav.sh's.
 #
 # Cost: the kit build (a minute from a warm cache), then the three servers
 # at once: three TCG boots of the appliance, no nested guest; 5.7 minutes
-# measured at load 10-17 on 2 cores (kit 56 s, servers 281 s).
+# measured at load 10-17 on 2 cores (kit 56 s, servers 281 s); with server
+# C's stick 4.5 minutes at load 12-15 (kit 6 s from a warm cache, servers
+# 257 s): the stick costs nothing measurable.
 . "$TOP/tests/lib/common.sh"
 . "$TOP/tests/lib/webdav.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
@@ -33,10 +37,21 @@ grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=auto' "$nb/boot.ipxe" ||
 netboot_script rack.ipxe "buildapp.upload=$NETBOOT_URL/rack/"
 netboot_script refused.ipxe "buildapp.disk=NO-SUCH-DISK buildapp.upload=$NETBOOT_URL/ro/"
 
+# Server C's RESULTS stick, as a lab writes one by hand: a GPT partition
+# named RESULTS holding an ext4 labelled RESULTS (what the kit's image
+# has, builder/image.c), made here with sfdisk and mke2fs.
+stick=$work/stick-C.raw
+results_at=$((2048 * 512))
+truncate -s 64M "$stick"
+printf 'label: gpt\nstart=2048, name="RESULTS"\n' | sfdisk --quiet "$stick"
+mke2fs -q -F -t ext4 -L RESULTS -E offset=$results_at "$stick" 62M
+
 start=$(date +%s)
 netboot_server A rack.ipxe & pids="$pids $!"
 netboot_server B rack.ipxe & pids="$pids $!"
-netboot_server C refused.ipxe & pids="$pids $!"
+netboot_server C refused.ipxe \
+	-drive "file=$stick,format=raw,if=none,id=stick,cache=none,aio=threads" \
+	-device "ide-hd,drive=stick,bus=ide.1,serial=STICK-C" & pids="$pids $!"
 wait
 pids=""
 echo "three servers powered off after $(($(date +%s) - start))s"
@@ -69,6 +84,16 @@ log=$work/console-C.log
 grep -q "upload to http://10.0.2.2:$WEBDAV_PORT/ro/ failed: .*refused: HTTP 405" "$log" ||
 	fail "server C: no clear line for the refused upload"
 grep -q "failed; poweroff" "$log" || fail "server C: did not power off as the profile says"
+grep -q "RESULTS: /dev/sd[a-z]1 " "$log" || fail "server C: did not take its RESULTS stick"
+# Read back off the stick, powered off: the refusal is in appliance.txt.
+debugfs -R "cat /appliance.txt" "$stick?offset=$results_at" >"$work/appliance-C.txt" 2>/dev/null ||
+	fail "server C: no appliance.txt on its RESULTS stick"
+echo "--- appliance.txt on server C's RESULTS stick"
+cat "$work/appliance-C.txt"
+grep -q "^upload: failed: .*refused: HTTP 405" "$work/appliance-C.txt" ||
+	fail "server C: its RESULTS stick's appliance.txt does not say the upload was refused"
+grep -q "^results: /dev/sd[a-z]1$" "$work/appliance-C.txt" ||
+	fail "server C: appliance.txt does not name its RESULTS stick"
 grep -q "iPXE/.*" "$work/w/nginx/access.log" || fail "nginx served nothing to iPXE"
 [ -z "$(ls -A "$dav/ro")" ] || fail "server C: something was written where uploads are refused"
 
