@@ -16,8 +16,8 @@
 #
 # Cost: a kit build (a few minutes from a cold cache), then the two
 # servers at once, -smp 1 each (two TCG servers on 2 cores), each running
-# its eight nested guests: 25 minutes measured here at load 15-19 (kit
-# 2 s from a warm cache, servers 1488 s).  Not in make check (make
+# its eight nested guests: 23-25 minutes measured here at load 10-19 (kit
+# 2-7 s from a warm cache, servers 1356-1488 s).  Not in make check (make
 # check-slow); tests/e2e/netboot.sh covers the netboot path with one
 # qemu-img bench run a server.
 . "$TOP/tests/lib/common.sh"
