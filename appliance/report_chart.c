@@ -1,7 +1,9 @@
 /* One metric as an SVG bar chart: a bar per cell at its mean with the 95%
  * interval as whiskers, every run as a dot beside its bar (the first one
  * hollow), cells grouped by the outer axes with the innermost level under
- * each bar.  Drawn in viewBox units; the page scales it to its width. */
+ * each bar; a server that stands out from a rack (the metric's
+ * "outliers") has its bar outlined dashed and labelled.  Drawn in viewBox
+ * units; the page scales it to its width. */
 #include "report_chart.h"
 
 #include <math.h>
@@ -162,7 +164,8 @@ static int write_axis(xmlTextWriterPtr w, const struct scale *s, double width,
 }
 
 /* The bar's tooltip: "raw / unsafe: 1230 ± 25 IOPS, n=5". */
-static int write_tooltip(xmlTextWriterPtr w, json_object *c, const char *unit)
+static int write_tooltip(xmlTextWriterPtr w, json_object *c, const char *unit,
+			 bool outlier)
 {
 	const char *group = jsonget_string(c, "group");
 	const char *label = jsonget_string(c, "label");
@@ -171,9 +174,10 @@ static int write_tooltip(xmlTextWriterPtr w, json_object *c, const char *unit)
 	char buf[512];
 
 	jsonget_uint(c, "n", &n);
-	snprintf(buf, sizeof(buf), "%s%s%s: %s %s, n=%u", group ? group : "",
+	snprintf(buf, sizeof(buf), "%s%s%s: %s %s, n=%u%s", group ? group : "",
 		 group && *group ? " / " : "", label ? label : "?",
-		 display ? display : "no runs", unit, n);
+		 display ? display : "no runs", unit, n,
+		 outlier ? "; this server stands out from the others" : "");
 	W(hstart(w, "title"));
 	W(report_html_text(w, buf));
 	W(svgend(w));
@@ -212,12 +216,30 @@ static int write_runs(xmlTextWriterPtr w, json_object *c, double x,
 }
 
 struct cell_marks {
-	bool mismatch, worse, empty;
+	bool mismatch, worse, empty, outlier;
 };
 
-static struct cell_marks marks_of(json_object *c)
+static bool same(const char *a, const char *b)
 {
-	struct cell_marks m = {0};
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Whether cell C is one in which its server stands out: its host and id
+ * among the metric's OUTLIERS (report_rack.c). */
+static bool is_outlier(json_object *c, json_object *outliers)
+{
+	for (size_t i = 0; outliers && i < json_object_array_length(outliers); i++) {
+		json_object *o = json_object_array_get_idx(outliers, i);
+		if (same(jsonget_string(o, "host"), jsonget_string(c, "host")) &&
+		    same(jsonget_string(o, "cell"), jsonget_string(c, "id")))
+			return true;
+	}
+	return false;
+}
+
+static struct cell_marks marks_of(json_object *c, json_object *outliers)
+{
+	struct cell_marks m = {.outlier = is_outlier(c, outliers)};
 	json_object *b;
 	unsigned mism = 0, n = 0;
 
@@ -262,9 +284,9 @@ static int write_whisker(xmlTextWriterPtr w, double cx, double lo, double hi,
 
 static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
 		     const struct scale *s, unsigned colour, unsigned chart,
-		     const char *unit)
+		     const char *unit, json_object *outliers)
 {
-	struct cell_marks m = marks_of(c);
+	struct cell_marks m = marks_of(c, outliers);
 	double mean = finite_or(number(c, "mean"), 0);
 	double y0 = y_of(s, 0), y1 = y_of(s, mean);
 	double lo = number(c, "ci_low"), hi = number(c, "ci_high");
@@ -272,12 +294,13 @@ static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
 
 	/* A hatched bar has no colour of its own: the class's fill would
 	 * hide the pattern. */
+	const char *more = m.outlier ? " outlier" : "";
 	if (m.mismatch)
-		snprintf(class, sizeof(class), "bar mismatch%s%s",
-			 m.worse ? " worse" : "", m.empty ? " none" : "");
+		snprintf(class, sizeof(class), "bar mismatch%s%s%s",
+			 m.worse ? " worse" : "", m.empty ? " none" : "", more);
 	else
-		snprintf(class, sizeof(class), "bar c%u%s%s", colour,
-			 m.worse ? " worse" : "", m.empty ? " none" : "");
+		snprintf(class, sizeof(class), "bar c%u%s%s%s", colour,
+			 m.worse ? " worse" : "", m.empty ? " none" : "", more);
 	W(hstart(w, "rect"));
 	W(hattr(w, "class", class));
 	W(attr_num(w, "x", x));
@@ -288,7 +311,7 @@ static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
 		snprintf(buf, sizeof(buf), "url(#hatch-%u)", chart);
 		W(hattr(w, "fill", buf));
 	}
-	W(write_tooltip(w, c, unit));
+	W(write_tooltip(w, c, unit, m.outlier));
 	W(svgend(w));
 	double top = y1;
 	if (isfinite(lo) && isfinite(hi)) {
@@ -298,6 +321,12 @@ static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
 	if (m.empty)
 		W(svg_text(w, "val", x + BAR / 2, y0 - 4, "middle", NULL, "no runs"));
 	double my = fmax(12, top - 5);
+	/* The outlier's label right above its bar, the other marks above it. */
+	if (m.outlier) {
+		my = fmax(23, top - 5);
+		W(svg_text(w, "mark outlier", x + BAR / 2, my, "middle", NULL, "outlier"));
+		my -= 11;
+	}
 	if (m.mismatch)
 		W(svg_text(w, "mark mismatch", x + BAR / 2 - (m.worse ? 6 : 0), my,
 			   "middle", NULL, "!"));
@@ -305,11 +334,6 @@ static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
 		W(svg_text(w, "mark worse", x + BAR / 2 + (m.mismatch ? 6 : 0), my,
 			   "middle", NULL, "\u25bc"));
 	return 0;
-}
-
-static bool same(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
 static const char *label_at(json_object *cells, size_t i)
@@ -406,7 +430,7 @@ static int write_group_label(xmlTextWriterPtr w, const struct layout *l,
 
 static int write_cells(xmlTextWriterPtr w, json_object *cells,
 		       const struct layout *l, const struct scale *s,
-		       unsigned chart, const char *unit)
+		       unsigned chart, const char *unit, json_object *outliers)
 {
 	size_t n = json_object_array_length(cells);
 	double x = LEFT, group_x = LEFT;
@@ -420,7 +444,7 @@ static int write_cells(xmlTextWriterPtr w, json_object *cells,
 			group_x = x;
 		}
 		double bx = x + (SLOT - BAR - 14) / 2;
-		W(write_bar(w, c, bx, s, colour_of(cells, i), chart, unit));
+		W(write_bar(w, c, bx, s, colour_of(cells, i), chart, unit, outliers));
 		W(write_runs(w, c, bx, s));
 		double lx = bx + BAR / 2, ly = TOP + PLOT + 14;
 		char rot[64];
@@ -479,14 +503,15 @@ static int write_key(xmlTextWriterPtr w, const char *shape, const char *class,
 	return 0;
 }
 
-static int write_legend(xmlTextWriterPtr w, json_object *cells)
+static int write_legend(xmlTextWriterPtr w, json_object *cells, json_object *outliers)
 {
-	bool mismatch = false, worse = false;
+	bool mismatch = false, worse = false, outlier = false;
 
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		struct cell_marks m = marks_of(json_object_array_get_idx(cells, i));
+		struct cell_marks m = marks_of(json_object_array_get_idx(cells, i), outliers);
 		mismatch |= m.mismatch;
 		worse |= m.worse;
+		outlier |= m.outlier;
 	}
 	W(hstart(w, "ul"));
 	W(hattr(w, "class", "legend"));
@@ -500,6 +525,10 @@ static int write_legend(xmlTextWriterPtr w, json_object *cells)
 	if (worse)
 		W(write_key(w, "text", "mark worse",
 			    "significantly worse than the baseline"));
+	if (outlier)
+		W(write_key(w, "rect", "key-bar key-outlier",
+			    "outlier (dashed outline): this server's interval excludes "
+			    "the other servers'"));
 	W(hend(w));
 	return 0;
 }
@@ -509,6 +538,7 @@ int report_chart_write(xmlTextWriterPtr w, json_object *metric, unsigned chart)
 	json_object *cells = report_html_array(metric, "cells");
 	const char *unit = jsonget_string(metric, "unit");
 	const char *name = jsonget_string(metric, "name");
+	json_object *outliers = report_html_array(metric, "outliers");
 	char buf[256];
 
 	if (!cells || json_object_array_length(cells) == 0)
@@ -536,10 +566,10 @@ int report_chart_write(xmlTextWriterPtr w, json_object *metric, unsigned chart)
 	W(svgend(w));
 	W(write_defs(w, chart));
 	W(write_axis(w, &s, l.width, unit));
-	W(write_cells(w, cells, &l, &s, chart, unit));
+	W(write_cells(w, cells, &l, &s, chart, unit, outliers));
 	W(svgend(w));
 	W(hend(w));
-	return write_legend(w, cells);
+	return write_legend(w, cells, outliers);
 }
 
 /* Distinct values of member KEY over CELLS in order of appearance, into
@@ -571,7 +601,7 @@ static json_object *cell_at(json_object *cells, const char *group, const char *l
 	return NULL;
 }
 
-static int write_value(xmlTextWriterPtr w, json_object *c)
+static int write_value(xmlTextWriterPtr w, json_object *c, json_object *outliers)
 {
 	char buf[160];
 	unsigned n = 0, failed = 0;
@@ -582,7 +612,7 @@ static int write_value(xmlTextWriterPtr w, json_object *c)
 		W(report_html_text(w, "\u2013"));
 		return hend(w);
 	}
-	struct cell_marks m = marks_of(c);
+	struct cell_marks m = marks_of(c, outliers);
 	const char *display = jsonget_string(c, "display");
 	jsonget_uint(c, "n", &n);
 	jsonget_uint(c, "failed", &failed);
@@ -596,12 +626,15 @@ static int write_value(xmlTextWriterPtr w, json_object *c)
 		W(report_html_element(w, "span", "mark mismatch", " !"));
 	if (m.worse)
 		W(report_html_element(w, "span", "mark worse", " \u25bc"));
+	if (m.outlier)
+		W(report_html_element(w, "span", "mark outlier", " outlier"));
 	return hend(w);
 }
 
 int report_chart_values(xmlTextWriterPtr w, json_object *metric)
 {
 	json_object *cells = report_html_array(metric, "cells");
+	json_object *outliers = report_html_array(metric, "outliers");
 	const char *groups[256], *labels[64];
 
 	if (!cells || json_object_array_length(cells) == 0)
@@ -625,7 +658,7 @@ int report_chart_values(xmlTextWriterPtr w, json_object *metric)
 		W(hstart(w, "tr"));
 		W(report_html_element(w, "th", NULL, groups[g] && *groups[g] ? groups[g] : "all"));
 		for (size_t l = 0; l < nl; l++)
-			W(write_value(w, cell_at(cells, groups[g], labels[l])));
+			W(write_value(w, cell_at(cells, groups[g], labels[l]), outliers));
 		W(hend(w));
 	}
 	W(hend(w));

@@ -1,121 +1,71 @@
 #!/bin/sh
 # Netboot as a lab does it, on this machine: the kit of
 # tests/e2e/netboot-test.ini (kit-test's host settings, a one-run
-# qemu-img bench sweep on the disk under test, disk under test auto), its NAME.netboot/ served over HTTP by a real nginx on 127.0.0.1
-# (which also takes the uploads, its dav module), and virtual lab servers
-# with no disk but the one under test and no stick: QEMU's own iPXE
-# (ipxe-qemu's ROM on an e1000 NIC) gets DHCP and a TFTP chain script from
-# QEMU's user-mode network, which chains http://10.0.2.2:PORT/...boot.ipxe
-# (QEMU hands 10.0.2.2 to the host's loopback), the lab's one boot script
-# with buildapp.upload= appended.
+# qemu-img bench sweep on the disk under test, disk under test auto), its
+# NAME.netboot/ served over HTTP by a real nginx on 127.0.0.1 (which also
+# takes the uploads, its dav module), and virtual lab servers netbooted
+# by QEMU's own iPXE (tests/lib/netboot.sh), the lab's boot scripts made
+# from the kit's with buildapp.upload= appended.
 #
 # Two servers (DMI serials SRV-A and SRV-B, disk serials DISK-A and
-# DISK-B) run their sweeps with their bundles in RAM and upload them; a
-# third, whose script names a location that refuses uploads (and a disk
-# it does not have, so it has no sweep to run), says so on its console
-# and still powers off.  What arrived: two bundles under their servers'
-# names, whole (SHA256SUMS checks, no temporary collection left), each
-# saying it was kept in RAM; `buildapp report` over the directory shows
-# both servers side by side.  An upload cut short is
+# DISK-B, no stick) run their sweeps with their bundles in RAM and upload
+# them; a third, whose script names a location that refuses uploads (and
+# a disk it does not have, so it has no sweep to run), says so on its
+# console and in appliance.txt on the RESULTS stick it has (a small disk
+# with a partition labelled RESULTS, made here), read back after it
+# powered off, and still powers off.  What arrived: two bundles under
+# their servers' names, whole (SHA256SUMS checks, no temporary collection
+# left), each saying it was kept in RAM; `buildapp report` over the
+# directory shows both servers side by side.  An upload cut short is
 # tests/integration/upload-webdav.sh's.
 #
 # Cost: the kit build (a minute from a warm cache), then the three servers
 # at once: three TCG boots of the appliance, no nested guest; 5.7 minutes
-# measured at load 10-17 on 2 cores (kit 56 s, servers 281 s).
+# measured at load 10-17 on 2 cores (kit 56 s, servers 281 s); with server
+# C's stick 4.5 minutes at load 12-15 (kit 6 s from a warm cache, servers
+# 257 s): the stick costs nothing measurable.
 . "$TOP/tests/lib/common.sh"
 . "$TOP/tests/lib/webdav.sh"
-rom=/usr/lib/ipxe/qemu/efi-e1000.rom
-[ -f "$rom" ] || skip "QEMU's iPXE ROMs are not installed (ipxe-qemu)"
 command -v supermin >/dev/null || skip "supermin is not installed"
-work=$(mktemp -d "$CACHE/netboot.XXXXXX")
-pids=""
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null || true; done
-	webdav_stop
-	[ -n "${KEEP_TMP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-webdav_start "$work/w"
-dav=$work/w/dav
-start=$(date +%s)
-"$BUILDAPP" "$TOP/tests/e2e/netboot-test.ini" -o "$work/out" --cache "$CACHE/buildapp" ||
-	fail "the kit did not build"
-echo "kit built in $(($(date +%s) - start))s"
-nb=$work/out/netboot-test.netboot
-for f in vmlinuz initrd boot.ipxe; do
-	[ -s "$nb/$f" ] || fail "the kit wrote no $f in netboot-test.netboot/"
-done
+. "$TOP/tests/lib/netboot.sh"
+netboot_setup netboot "$TOP/tests/e2e/netboot-test.ini"
+nb=$NETBOOT_NB
 grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=auto' "$nb/boot.ipxe" ||
 	fail "boot.ipxe: $(cat "$nb/boot.ipxe")"
 
-# The lab's HTTP server: the netboot directory, and two boot scripts made
-# from the kit's, settings appended to its kernel command line.  A TCG
-# server on a loaded host can fail the kernel's IO-APIC timer check and
-# panic: no_timer_check, as for any virtual machine.
-cp -r "$nb" "$dav/netboot-test.netboot"
-url=http://10.0.2.2:$WEBDAV_PORT
-sed "s|^kernel .*|& no_timer_check buildapp.upload=$url/rack/|" "$nb/boot.ipxe" \
-	>"$dav/netboot-test.netboot/rack.ipxe"
-sed "s|^kernel .*|& no_timer_check buildapp.disk=NO-SUCH-DISK buildapp.upload=$url/ro/|" \
-	"$nb/boot.ipxe" >"$dav/netboot-test.netboot/refused.ipxe"
-chmod -R a+rX "$dav/netboot-test.netboot"
+# The lab's two boot scripts, settings appended to the kit's kernel line.
+netboot_script rack.ipxe "buildapp.upload=$NETBOOT_URL/rack/"
+netboot_script refused.ipxe "buildapp.disk=NO-SUCH-DISK buildapp.upload=$NETBOOT_URL/ro/"
 
-# SeaBIOS's output, and so iPXE's, on the serial console too: the port's
-# number (0x3f8) as the little-endian integer SeaBIOS reads.
-printf '\370\003' >"$work/sercon-port"
-
-# server NAME SCRIPT: boots a virtual lab server (DMI serial SRV-NAME, a
-# blank 8G disk under test serial DISK-NAME on IDE) from the network: an
-# i440FX machine and an e1000 NIC, the pair whose iPXE ROM this QEMU's
-# SeaBIOS runs every time (on q35, or with virtio-net, it did not).
-server() {
-	mkdir -p "$work/tftp-$1"
-	printf '#!ipxe\nchain %s/netboot-test.netboot/%s\n' "$url" "$2" >"$work/tftp-$1/chain.ipxe"
-	qemu-img create -q -f raw "$work/dut-$1.raw" 8G
-	timeout 3000 qemu-system-x86_64 -accel tcg -M pc -m 3072 -smp 2 -cpu max \
-		-nodefaults -display none -no-reboot -serial stdio \
-		-fw_cfg "name=etc/sercon-port,file=$work/sercon-port" \
-		-smbios "type=1,manufacturer=buildapp-test,product=netboot,serial=SRV-$1" \
-		-netdev "user,id=net0,tftp=$work/tftp-$1,bootfile=chain.ipxe" \
-		-device "e1000,netdev=net0,romfile=$rom,bootindex=0" \
-		-drive "file=$work/dut-$1.raw,format=raw,if=none,id=dut,cache=none,aio=threads" \
-		-device "ide-hd,drive=dut,bus=ide.0,serial=DISK-$1" \
-		</dev/null >"$work/console-$1.log" 2>&1
-	echo $? >"$work/rc-$1"
-}
+# Server C's RESULTS stick, as a lab writes one by hand: a GPT partition
+# named RESULTS holding an ext4 labelled RESULTS (what the kit's image
+# has, builder/image.c), made here with sfdisk and mke2fs.
+stick=$work/stick-C.raw
+results_at=$((2048 * 512))
+truncate -s 64M "$stick"
+printf 'label: gpt\nstart=2048, name="RESULTS"\n' | sfdisk --quiet "$stick"
+mke2fs -q -F -t ext4 -L RESULTS -E offset=$results_at "$stick" 62M
 
 start=$(date +%s)
-server A rack.ipxe & pids="$pids $!"
-server B rack.ipxe & pids="$pids $!"
-server C refused.ipxe & pids="$pids $!"
+netboot_server A rack.ipxe & pids="$pids $!"
+netboot_server B rack.ipxe & pids="$pids $!"
+netboot_server C refused.ipxe \
+	-drive "file=$stick,format=raw,if=none,id=stick,cache=none,aio=threads" \
+	-device "ide-hd,drive=stick,bus=ide.1,serial=STICK-C" & pids="$pids $!"
 wait
 pids=""
 echo "three servers powered off after $(($(date +%s) - start))s"
 for s in A B C; do
 	echo "--- console of server $s (last lines)"
 	tail -n 25 "$work/console-$s.log"
-	[ "$(cat "$work/rc-$s")" = 0 ] || fail "server $s: qemu exit $(cat "$work/rc-$s") (no power-off in time?)"
-	grep -q "iPXE (PCI .*) starting execution" "$work/console-$s.log" ||
-		fail "server $s: not booted by iPXE"
-	grep -q "^http://10.0.2.2:$WEBDAV_PORT/netboot-test.netboot/.*\.ipxe\.\.\. ok" \
-		"$work/console-$s.log" || fail "server $s: iPXE did not chain the boot script"
+	netboot_check_booted "$s"
 done
 
 for s in A B; do
-	log=$work/console-$s.log
-	grep -q "no partition labelled RESULTS: the results stay in RAM" "$log" ||
-		fail "server $s: did not keep its results in RAM"
-	grep -q "network: eth0 configured by DHCP" "$log" || fail "server $s: no DHCP lease"
-	grep -q "uploaded to http://10.0.2.2:$WEBDAV_PORT/rack/netboot-test_SRV-${s}_DISK-${s}_" "$log" ||
-		fail "server $s: no upload on its console"
-	grep -q "done; poweroff" "$log" || fail "server $s: its sweep did not end well"
-	b=$(ls -d "$dav/rack/netboot-test_SRV-${s}_DISK-${s}_"*T*Z 2>/dev/null)
-	[ -n "$b" ] && [ -d "$b" ] || fail "server $s: no bundle named by server, disk and boot time"
-	(cd "$b" && sha256sum --quiet -c SHA256SUMS) || fail "server $s: SHA256SUMS does not check"
-	grep -qx "results: RAM (no RESULTS partition)" "$b/appliance.txt" ||
-		fail "server $s: appliance.txt: $(cat "$b/appliance.txt")"
+	netboot_check_bundle "$s" rack
+	b=$bundle
+	grep -q "network: eth0 configured by DHCP" "$work/console-$s.log" || fail "server $s: no DHCP lease"
+	grep -q "done; poweroff" "$work/console-$s.log" || fail "server $s: its sweep did not end well"
 	grep -q "^upload: sending to http://10.0.2.2:$WEBDAV_PORT/rack/ as $(basename "$b")" "$b/appliance.txt" ||
 		fail "server $s: appliance.txt has no upload line"
 	[ "$(grep -c '"status":"ok"' "$b/runs.jsonl")" -eq 1 ] || fail "server $s: its run is not journaled ok"
@@ -128,13 +78,22 @@ assert h["label"] == "SRV-%s_DISK-%s" % (s, s), h["label"]
 assert h["boot_time"], h
 PY
 done
-[ -z "$(ls -A "$dav/rack" | grep '^\.')" ] || fail "a temporary collection was left: $(ls -A "$dav/rack")"
-[ "$(ls "$dav/rack" | wc -l)" -eq 2 ] || fail "the rack holds more than the two bundles: $(ls "$dav/rack")"
+netboot_check_rack rack 2
 
 log=$work/console-C.log
 grep -q "upload to http://10.0.2.2:$WEBDAV_PORT/ro/ failed: .*refused: HTTP 405" "$log" ||
 	fail "server C: no clear line for the refused upload"
 grep -q "failed; poweroff" "$log" || fail "server C: did not power off as the profile says"
+grep -q "RESULTS: /dev/sd[a-z]1 " "$log" || fail "server C: did not take its RESULTS stick"
+# Read back off the stick, powered off: the refusal is in appliance.txt.
+debugfs -R "cat /appliance.txt" "$stick?offset=$results_at" >"$work/appliance-C.txt" 2>/dev/null ||
+	fail "server C: no appliance.txt on its RESULTS stick"
+echo "--- appliance.txt on server C's RESULTS stick"
+cat "$work/appliance-C.txt"
+grep -q "^upload: failed: .*refused: HTTP 405" "$work/appliance-C.txt" ||
+	fail "server C: its RESULTS stick's appliance.txt does not say the upload was refused"
+grep -q "^results: /dev/sd[a-z]1$" "$work/appliance-C.txt" ||
+	fail "server C: appliance.txt does not name its RESULTS stick"
 grep -q "iPXE/.*" "$work/w/nginx/access.log" || fail "nginx served nothing to iPXE"
 [ -z "$(ls -A "$dav/ro")" ] || fail "server C: something was written where uploads are refused"
 

@@ -94,7 +94,7 @@ EOF
 	{ echo "FAIL: buildapp report: $(tail -n 3 "$OUT/cli-report.log")"; exit 1; }
 
 failed=0
-for model in one-host two-hosts references cli; do
+for model in one-host two-hosts references rack cli; do
 	html=$OUT/report-$model.html
 	json=$TOP/tests/unit/data/report-$model.json
 	if [ "$model" = cli ]; then
@@ -129,6 +129,8 @@ expect = {
     "mismatched": (count("rect", "bar", "mismatch"), sum(1 for c in cells if c["cache_mismatches"])),
     "worse": (count("rect", "bar", "worse"),
               sum(1 for c in cells if c.get("baseline") and c["baseline"]["worse"])),
+    "outliers": (count("rect", "bar", "outlier"),
+                 sum(len(m.get("outliers", [])) for w in model["workloads"] for m in w["metrics"])),
     "charts": (count("svg", "chart"), sum(1 for w in model["workloads"] for m in w["metrics"] if m["cells"])),
     "failures": (sum(1 for e in dom.iter("td") if (e.text or "").startswith("console/")),
                  len(model["failures"])),
@@ -144,7 +146,7 @@ EOF
 done
 
 # What a person sees: desktop and phone width, and printed.
-for model in one-host two-hosts cli; do
+for model in one-host two-hosts rack cli; do
 	url="file://$TOP/$OUT/report-$model.html"
 	json=$TOP/tests/unit/data/report-$model.json
 	[ "$model" != cli ] || json=$T/cli/report.json

@@ -1,7 +1,7 @@
 /* report.html from hand-written report models (tests/unit/data/report-*.json,
  * docs/report.md): parsed back with libxml2's HTML parser, the page must
  * hold one bar per cell and one dot per run, the marks of mismatched and
- * worse cells, the failures, hosts, plan differences and the studies'
+ * worse cells and of a rack's outliers, the failures, hosts, plan differences and the studies'
  * tables, and nothing that reaches outside the file. */
 #include <errno.h>
 #include <setjmp.h>
@@ -65,7 +65,7 @@ static int count(struct page *p, const char *xpath)
 
 /* What the model says the chart must show. */
 struct expect {
-	int cells, runs, firsts, mismatched, worse, comparisons;
+	int cells, runs, firsts, mismatched, worse, comparisons, outliers;
 };
 
 static struct expect expected(json_object *model)
@@ -81,6 +81,8 @@ static struct expect expected(json_object *model)
 			json_object_object_get_ex(metric, "cells", &cells);
 			json_object_object_get_ex(metric, "comparisons", &cmps);
 			e.comparisons += (int)json_object_array_length(cmps);
+			if (json_object_object_get_ex(metric, "outliers", &v) && v)
+				e.outliers += (int)json_object_array_length(v);
 			for (size_t c = 0; c < json_object_array_length(cells); c++) {
 				json_object *cell = json_object_array_get_idx(cells, c);
 				json_object_object_get_ex(cell, "runs", &runs);
@@ -137,6 +139,12 @@ static void check_common(struct page *p)
 			 e.mismatched);
 	assert_int_equal(count(p, "//rect[" HAS_CLASS("bar") " and " HAS_CLASS("worse") "]"),
 			 e.worse);
+	assert_int_equal(count(p, "//rect[" HAS_CLASS("bar") " and " HAS_CLASS("outlier") "]"),
+			 e.outliers);
+	assert_int_equal(count(p, "//svg//text[" HAS_CLASS("outlier") " and .='outlier']"),
+			 e.outliers);
+	assert_int_equal(count(p, "//li[contains(., 'outlier (dashed outline)')]") > 0,
+			 e.outliers > 0);
 	/* Every bar says what it is when pointed at. */
 	assert_int_equal(count(p, "//rect[" HAS_CLASS("bar") "]/title"), e.cells);
 	/* Headlines first, one item each. */
@@ -231,6 +239,25 @@ static void references(void **state)
 	release(&p);
 }
 
+/* A rack's report (what `buildapp report` wrote over test_report_rack's
+ * four servers): SRV-3_D3 stands out in both cells of dd_mbps. */
+static void rack(void **state)
+{
+	struct page p;
+	(void)state;
+
+	render("rack", &p);
+	check_common(&p);
+	assert_int_equal(count(&p, "//rect[" HAS_CLASS("outlier") "]"), 2);
+	assert_int_equal(count(&p, "//rect[" HAS_CLASS("outlier") "]/title[contains(., 'SRV-3_D3') "
+				   "and contains(., 'stands out')]"),
+			 2);
+	assert_int_equal(count(&p, "//table[" HAS_CLASS("values") "]//span[" HAS_CLASS("outlier") "]"),
+			 2);
+	assert_int_equal(count(&p, "//li[contains(., 'outlier (dashed outline)')]"), 1);
+	release(&p);
+}
+
 static void bad_models(void **state)
 {
 	char *out = NULL;
@@ -275,7 +302,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_host),   cmocka_unit_test(two_hosts),
 		cmocka_unit_test(references), cmocka_unit_test(bad_models),
-		cmocka_unit_test(clean_text),
+		cmocka_unit_test(clean_text), cmocka_unit_test(rack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

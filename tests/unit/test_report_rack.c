@@ -1,8 +1,9 @@
 /* A rack's report: a directory of four servers' bundles (and an upload
  * cut short under its temporary name) read as four hosts labelled by
  * their server and disk; the one server whose dd runs are half as fast
- * stands out, as a headline and in "outliers", and no other does; with
- * two servers none does. */
+ * stands out, as a headline and in "outliers", and no other does, and
+ * report.html marks its bars (dashed outline, label, legend line); with
+ * two servers, or three alike, none does and nothing is marked. */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include "jsonget.h"
 #include "names.h"
 #include "report.h"
+#include "report_html.h"
 
 static char dir[] = "/tmp/test-report-rack.XXXXXX";
 
@@ -101,6 +103,47 @@ static json_object *model_of(char **dirs, size_t n)
 	return model;
 }
 
+/* The first CLOSE at or after P (which must have one). */
+static const char *upto(const char *p, const char *close)
+{
+	const char *e = strstr(p, close);
+	assert_non_null(e);
+	return e;
+}
+
+/* MODEL's report.html marks exactly BARS bars as outliers, each with its
+ * label, and a tooltip that names HOST; the legend explains the mark iff
+ * there is one. */
+static void html_outliers(json_object *model, int bars, const char *host)
+{
+	char *html = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&html, &len);
+	assert_non_null(f);
+	assert_int_equal(report_html_write(model, f), 0);
+	assert_int_equal(fclose(f), 0);
+	int marked = 0, labels = 0;
+	for (const char *p = html; (p = strstr(p, "<rect class=\"bar ")); p++) {
+		const char *o = strstr(p, " outlier\"");
+		if (!o || o > upto(p, ">"))
+			continue;
+		marked++;
+		const char *t = strstr(p, "<title>"), *te = upto(t, "</title>");
+		char title[512];
+		snprintf(title, sizeof title, "%.*s", (int)(te - t), t);
+		assert_non_null(strstr(title, host));
+		assert_non_null(strstr(title, "this server stands out from the others"));
+	}
+	for (const char *p = html; (p = strstr(p, "<text class=\"mark outlier\"")); p++)
+		labels += strncmp(strchr(p, '>'), ">outlier</text>", 15) == 0;
+	assert_int_equal(marked, bars);
+	assert_int_equal(labels, bars);
+	assert_int_equal(strstr(html, "outlier (dashed outline): this server's interval "
+				      "excludes the other servers'") != NULL,
+			 bars > 0);
+	free(html);
+}
+
 static void test_rack(void **state)
 {
 	char **dirs = NULL;
@@ -146,6 +189,7 @@ static void test_rack(void **state)
 	json_object *w = json_object_array_get_idx(get(model, "workloads"), 0);
 	json_object *m = json_object_array_get_idx(get(w, "metrics"), 0);
 	assert_int_equal(json_object_array_length(get(m, "outliers")), 2);
+	html_outliers(model, 2, "SRV-3_D3");
 	json_object_put(model);
 
 	/* Two servers: each excludes the other, neither is the odd one. */
@@ -156,6 +200,7 @@ static void test_rack(void **state)
 	char *alike[] = {dirs[0], dirs[1], dirs[3]};
 	model = model_of(alike, 3);
 	assert_int_equal(json_object_array_length(get(model, "outliers")), 0);
+	html_outliers(model, 0, "");
 	json_object_put(model);
 	for (size_t i = 0; i < n; i++)
 		free(dirs[i]);
