@@ -117,6 +117,8 @@ KEYS_ENTRY(PERCENT, "sweep", "target_ci", "0", 0, 100, sweep.target_ci,
 	"Stop adding runs to a cell once its 95% CI half-width is below this percent of the mean; 0 off.")
 KEYS_ENTRY(UINT, "sweep", "max_runs", "0", 0, 1000, sweep.max_runs,
 	"With target_ci: most runs per cell (at least runs); 0 means runs.")
+KEYS_ENTRY(BOOL, "sweep", "verify_reset", "no", 0, 0, sweep.verify_reset,
+	"Check every fast reset: after it, and once more after each volume's last planned run, the whole volume's sha256, then the full reset and its sha256 again, both in the journal's reset_check (a difference is warned about). Slow: each check reads the volume twice and writes it once.")
 
 KEYS_ENTRY(STRING, "report", "baseline", "", 0, 0, report.baseline,
 	"Reference level of the report's comparisons, as axis:level (e.g. cache:writethrough): a level the sweep runs. Default: each axis's first listed level.")

@@ -155,6 +155,7 @@ struct profile_sweep {
 	uint64_t seed;
 	double target_ci; /* relative 95% CI half-width in %, 0: off */
 	unsigned max_runs;
+	bool verify_reset; /* every fast reset checked against a full one */
 };
 
 struct profile_report {
