@@ -96,6 +96,8 @@ KEYS_ENTRY(UINT, "workload", "fio_runtime", "0", 0, 86400, workload.fio_runtime,
 	"fio runtime= in seconds; 0 runs until fio_size is done.")
 KEYS_ENTRY(SIZE, "workload", "bonnie_size", "256M", 1 * M, 1 * T, workload.bonnie_size,
 	"bonnie++ file size (-s).")
+KEYS_ENTRY(BOOL, "workload", "bonnie_fast", "no", 0, 0, workload.bonnie_fast,
+	"bonnie++ -f: skip the per-character tests (a function call per byte, CPU-bound: the slowest part in a nested TCG guest); bonnie_putc and bonnie_getc are then not measured.")
 KEYS_ENTRY(SIZE, "workload", "dd_bs", "4K", 512, 16 * M, workload.dd_bs,
 	"dd block size.")
 KEYS_ENTRY(UINT64, "workload", "dd_count", "4096", 1, 1000000000, workload.dd_count,
