@@ -4,7 +4,11 @@ flags; the first run's reset full, every later one's fast and checked, the
 last run's writes checked after it; every check identical, a real sha256,
 and the same one each time (each reset's result is the pristine volume).
 
-usage: reset-checks.py RUNS.jsonl PREFIX KIND:METRIC..."""
+With --pristine=SHA256 that one hash must be SHA256 (the pristine guest
+image's, as `buildapp kit` writes disk.img: what the volume holds after a
+reset when it is the image's size).
+
+usage: reset-checks.py [--pristine=SHA256] RUNS.jsonl PREFIX KIND:METRIC..."""
 import json
 import re
 import sys
@@ -26,7 +30,7 @@ def check(c, where, errors):
     return c.get("full")
 
 
-def main(path, prefix, wants):
+def main(path, prefix, wants, pristine=None):
     # guestfish's cat ends the text with a newline of its own.
     runs = [json.loads(l) for l in open(path) if l.strip()]
     runs.sort(key=lambda r: r["position"])
@@ -57,6 +61,8 @@ def main(path, prefix, wants):
             errors.append(f"{where}: a check after a run that is not the last")
     if len(hashes) != 1:
         errors.append(f"the resets left different volumes: {sorted(map(str, hashes))}")
+    elif pristine and hashes != {pristine}:
+        errors.append(f"the resets left {hashes.pop()}, not the pristine image {pristine}")
     for e in errors:
         print("reset-checks:", e, file=sys.stderr)
     if not errors:
@@ -66,4 +72,8 @@ def main(path, prefix, wants):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[3:]))
+    args = sys.argv[1:]
+    pristine = None
+    if args and args[0].startswith("--pristine="):
+        pristine = args.pop(0).split("=", 1)[1]
+    sys.exit(main(args[0], args[1], args[2:], pristine))
