@@ -47,6 +47,9 @@ int guestcmdline_build(const struct profile *p, enum workload_kind kind,
 		break;
 	case WORKLOAD_BONNIE:
 		fprintf(f, " " P "bonnie_size=%" PRIu64, w->bonnie_size);
+		/* Only when asked for: other kits' command lines unchanged. */
+		if (w->bonnie_fast)
+			fprintf(f, " " P "bonnie_fast=1");
 		break;
 	case WORKLOAD_FIO:
 		fprintf(f,

@@ -200,6 +200,44 @@ static bool phases_from_json(json_object *o, struct journal_phases *ph)
 	       jsonget_number(o, "total", &ph->total);
 }
 
+/* "reset_check": null when no check was made. */
+static json_object *reset_check_to_json(const struct journal_reset_check *c)
+{
+	json_object *o;
+
+	if (!c->done || !(o = json_object_new_object()))
+		return NULL;
+	/* Out of memory loses the check, not the run. */
+	add(o, "fast", json_object_new_string(c->fast));
+	add(o, "full", json_object_new_string(c->full));
+	add(o, "identical", json_object_new_boolean(c->identical));
+	return o;
+}
+
+static bool sha_from_json(json_object *o, const char *key, char *hex)
+{
+	const char *s = jsonget_string(o, key);
+
+	if (!s || strlen(s) != 64 || strspn(s, "0123456789abcdef") != 64)
+		return false;
+	memcpy(hex, s, 65);
+	return true;
+}
+
+/* Absent or null in journals older than the check, and when none was made. */
+static bool reset_check_from_json(json_object *o, const char *key,
+				  struct journal_reset_check *c)
+{
+	*c = (struct journal_reset_check){.done = false};
+	if (!json_object_object_get_ex(o, key, &o) || !o)
+		return true;
+	c->done = true;
+	return json_object_is_type(o, json_type_object) &&
+	       sha_from_json(o, "fast", c->fast) && sha_from_json(o, "full", c->full) &&
+	       jsonget_bool(o, "identical", &c->identical) &&
+	       c->identical == (strcmp(c->fast, c->full) == 0);
+}
+
 int journal_run_to_json(const struct journal_run *run, char **ret)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
@@ -241,6 +279,11 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    add(o, "applied_cache", applied) < 0 ||
 	    add(o, "qcow2_cache", qcow2_cache_to_json(run)) < 0 ||
 	    add_string(o, "reset", run->reset[0] ? run->reset : NULL) < 0 ||
+	    (run->reset_check.done &&
+	     add(o, "reset_check", reset_check_to_json(&run->reset_check)) < 0) ||
+	    (run->reset_check_after.done &&
+	     add(o, "reset_check_after",
+		 reset_check_to_json(&run->reset_check_after)) < 0) ||
 	    add_string(o, "host_kernel", run->host_kernel) < 0 ||
 	    add_string(o, "guest_kernel",
 		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
@@ -325,6 +368,9 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 	s = jsonget_string(o, "reset");
 	if (s && ((strcmp(s, "full") && strcmp(s, "fast")) ||
 		  !copy_text(run->reset, sizeof run->reset, s)))
+		return false;
+	if (!reset_check_from_json(o, "reset_check", &run->reset_check) ||
+	    !reset_check_from_json(o, "reset_check_after", &run->reset_check_after))
 		return false;
 	s = jsonget_string(o, "host_kernel");
 	if (s && !copy_text(run->host_kernel, sizeof run->host_kernel, s))

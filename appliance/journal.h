@@ -40,6 +40,14 @@ struct journal_phases {
 	double total;      /* the run's start to its journal line */
 };
 
+/* A checked fast reset ([sweep] verify_reset): the whole volume's sha256
+ * after the fast reset, then after the full reset made over it. */
+struct journal_reset_check {
+	bool done;
+	char fast[65], full[65]; /* SHA256_HEX_LEN */
+	bool identical;
+};
+
 struct journal_run {
 	struct plan_cell cell;  /* id and the axis values */
 	unsigned index;         /* run number within the cell, 0-based */
@@ -62,6 +70,10 @@ struct journal_run {
 	 * image covers, or a fresh file), "fast" (only what the previous run
 	 * on the volume wrote), "" (none: the run failed before it). */
 	char reset[8];
+	/* That reset checked, when it was fast and checked; and the check of
+	 * the reset after this run, made for the last planned run on each
+	 * volume (its own writes get a checked reset too). */
+	struct journal_reset_check reset_check, reset_check_after;
 	char host_kernel[JOURNAL_NAME_MAX * 2];
 	char guest_kernel[JOURNAL_NAME_MAX * 2];
 	struct journal_metric *metrics; /* owned */

@@ -96,6 +96,8 @@ KEYS_ENTRY(UINT, "workload", "fio_runtime", "0", 0, 86400, workload.fio_runtime,
 	"fio runtime= in seconds; 0 runs until fio_size is done.")
 KEYS_ENTRY(SIZE, "workload", "bonnie_size", "256M", 1 * M, 1 * T, workload.bonnie_size,
 	"bonnie++ file size (-s).")
+KEYS_ENTRY(BOOL, "workload", "bonnie_fast", "no", 0, 0, workload.bonnie_fast,
+	"bonnie++ -f: skip the per-character tests (a function call per byte, CPU-bound: the slowest part in a nested TCG guest); bonnie_putc and bonnie_getc are then not measured.")
 KEYS_ENTRY(SIZE, "workload", "dd_bs", "4K", 512, 16 * M, workload.dd_bs,
 	"dd block size.")
 KEYS_ENTRY(UINT64, "workload", "dd_count", "4096", 1, 1000000000, workload.dd_count,
@@ -117,6 +119,8 @@ KEYS_ENTRY(PERCENT, "sweep", "target_ci", "0", 0, 100, sweep.target_ci,
 	"Stop adding runs to a cell once its 95% CI half-width is below this percent of the mean; 0 off.")
 KEYS_ENTRY(UINT, "sweep", "max_runs", "0", 0, 1000, sweep.max_runs,
 	"With target_ci: most runs per cell (at least runs); 0 means runs.")
+KEYS_ENTRY(BOOL, "sweep", "verify_reset", "no", 0, 0, sweep.verify_reset,
+	"Check every fast reset: after it, and once more after each volume's last planned run, the whole volume's sha256, then the full reset and its sha256 again, both in the journal's reset_check (a difference is warned about). Slow: each check reads the volume twice and writes it once.")
 
 KEYS_ENTRY(STRING, "report", "baseline", "", 0, 0, report.baseline,
 	"Reference level of the report's comparisons, as axis:level (e.g. cache:writethrough): a level the sweep runs. Default: each axis's first listed level.")

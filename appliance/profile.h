@@ -142,6 +142,7 @@ struct profile_workload {
 	unsigned fio_fsync; /* fsync every N writes; 0: never */
 	unsigned fio_runtime; /* seconds; 0: until fio_size is done */
 	uint64_t bonnie_size;
+	bool bonnie_fast;    /* -f: no per-character tests */
 	uint64_t dd_bs;
 	uint64_t dd_count;
 	uint64_t bench_count; /* qemu-img bench -c */
@@ -155,6 +156,7 @@ struct profile_sweep {
 	uint64_t seed;
 	double target_ci; /* relative 95% CI half-width in %, 0: off */
 	unsigned max_runs;
+	bool verify_reset; /* every fast reset checked against a full one */
 };
 
 struct profile_report {

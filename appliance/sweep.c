@@ -315,7 +315,8 @@ static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell
 	if (!vol)
 		return log_error_code(-ENOENT, "no volume provisioned for %s",
 				      cell->id);
-	r = volreset_run(vol, env->pristine, ret_reset_seconds, &kind);
+	r = volreset_run(vol, env->pristine, ret_reset_seconds, &kind,
+			 env->plan->profile.sweep.verify_reset ? &jr->reset_check : NULL);
 	ph->reset = monotonic_seconds() - t;
 	if (r < 0) {
 		char cause[256];
@@ -331,6 +332,23 @@ static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell
 		drop_page_cache();
 	ph->page_cache = monotonic_seconds() - t;
 	return 0;
+}
+
+/* Whether PR is the last planned run on VOL: with [sweep] verify_reset
+ * its writes get a checked reset too, as no later run's reset checks
+ * them.  (Extra runs for target_ci are not planned: theirs do not.) */
+static bool last_planned_on(const struct sweep_env *env, const struct plan_run *pr,
+			    const struct storage_volume *vol)
+{
+	const struct plan *plan = env->plan;
+
+	for (size_t i = plan->n_runs; i-- > 0;) {
+		const struct plan_run *o = &plan->runs[i];
+
+		if (find_volume(env, &plan->cells[o->cell]) == vol)
+			return o->cell == pr->cell && o->index == pr->index;
+	}
+	return false;
 }
 
 /* The rest of the sweep's estimate, for the progress lines. */
@@ -369,6 +387,9 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 		r = run_guest(env, pr, vol, &jr, &res);
 	if (r >= 0)
 		jr.phases.workload = monotonic_seconds() - t;
+	if (r >= 0 && vol && env->plan->profile.sweep.verify_reset &&
+	    last_planned_on(env, pr, vol))
+		r = volreset_check_last(vol, env->pristine, &jr.reset_check_after);
 	/* A run that cannot start (its volume, its domain refused...) is a
 	 * result of its cell: journaled as failed with the reason, and the
 	 * sweep goes on.  A signal is not. */

@@ -1,10 +1,13 @@
 #include "volreset.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "log.h"
+#include "sha256.h"
 #include "written.h"
 
 /* A sweep has one volume per backend and preallocation: a few. */
@@ -51,8 +54,51 @@ bool volreset_wants_tracking(const struct storage_volume *v)
 	return v->block_device || v->fill;
 }
 
+/* The whole volume as it is on disk: the LV, or the image file with its
+ * qcow2 metadata (both resets write through QEMU's qcow2 driver). */
+static int volume_sha256(const struct storage_volume *v, char hex[SHA256_HEX_LEN])
+{
+	_cleanup_close_ int fd = open(v->path, O_RDONLY | O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return log_error_errno(-errno, "cannot open '%s'", v->path);
+	r = sha256_fd_hex(fd, NULL, 0, hex);
+	if (r < 0)
+		return log_error_errno(r, "cannot read '%s'", v->path);
+	return 0;
+}
+
+/* After a fast reset of V: its hash, the full reset, its hash again. */
+static int check_fast_reset(const struct storage_volume *v, const char *pristine,
+			    struct journal_reset_check *c)
+{
+	double secs;
+	int r;
+
+	r = volume_sha256(v, c->fast);
+	if (r >= 0)
+		r = storage_reset(v, pristine, &secs);
+	if (r >= 0)
+		r = volume_sha256(v, c->full);
+	if (r < 0)
+		return r;
+	c->done = true;
+	c->identical = strcmp(c->fast, c->full) == 0;
+	if (!c->identical)
+		log_warning("'%s': THE FAST RESET DIFFERS FROM THE FULL ONE: sha256 "
+			    "%s after the fast reset, %s after the full one (the "
+			    "volume is now as the full reset leaves it)",
+			    v->path, c->fast, c->full);
+	else
+		log_info("  reset checked: the fast reset of '%s' is the full one "
+			 "(sha256 %.12s...)", v->path, c->fast);
+	return 0;
+}
+
 int volreset_run(const struct storage_volume *v, const char *pristine,
-		 double *ret_seconds, const char **ret_kind)
+		 double *ret_seconds, const char **ret_kind,
+		 struct journal_reset_check *check)
 {
 	struct volstate *s = state_of(v, false);
 	int r;
@@ -65,7 +111,7 @@ int volreset_run(const struct storage_volume *v, const char *pristine,
 			*ret_seconds = secs + s->read_seconds;
 			*ret_kind = "fast";
 			forget(s);
-			return 0;
+			return check ? check_fast_reset(v, pristine, check) : 0;
 		}
 		log_warning("'%s': the fast reset failed: a full one instead",
 			    v->path);
@@ -74,6 +120,18 @@ int volreset_run(const struct storage_volume *v, const char *pristine,
 	forget(s);
 	*ret_kind = "full";
 	return storage_reset(v, pristine, ret_seconds);
+}
+
+int volreset_check_last(const struct storage_volume *v, const char *pristine,
+			struct journal_reset_check *check)
+{
+	struct volstate *s = state_of(v, false);
+	const char *kind;
+	double secs;
+
+	if (!s || !s->known || !volreset_wants_tracking(v))
+		return 0;
+	return volreset_run(v, pristine, &secs, &kind, check);
 }
 
 void volreset_note(const struct storage_volume *v, struct vm_result *vr)

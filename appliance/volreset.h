@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "journal.h"
 #include "storage.h"
 #include "vm.h"
 
@@ -21,9 +22,20 @@ bool volreset_wants_tracking(const struct storage_volume *v);
 /* Resets V to PRISTINE, fast when it can; *ret_kind is "fast" or
  * "full", *ret_seconds the time it took (reading the writes back at the
  * end of the previous run included).  A fast reset that fails falls back
- * to the full one.  Returns 0 or a negative errno (reported). */
+ * to the full one.  With CHECK, a fast reset is checked: the sha256 of
+ * the whole volume after it, then the full reset over it and the sha256
+ * again, into *CHECK (a difference is warned about; the volume is then
+ * as the full reset left it, and the check's time is not in
+ * *ret_seconds).  Returns 0 or a negative errno (reported). */
 int volreset_run(const struct storage_volume *v, const char *pristine,
-		 double *ret_seconds, const char **ret_kind);
+		 double *ret_seconds, const char **ret_kind,
+		 struct journal_reset_check *check);
+
+/* The checked fast reset of V after its last run, when that run's
+ * writes are known (else nothing is done and CHECK->done stays false).
+ * Returns 0 or a negative errno (reported). */
+int volreset_check_last(const struct storage_volume *v, const char *pristine,
+			struct journal_reset_check *check);
 
 /* After a run on V: what it wrote, when VR knows it (VR's ranges are
  * taken over), else nothing is known and the next reset is full (VR

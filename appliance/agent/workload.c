@@ -213,8 +213,9 @@ static int tarball_read(void)
 
 static int bonnie(void)
 {
-	uint64_t size;
-	if (agent_param_u64("bonnie_size", 256ull << 20, &size) < 0)
+	uint64_t size, fast;
+	if (agent_param_u64("bonnie_size", 256ull << 20, &size) < 0 ||
+	    agent_param_u64("bonnie_fast", 0, &fast) < 0)
 		return -1;
 	uint64_t mb = size >> 20;
 	if (mb < 2)
@@ -228,7 +229,7 @@ static int bonnie(void)
 	snprintf(ram, sizeof(ram), "%" PRIu64, mb / 2);
 	const char *argv[] = {"/usr/sbin/bonnie++", "-d", work(), "-s", s,
 			      "-r", ram, "-n", "0", "-u", "root", "-m",
-			      "guest", "-q", NULL};
+			      "guest", "-q", fast ? "-f" : NULL, NULL};
 	return run_checked(argv, "bonnie");
 }
 

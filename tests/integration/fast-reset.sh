@@ -5,10 +5,15 @@
 # hashed), after a fio, a tarball-write and a bonnie++ guest run of the
 # real guest kit, each run's reset being the next run's starting point.
 # Each run must have written something the reset undid, and a fast reset
-# that leaves out one of the ranges must be seen to differ.
-# Costs the kit (one libguestfs launch, shared through $B/cache) and six
+# that leaves out one of the ranges must be seen to differ.  The runner's
+# own check ([sweep] verify_reset: volreset_run() with a check, its
+# journal line's reset_check) must say identical with the script's own
+# hashes, and not identical, naming both hashes, for the reset missing a
+# range.
+# Costs the kit (one libguestfs launch, shared through $B/cache) and eight
 # small TCG guests: 13.5 minutes here at a load average of 15-18 (the
-# guests are most of it).
+# guests are most of it) before the `buildapp run` below, which adds
+# 2.5 minutes at a load of 12 (two guests, one provisioning).
 set -u
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
@@ -28,6 +33,14 @@ tmp=$(mktemp -d /var/tmp/buildapp-fastreset.XXXXXX)
 K=$tmp/kit
 P=$K/disk.img
 sha() { sha256sum "$1" | cut -d' ' -f1; }
+# reset_check LINE IDENTICAL FAST FULL: the journal line's fast reset and
+# its check as given.
+reset_check() {
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1])); c = r.get("reset_check") or {}
+sys.exit(not (r["reset"] == "fast" and c.get("identical") is (sys.argv[2] == "true")
+              and c.get("fast") == sys.argv[3] and c.get("full") == sys.argv[4]))' "$@"
+}
 
 for fmt in raw qcow2; do
 	v=$tmp/vol.$fmt
@@ -48,6 +61,8 @@ for fmt in raw qcow2; do
 		dirty=$(sha "$v")
 		cp --sparse=always "$v" "$v.full"
 		cp --sparse=always "$v" "$v.miss"
+		cp --sparse=always "$v" "$v.chk"
+		cp --sparse=always "$v" "$v.chkmiss"
 		"$DRIVER" full "$v.full" $fmt "$P" >/dev/null
 		"$DRIVER" fast "$v" $fmt "$P" "$tmp/written" >"$tmp/fast.out"
 		"$DRIVER" fast "$v.miss" $fmt "$P" "$tmp/written" 0 >/dev/null
@@ -56,7 +71,27 @@ for fmt in raw qcow2; do
 		check "$t: the run changed the volume" test "$dirty" != "$full"
 		check "$t: fast reset = full reset (sha256 of the whole file)" test "$(sha "$v")" = "$full"
 		check "$t: a fast reset missing a range differs" test "$(sha "$v.miss")" != "$full"
-		rm -f "$v.full" "$v.miss"
+		"$DRIVER" checked "$v.chk" $fmt "$P" "$tmp/written" >"$tmp/chk.json" 2>"$tmp/chk.err"
+		"$DRIVER" checked "$v.chkmiss" $fmt "$P" "$tmp/written" 0 >"$tmp/chkmiss.json" 2>"$tmp/chkmiss.err"
+		check "$t: the runner's checked fast reset: identical, the full reset's sha256" \
+			reset_check "$tmp/chk.json" true "$full" "$full"
+		check "$t: the runner's check of a reset missing a range: not identical" \
+			reset_check "$tmp/chkmiss.json" false "$(sha "$v.miss")" "$full"
+		check "$t: and it says so loudly" grep -q "THE FAST RESET DIFFERS" "$tmp/chkmiss.err"
+		check "$t: after the check the volume is the full reset's" test "$(sha "$v.chkmiss")" = "$full"
+		rm -f "$v.full" "$v.miss" "$v.chk" "$v.chkmiss"
 	done
 done
+
+# The same check made by `buildapp run` itself ([sweep] verify_reset,
+# fast-reset-run.ini: a filled raw file, a tarball-write then a fio run):
+# the journal's second run had a fast reset checked identical, the last
+# run's writes a checked reset after it, every hash the same: the pristine
+# image's (the volume is its size).
+"$BUILDAPP" run "$TOP/tests/integration/fast-reset-run.ini" --target "$tmp/run" \
+	--results "$tmp/results" --cache "$B/cache" >"$tmp/run.log" 2>&1 ||
+	{ tail -30 "$tmp/run.log"; echo "FAILED: buildapp run with verify_reset"; fail=1; }
+check "buildapp run: each run's writes undone by a checked fast reset" \
+	python3 "$TOP/tests/lib/reset-checks.py" --pristine="$(sha "$P")" "$tmp/results/runs.jsonl" \
+	raw/raw/sparse/unsafe/threads/virtio tarball-write:write_seconds fio:fio_write_iops
 exit $fail

@@ -9,17 +9,23 @@
  *   fast-reset fast VOLUME FORMAT PRISTINE WRITTEN [SKIP]
  *                                             written_reset() of WRITTEN's ranges,
  *                                             leaving out the SKIP-th (a reset that
- *                                             misses a range, which the test must see) */
+ *                                             misses a range, which the test must see)
+ *   fast-reset checked VOLUME FORMAT PRISTINE WRITTEN [SKIP]
+ *                                             the runner's checked fast reset of WRITTEN's
+ *                                             ranges ([sweep] verify_reset: volreset_run()
+ *                                             with a check), printed as its journal line */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "journal.h"
 #include "log.h"
 #include "names.h"
 #include "storage.h"
 #include "vm.h"
+#include "volreset.h"
 #include "written.h"
 
 static int volume(const char *path, const char *format, struct storage_volume *v)
@@ -92,6 +98,45 @@ static int run(struct storage_volume *v, char **a)
 	return r < 0 ? 1 : 0;
 }
 
+/* What the runner does with a run's writes when verify_reset is on:
+ * volreset_note() after the run, volreset_run() with a check before the
+ * next one; the check as the journal writes it. */
+static int checked(struct storage_volume *v, const char *pristine,
+		   const char *written, long skip)
+{
+	struct vm_result res;
+	struct journal_run jr;
+	const char *kind = "";
+	double secs = 0;
+	char *line = NULL;
+	int r;
+
+	memset(&res, 0, sizeof res);
+	r = load(written, skip, &res.written);
+	if (r < 0)
+		return r;
+	res.written_known = true;
+	volreset_note(v, &res);
+	vm_result_release(&res);
+	journal_run_init(&jr);
+	jr.cell.backend = v->backend;
+	jr.cell.format = v->format;
+	jr.cell.cache = CACHE_UNSAFE;
+	jr.cell.workload = WORKLOAD_FIO;
+	snprintf(jr.cell.id, sizeof jr.cell.id, "%s/%s/-/unsafe/threads/virtio/fio",
+		 image_format_name(v->format), image_format_name(v->format));
+	snprintf(jr.status, sizeof jr.status, "ok");
+	r = volreset_run(v, pristine, &secs, &kind, &jr.reset_check);
+	snprintf(jr.reset, sizeof jr.reset, "%s", kind);
+	if (r >= 0)
+		r = journal_run_to_json(&jr, &line);
+	if (r >= 0)
+		printf("%s\n", line);
+	free(line);
+	journal_run_release(&jr);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct storage_volume v;
@@ -118,6 +163,9 @@ int main(int argc, char **argv)
 		if (r >= 0)
 			r = written_reset(&v, argv[4], &w, &secs);
 		written_release(&w);
+	} else if (strcmp(argv[1], "checked") == 0 && argc >= 6) {
+		return checked(&v, argv[4], argv[5],
+			       argc > 6 ? strtol(argv[6], NULL, 10) : -1) < 0 ? 1 : 0;
 	} else {
 		return 2;
 	}

@@ -73,6 +73,16 @@ static void assert_runs_equal(const struct journal_run *a,
 	assert_string_equal(a->host_kernel, b->host_kernel);
 	assert_string_equal(a->guest_kernel, b->guest_kernel);
 	assert_string_equal(a->reset, b->reset);
+	for (int k = 0; k < 2; k++) {
+		const struct journal_reset_check *x = k ? &a->reset_check_after : &a->reset_check,
+						 *y = k ? &b->reset_check_after : &b->reset_check;
+		assert_int_equal(x->done, y->done);
+		if (!x->done)
+			continue;
+		assert_string_equal(x->fast, y->fast);
+		assert_string_equal(x->full, y->full);
+		assert_int_equal(x->identical, y->identical);
+	}
 	assert_int_equal(a->n_metrics, b->n_metrics);
 	for (size_t i = 0; i < a->n_metrics; i++) {
 		assert_string_equal(a->metrics[i].name, b->metrics[i].name);
@@ -204,6 +214,44 @@ static void test_host_run_and_qcow2_cache(void **state)
 		"\"boot_seconds\":null,\"accel\":null,\"metrics\":[]}";
 	assert_int_equal(journal_run_from_json(bad, &back), -EBADMSG);
 	journal_run_release(&back);
+}
+
+/* [sweep] verify_reset's checks: written only when made, read back; a
+ * check that says identical of two different hashes, or a hash that is
+ * not one, is not a record. */
+static void test_reset_check(void **state)
+{
+	(void)state;
+	struct journal_run run = sample_run(0), back;
+	char *line = NULL, *p;
+
+	assert_int_equal(journal_run_to_json(&run, &line), 0);
+	assert_null(strstr(line, "reset_check"));
+	free(line);
+	run.reset_check.done = true;
+	memset(run.reset_check.fast, 'a', 64);
+	memset(run.reset_check.full, 'a', 64);
+	run.reset_check.identical = true;
+	run.reset_check_after = run.reset_check;
+	run.reset_check_after.full[63] = '0';
+	run.reset_check_after.identical = false;
+	assert_int_equal(journal_run_to_json(&run, &line), 0);
+	assert_non_null(strstr(line, "\"reset_check\":{\"fast\":\"aaaa"));
+	assert_non_null(strstr(line, "a0\",\"identical\":false}"));
+	assert_int_equal(journal_run_from_json(line, &back), 0);
+	assert_runs_equal(&run, &back);
+	journal_run_release(&back);
+	p = strstr(line, "\"identical\":false");
+	memcpy(p, "\"identical\":true,", 18);
+	assert_int_equal(journal_run_from_json(line, &back), -EBADMSG);
+	journal_run_release(&back);
+	free(line);
+	run.reset_check.fast[10] = 'X';
+	assert_int_equal(journal_run_to_json(&run, &line), 0);
+	assert_int_equal(journal_run_from_json(line, &back), -EBADMSG);
+	journal_run_release(&back);
+	free(line);
+	journal_run_release(&run);
 }
 
 static void test_bad_lines(void **state)
@@ -364,6 +412,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_reset_check),
 		cmocka_unit_test(test_host_run_and_qcow2_cache),
 		cmocka_unit_test(test_append_read),
 		cmocka_unit_test(test_append_fails),

@@ -203,6 +203,15 @@ static void cmdline(void **state)
 	assert_non_null(strstr(s, " buildapp.fio_rw=randwrite "));
 	assert_non_null(strstr(s, " buildapp.fio_fsync=1 "));
 	assert_non_null(strstr(s, " buildapp.fio_size=1048576 "));
+	/* bonnie_fast only when asked for: other kits' lines unchanged. */
+	_cleanup_free_ char *b = NULL, *bf = NULL;
+	p.workload.bonnie_size = 2 << 20;
+	assert_int_equal(guestcmdline_build(&p, WORKLOAD_BONNIE, &b), 0);
+	assert_non_null(strstr(b, " buildapp.bonnie_size=2097152"));
+	assert_null(strstr(b, "bonnie_fast"));
+	p.workload.bonnie_fast = true;
+	assert_int_equal(guestcmdline_build(&p, WORKLOAD_BONNIE, &bf), 0);
+	assert_non_null(strstr(bf, " buildapp.bonnie_size=2097152 buildapp.bonnie_fast=1"));
 	char *t = NULL;
 	assert_int_equal(guestcmdline_build(&p, WORKLOAD_QEMU_IMG_BENCH, &t),
 			 -EINVAL);
