@@ -385,12 +385,34 @@ static int add_parents(struct initramfs *a, const char *dest)
 	return 0;
 }
 
+/* The overlay's zstd window: a power of two over all its files (the
+ * pristine disk holds the tarball and its extracted tree, the same bytes
+ * twice, further apart than a plain window reaches), so that only a big
+ * kit asks the kernel for a big buffer while it unpacks; 2^27 at most,
+ * zstd's own limit for a decoder's default. */
+static int overlay_window(const struct hostroot_spec *spec)
+{
+	struct stat st;
+	uint64_t total = 0;
+	int wlog = 20;
+
+	if (stat(spec->init, &st) == 0)
+		total += (uint64_t)st.st_size;
+	for (unsigned i = 0; i < spec->n_files; i++)
+		if (stat(spec->files[i].source, &st) == 0)
+			total += (uint64_t)st.st_size;
+	while (wlog < 27 && ((uint64_t)1 << wlog) < total)
+		wlog++;
+	return wlog;
+}
+
 /* The per-build archive: /init, users, libvirt config, SPEC->files. */
 static int write_overlay(const struct hostroot_spec *spec, int fd)
 {
 	struct initramfs *a = NULL;
 	struct stat st;
-	int r = initramfs_open(fd, HOSTROOT_ZSTD_LEVEL, spec->epoch, &a);
+	int r = initramfs_open_long(fd, HOSTROOT_ZSTD_LEVEL, overlay_window(spec),
+				    spec->epoch, &a);
 
 	if (r == 0)
 		r = initramfs_add_file(a, spec->init, "init", 0755);
