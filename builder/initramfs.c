@@ -77,8 +77,9 @@ static la_ssize_t zcallback(struct archive *ar, void *data, const void *buf,
 	return (la_ssize_t)len;
 }
 
-/* Level, long-distance matching over a window of 2^WLOG bytes, one thread
- * (the same bytes on any machine). */
+/* LEVEL with two workers (streaming multi-threaded zstd gives the same
+ * bytes for any number of workers, and this number is fixed anyway) and,
+ * with WLOG, long-distance matching over a window of 2^WLOG bytes. */
 static int zstart(struct initramfs *a, int level, int wlog)
 {
 	a->zc = ZSTD_createCCtx();
@@ -86,8 +87,10 @@ static int zstart(struct initramfs *a, int level, int wlog)
 		return -ENOMEM;
 	size_t e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_compressionLevel, level);
 	if (!ZSTD_isError(e))
+		e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_nbWorkers, 2);
+	if (!ZSTD_isError(e) && wlog > 0)
 		e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_enableLongDistanceMatching, 1);
-	if (!ZSTD_isError(e))
+	if (!ZSTD_isError(e) && wlog > 0)
 		e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_windowLog, wlog);
 	if (!ZSTD_isError(e))
 		e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_checksumFlag, 1);
@@ -100,7 +103,7 @@ static int zstart(struct initramfs *a, int level, int wlog)
 
 int initramfs_open(int fd, int level, uint64_t epoch, struct initramfs **ret)
 {
-	return initramfs_open_long(fd, level, 0, epoch, ret);
+	return initramfs_open_long(fd, level, -1, epoch, ret);
 }
 
 int initramfs_open_long(int fd, int level, int window_log, uint64_t epoch,
@@ -119,7 +122,7 @@ int initramfs_open_long(int fd, int level, int window_log, uint64_t epoch,
 		free(a);
 		return -ENOMEM;
 	}
-	if (level > 0 && window_log > 0 && (r = zstart(a, level, window_log)) < 0)
+	if (level > 0 && window_log >= 0 && (r = zstart(a, level, window_log)) < 0)
 		goto fail;
 	snprintf(opt, sizeof(opt), "zstd:compression-level=%d", level);
 	if (archive_write_set_format_cpio_newc(a->ar) != ARCHIVE_OK ||
