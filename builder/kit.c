@@ -188,7 +188,7 @@ static json_object *packages_json(void)
 /* What the appliance's sweep needs, baked into its root under
  * BENCH_KIT_DIR: the plan (the appliance never reads the INI), the
  * benchmark guest's kernel and initramfs, and the pristine guest image as
- * compressed qcow2 (its reset source on the lab server). */
+ * uncompressed qcow2 (its reset source on the lab server). */
 #define KIT_MAX_LIBS 4
 struct kit_payload {
 	char plan[PATH_MAX], pristine[PATH_MAX], agent[PATH_MAX];
