@@ -24,8 +24,13 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 8
+#define HOSTROOT_LAYOUT 9
 #define HOSTROOT_BASE_MTIME 0
+/* The cached root is compressed once per package set, so it can take a
+ * higher level than the per-build files (level 3: 72.3 MiB; this level:
+ * see README).  No long window: the kernel would need its buffer while it
+ * unpacks the 220 MiB root, too much beside them in a 512M machine. */
+#define HOSTROOT_BASE_LEVEL 12
 
 const char *const hostroot_packages[] = {
 	"qemu-system-x86", "qemu-utils", "libvirt-daemon",
@@ -46,7 +51,12 @@ const char *const hostroot_packages[] = {
 static const char *const module_dirs[] = {
 	"kernel/drivers/ata", "kernel/drivers/scsi", "kernel/drivers/nvme",
 	"kernel/drivers/block", "kernel/drivers/virtio", "kernel/drivers/md",
-	"kernel/drivers/usb", "kernel/drivers/hid", "kernel/drivers/message",
+	"kernel/drivers/usb", "kernel/drivers/message",
+	/* keyboards: HID's core, its generic driver and USB transport (what
+	 * a server's BMC and a USB keyboard are; not the 118 drivers of
+	 * particular mice, tablets and game pads) */
+	"kernel/drivers/hid/hid.ko", "kernel/drivers/hid/hid-generic.ko",
+	"kernel/drivers/hid/usbhid",
 	"kernel/drivers/pci", "kernel/drivers/crypto", "kernel/block",
 	"kernel/virt", "kernel/fs/ext4", "kernel/fs/jbd2",
 	"kernel/fs/mbcache.ko", "kernel/fs/fat", "kernel/fs/nls", "kernel/lib",
@@ -347,7 +357,7 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 		return log_error_errno(-errno, "'%s'", tmp);
 	/* The cached part is shared by builds of every SOURCE_DATE_EPOCH:
 	 * its mtimes are fixed, its content is named by the cache key. */
-	r = initramfs_open(fd, HOSTROOT_ZSTD_LEVEL, HOSTROOT_BASE_MTIME, &a);
+	r = initramfs_open_long(fd, HOSTROOT_BASE_LEVEL, 0, HOSTROOT_BASE_MTIME, &a);
 	if (r == 0)
 		r = initramfs_add_tree(a, root);
 	int k2 = initramfs_close(a);
@@ -385,12 +395,34 @@ static int add_parents(struct initramfs *a, const char *dest)
 	return 0;
 }
 
+/* The overlay's zstd window: a power of two over all its files (the
+ * pristine disk holds the tarball and its extracted tree, the same bytes
+ * twice, further apart than a plain window reaches), so that only a big
+ * kit asks the kernel for a big buffer while it unpacks; 2^27 at most,
+ * zstd's own limit for a decoder's default. */
+static int overlay_window(const struct hostroot_spec *spec)
+{
+	struct stat st;
+	uint64_t total = 0;
+	int wlog = 20;
+
+	if (stat(spec->init, &st) == 0)
+		total += (uint64_t)st.st_size;
+	for (unsigned i = 0; i < spec->n_files; i++)
+		if (stat(spec->files[i].source, &st) == 0)
+			total += (uint64_t)st.st_size;
+	while (wlog < 27 && ((uint64_t)1 << wlog) < total)
+		wlog++;
+	return wlog;
+}
+
 /* The per-build archive: /init, users, libvirt config, SPEC->files. */
 static int write_overlay(const struct hostroot_spec *spec, int fd)
 {
 	struct initramfs *a = NULL;
 	struct stat st;
-	int r = initramfs_open(fd, HOSTROOT_ZSTD_LEVEL, spec->epoch, &a);
+	int r = initramfs_open_long(fd, HOSTROOT_ZSTD_LEVEL, overlay_window(spec),
+				    spec->epoch, &a);
 
 	if (r == 0)
 		r = initramfs_add_file(a, spec->init, "init", 0755);

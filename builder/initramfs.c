@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "cleanup.h"
 #include "log.h"
@@ -23,6 +24,12 @@ struct initramfs {
 	int64_t ino;
 	char root[PATH_MAX]; /* of the tree being added */
 	uint64_t tree_bytes, tree_done; /* its regular files, for progress */
+	/* With a long window: libarchive writes the plain cpio here and
+	 * libzstd compresses it into FD (libarchive's own zstd filter has
+	 * no long-distance matching). */
+	ZSTD_CCtx *zc;
+	int fd;
+	char zbuf[1 << 17];
 };
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)
@@ -33,33 +40,109 @@ static int ar_error(struct initramfs *a, const char *what)
 			      archive_error_string(a->ar));
 }
 
+/* Compresses IN (MODE: ZSTD_e_continue or ZSTD_e_end) into A->fd. */
+static int zwrite(struct initramfs *a, const void *in, size_t len,
+		  ZSTD_EndDirective mode)
+{
+	ZSTD_inBuffer ib = {in, len, 0};
+	size_t left;
+
+	do {
+		ZSTD_outBuffer ob = {a->zbuf, sizeof(a->zbuf), 0};
+		left = ZSTD_compressStream2(a->zc, &ob, &ib, mode);
+		if (ZSTD_isError(left))
+			return log_error_code(-EIO, "initramfs: zstd: %s",
+					      ZSTD_getErrorName(left));
+		for (size_t off = 0; off < ob.pos;) {
+			ssize_t n = write(a->fd, a->zbuf + off, ob.pos - off);
+			if (n < 0)
+				return log_error_errno(-errno, "writing the "
+							       "initramfs");
+			off += (size_t)n;
+		}
+	} while (mode == ZSTD_e_end ? left != 0 : ib.pos < ib.size);
+	return 0;
+}
+
+static la_ssize_t zcallback(struct archive *ar, void *data, const void *buf,
+			    size_t len)
+{
+	struct initramfs *a = data;
+	int r = zwrite(a, buf, len, ZSTD_e_continue);
+
+	if (r < 0) {
+		archive_set_error(ar, -r, "compressing: %s", strerror(-r));
+		return -1;
+	}
+	return (la_ssize_t)len;
+}
+
+/* LEVEL with two workers (streaming multi-threaded zstd gives the same
+ * bytes for any number of workers, and this number is fixed anyway) and,
+ * with WLOG, long-distance matching over a window of 2^WLOG bytes. */
+static int zstart(struct initramfs *a, int level, int wlog)
+{
+	a->zc = ZSTD_createCCtx();
+	if (!a->zc)
+		return -ENOMEM;
+	size_t e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_compressionLevel, level);
+	if (!ZSTD_isError(e))
+		e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_nbWorkers, 2);
+	if (!ZSTD_isError(e) && wlog > 0)
+		e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_enableLongDistanceMatching, 1);
+	if (!ZSTD_isError(e) && wlog > 0)
+		e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_windowLog, wlog);
+	if (!ZSTD_isError(e))
+		e = ZSTD_CCtx_setParameter(a->zc, ZSTD_c_checksumFlag, 1);
+	if (ZSTD_isError(e))
+		return log_error_code(-EINVAL, "initramfs: zstd level %d, "
+					       "window 2^%d: %s",
+				      level, wlog, ZSTD_getErrorName(e));
+	return 0;
+}
+
 int initramfs_open(int fd, int level, uint64_t epoch, struct initramfs **ret)
 {
+	return initramfs_open_long(fd, level, -1, epoch, ret);
+}
+
+int initramfs_open_long(int fd, int level, int window_log, uint64_t epoch,
+			struct initramfs **ret)
+{
 	struct initramfs *a = calloc(1, sizeof(*a));
-	char opt[32];
+	char opt[48];
+	int r = 0;
 
 	if (!a)
 		return -ENOMEM;
 	a->ar = archive_write_new();
 	a->epoch = epoch;
+	a->fd = fd;
 	if (!a->ar) {
 		free(a);
 		return -ENOMEM;
 	}
+	if (level > 0 && window_log >= 0 && (r = zstart(a, level, window_log)) < 0)
+		goto fail;
 	snprintf(opt, sizeof(opt), "zstd:compression-level=%d", level);
 	if (archive_write_set_format_cpio_newc(a->ar) != ARCHIVE_OK ||
-	    (level > 0 && (archive_write_add_filter_zstd(a->ar) != ARCHIVE_OK ||
-			   archive_write_set_options(a->ar, opt) != ARCHIVE_OK)) ||
+	    (level > 0 && !a->zc &&
+	     (archive_write_add_filter_zstd(a->ar) != ARCHIVE_OK ||
+	      archive_write_set_options(a->ar, opt) != ARCHIVE_OK)) ||
 	    /* No padding to 10 KiB blocks: archives are concatenated. */
 	    archive_write_set_bytes_per_block(a->ar, 0) != ARCHIVE_OK ||
-	    archive_write_open_fd(a->ar, fd) != ARCHIVE_OK) {
-		int r = ar_error(a, "cannot start the archive");
-		archive_write_free(a->ar);
-		free(a);
-		return r;
+	    (a->zc ? archive_write_open(a->ar, a, NULL, zcallback, NULL)
+		   : archive_write_open_fd(a->ar, fd)) != ARCHIVE_OK) {
+		r = ar_error(a, "cannot start the archive");
+		goto fail;
 	}
 	*ret = a;
 	return 0;
+fail:
+	archive_write_free(a->ar);
+	ZSTD_freeCCtx(a->zc);
+	free(a);
+	return r;
 }
 
 static struct archive_entry *new_entry(struct initramfs *a, const char *dest,
@@ -272,7 +355,10 @@ int initramfs_close(struct initramfs *a)
 		return 0;
 	if (archive_write_close(a->ar) != ARCHIVE_OK)
 		r = ar_error(a, "finishing the archive");
+	if (r == 0 && a->zc)
+		r = zwrite(a, NULL, 0, ZSTD_e_end);
 	archive_write_free(a->ar);
+	ZSTD_freeCCtx(a->zc);
 	free(a);
 	return r;
 }

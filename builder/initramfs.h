@@ -18,6 +18,13 @@ struct initramfs;
  * compressed), every mtime EPOCH.  Reports its errors; returns 0 or a
  * negative errno.  Finish with initramfs_close. */
 int initramfs_open(int fd, int level, uint64_t epoch, struct initramfs **ret);
+/* The same through libzstd with two workers and, for WINDOW_LOG > 0,
+ * long-distance matching over a window of 2^WINDOW_LOG bytes, which finds
+ * a file repeated far apart in the archive (0: zstd's window for LEVEL;
+ * -1: libarchive's own filter, as initramfs_open).  The kernel that
+ * unpacks it needs a buffer of the window's size while it does. */
+int initramfs_open_long(int fd, int level, int window_log, uint64_t epoch,
+			struct initramfs **ret);
 
 /* Adds the tree DIR (not DIR itself) in sorted order: directories,
  * regular files, symlinks, device nodes; hard links become copies. */

@@ -10,7 +10,7 @@ BUILDER_SRCS := builder/loader.c builder/planner.c builder/main.c \
 	builder/image.c builder/initramfs.c builder/kit.c builder/rootsizes.c builder/progress.c builder/extents.c builder/repro.c \
 	builder/tempfiles.c builder/tools.c builder/keyref.c builder/plantext.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)
-BUILDER_LIBS = $(call pc_libs,libguestfs libarchive libcrypto json-c libkmod libelf)
+BUILDER_LIBS = $(call pc_libs,libguestfs libarchive libzstd libcrypto json-c libkmod libelf)
 
 $(B)/buildapp: $(BUILDER_OBJS) $(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(INIPARSER_LIBS) $(APPLIANCE_LIBS) \

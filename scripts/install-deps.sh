@@ -6,7 +6,7 @@ set -eu
 
 PACKAGES="
 build-essential pkg-config clang
-libguestfs-dev libvirt-dev libiniparser-dev libarchive-dev libjson-c-dev
+libguestfs-dev libvirt-dev libiniparser-dev libarchive-dev libzstd-dev libjson-c-dev
 libcmocka-dev libssl-dev libxml2-dev libblkid-dev libnbd-dev libcurl4-openssl-dev libkmod-dev libelf-dev
 libguestfs-tools supermin
 libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients libvirt-daemon-system

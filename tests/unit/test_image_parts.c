@@ -1,5 +1,6 @@
 /* Unit tests of the image builder's pure parts: reproducible ids, the
- * kernel command line of a kit, reproducible initramfs archives, and the
+ * kernel command line of a kit, reproducible initramfs archives (and
+ * their long zstd window), and the
  * appliance's disk identity matching. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -107,6 +108,63 @@ static void test_initramfs_reproducible(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* An archive of FILE twice (12 MiB of noise, so only a match between the
+ * two copies compresses it) through libzstd with window 2^WLOG; its size. */
+static long write_twice(const char *file, const char *out, int wlog)
+{
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	struct initramfs *a = NULL;
+
+	assert_true(fd >= 0);
+	assert_int_equal(initramfs_open_long(fd, 3, wlog, 1700000000, &a), 0);
+	assert_int_equal(initramfs_add_file(a, file, "a", 0644), 0);
+	assert_int_equal(initramfs_add_file(a, file, "b", 0644), 0);
+	assert_int_equal(initramfs_close(a), 0);
+	long n = lseek(fd, 0, SEEK_END);
+	close(fd);
+	return n;
+}
+
+static void test_initramfs_long_window(void **state)
+{
+	char dir[] = "/tmp/test-initramfs-XXXXXX", f[300], o[300], cmd[1024];
+	const size_t len = 12 << 20;
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(f, sizeof(f), "%s/noise", dir);
+	unsigned char *buf = malloc(len);
+	assert_non_null(buf);
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		buf[i] = (unsigned char)(x >> 32);
+	}
+	FILE *fp = fopen(f, "w");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(buf, 1, len, fp), len);
+	assert_int_equal(fclose(fp), 0);
+	free(buf);
+	/* zstd's window for the level misses the second copy, the long one
+	 * stores it as one match; the same bytes twice; the kernel's format. */
+	snprintf(o, sizeof(o), "%s/plain.cpio.zst", dir);
+	long plain = write_twice(f, o, 0);
+	snprintf(o, sizeof(o), "%s/long.cpio.zst", dir);
+	long lng = write_twice(f, o, 25);
+	assert_true(plain > (long)(2 * len * 95 / 100));
+	assert_true(lng < (long)(len * 105 / 100));
+	snprintf(o, sizeof(o), "%s/again.cpio.zst", dir);
+	assert_int_equal(write_twice(f, o, 25), lng);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && cmp long.cpio.zst again.cpio.zst && mkdir x && "
+		 "zstd -dc long.cpio.zst | (cd x && cpio -id 2>/dev/null) && "
+		 "cmp x/a noise && cmp x/b noise",
+		 dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_disk_match(void **state)
 {
 	struct disk_info d = {
@@ -133,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_repro_ids),
 		cmocka_unit_test(test_kit_cmdline),
 		cmocka_unit_test(test_initramfs_reproducible),
+		cmocka_unit_test(test_initramfs_long_window),
 		cmocka_unit_test(test_disk_match),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
