@@ -109,7 +109,6 @@ static int start(char *const argv[], const struct command_opts *o, int out_fd,
 	return -r;
 }
 
-
 /* Past DEADLINE (0: none) the child's whole group is killed. */
 static bool expired(pid_t pid, double deadline, struct command_result *res)
 {

@@ -10,6 +10,7 @@
 
 #include "log.h"
 #include "reaper.h"
+#include "signals.h"
 
 static void parent_end(enum reaper_role role, int status)
 {
@@ -26,17 +27,8 @@ static void parent_end(enum reaper_role role, int status)
 		for (;;)
 			pause();
 	}
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		sigset_t set;
-
-		signal(sig, SIG_DFL);
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(sig);
-		_exit(128 + sig);
-	}
+	if (WIFSIGNALED(status))
+		signals_die(WTERMSIG(status));
 	_exit(WEXITSTATUS(status));
 }
 

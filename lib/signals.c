@@ -75,7 +75,7 @@ static void run_cleanups(enum signals_when when)
 	}
 }
 
-static void die(int sig)
+void signals_die(int sig)
 {
 	sigset_t set;
 
@@ -101,7 +101,7 @@ static void on_signal(int sig)
 		return;
 	}
 	run_cleanups(SIGNALS_AFTER_KILL);
-	die(sig);
+	signals_die(sig);
 }
 
 static void on_exit_kill(void)
@@ -150,7 +150,7 @@ void signals_reraise(void)
 	signals_block(&old);
 	kill_children(true);
 	run_cleanups(SIGNALS_AFTER_KILL);
-	die(sig);
+	signals_die(sig);
 }
 
 int signals_add_child(pid_t pid, bool group)

@@ -35,6 +35,9 @@ int signals_pending(void);
 /* When a signal came: runs the cleanups not yet run, then dies of that
  * signal (exit status 128 + signal), naming it.  Else returns. */
 void signals_reraise(void);
+/* Dies of SIG with its default action (exit status 128 + SIG), even
+ * where SIG is blocked or caught; nothing else is run first. */
+void signals_die(int sig) __attribute__((noreturn));
 
 /* PID is to be killed (SIGKILL) on a signal and at exit, with its whole
  * process group when GROUP (it leads one).  Returns 0 or -ENOSPC. */

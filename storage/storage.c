@@ -116,7 +116,6 @@ int storage_probe_format(const char *path, const char **ret)
 	return 0;
 }
 
-
 int storage_reset(const struct storage_volume *v, const char *pristine,
 		  double *ret_seconds)
 {

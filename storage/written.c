@@ -156,7 +156,6 @@ static struct nbd_handle *serve(const char *path, const char *format,
 	return h;
 }
 
-
 static int copy_range(struct nbd_handle *src, struct nbd_handle *dst,
 		      void *buf, uint64_t offset, uint64_t length)
 {

@@ -74,6 +74,16 @@ static pid_t start_reaper(int (*work)(int fd), int *fd)
 	return pid;
 }
 
+/* Waits for the reaper PID, which must have exited with CODE. */
+static void assert_exited(pid_t pid, int code)
+{
+	int status;
+
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), code);
+}
+
 static int exit_three(int fd)
 {
 	(void)fd;
@@ -82,12 +92,10 @@ static int exit_three(int fd)
 
 static void test_exit_status_passes_through(void **state)
 {
-	int fd, status;
+	int fd;
 	pid_t pid = start_reaper(exit_three, &fd);
 
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 3);
+	assert_exited(pid, 3);
 	close(fd);
 	(void)state;
 }
@@ -125,14 +133,12 @@ static int make_orphan(int fd)
 
 static void test_orphan_reaped_by_reaper(void **state)
 {
-	int fd, status;
+	int fd;
 	pid_t orphan = 0, pid = start_reaper(make_orphan, &fd);
 
 	assert_int_equal(read(fd, &orphan, sizeof orphan), sizeof orphan);
 	assert_int_equal(parent_of(orphan), pid);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_exited(pid, 0);
 	close(fd);
 	(void)state;
 }
