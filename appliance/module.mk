@@ -96,6 +96,16 @@ PROGRAMS += $(B)/buildapp-init
 INSTALL_EXTRA += install -m 755 $(B)/buildapp-init \
 	$(DESTDIR)$(LIBEXECDIR)/buildapp-init;
 
+# The host root's ICU data library, empty (builder/icustub.c): data
+# only, from the installed ICU's headers, linked against nothing.
+$(B)/icudata-stub.so: appliance/icudata_stub.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(WARNFLAGS) $(CFLAGS) $(call pc_cflags,icu-uc) \
+		-shared -fPIC -nostdlib -o $@ $<
+PROGRAMS += $(B)/icudata-stub.so
+INSTALL_EXTRA += install -m 755 $(B)/icudata-stub.so \
+	$(DESTDIR)$(LIBEXECDIR)/icudata-stub.so;
+
 # Driver of the report.html test (tests/integration/report-html.sh).
 $(B)/tests/integration/report-html-render: \
 		$(B)/tests/integration/report_html_render.o $(B)/libappliance.a \

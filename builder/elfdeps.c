@@ -35,6 +35,49 @@ int elfdeps_push(struct elfdeps *d, const char *path)
  * program.  libelf checks the headers against the file's size; the
  * string is taken only within its segment.  Returns 0 or -ENOEXEC for a
  * file that is not a 64-bit x86 ELF (not reported), -errno. */
+/* A 64-bit x86-64 ELF file open for reading, or NULL. */
+static Elf *elf_open(int fd)
+{
+	GElf_Ehdr eh;
+
+	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF && gelf_getclass(e) == ELFCLASS64 &&
+	    gelf_getehdr(e, &eh) && eh.e_machine == EM_X86_64)
+		return e;
+	elf_end(e);
+	return NULL;
+}
+
+int elfdeps_defines(const char *path, const char *name)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	_cleanup_(elf_endp) Elf *e = elf_open(fd);
+	Elf_Scn *scn = NULL;
+
+	if (!e)
+		return -ENOEXEC;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
+		    sh.sh_entsize == 0 || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+			if (gelf_getsym(d, (int)i, &s) && s.st_shndx != SHN_UNDEF &&
+			    (n = elf_strptr(e, sh.sh_link, s.st_name)) &&
+			    strcmp(n, name) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static int interpreter(const char *path, char *ret, size_t len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -43,13 +86,8 @@ static int interpreter(const char *path, char *ret, size_t len)
 	ret[0] = '\0';
 	if (fd < 0)
 		return -errno;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOEXEC;
-	_cleanup_(elf_endp) Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	GElf_Ehdr eh;
-	if (!e || elf_kind(e) != ELF_K_ELF || gelf_getclass(e) != ELFCLASS64 ||
-	    !gelf_getehdr(e, &eh) || eh.e_machine != EM_X86_64 ||
-	    elf_getphdrnum(e, &n) != 0)
+	_cleanup_(elf_endp) Elf *e = elf_open(fd);
+	if (!e || elf_getphdrnum(e, &n) != 0)
 		return -ENOEXEC;
 	const char *raw = elf_rawfile(e, &size);
 	for (size_t i = 0; i < n; i++) {

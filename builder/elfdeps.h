@@ -28,6 +28,11 @@ int elfdeps_add(struct elfdeps *deps, const char *program);
  * ELFDEPS_MAX or -ENOMEM (not reported). */
 int elfdeps_push(struct elfdeps *deps, const char *path);
 
+/* 1 when the ELF file PATH defines the dynamic symbol NAME (exports
+ * it), 0 when not, a negative errno when it cannot be read (-ENOEXEC: not
+ * a 64-bit ELF of this machine).  Reports nothing. */
+int elfdeps_defines(const char *path, const char *name);
+
 /* Frees the paths; DEPS may be reused afterwards. */
 void elfdeps_release(struct elfdeps *deps);
 

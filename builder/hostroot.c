@@ -16,6 +16,7 @@
 #include "dirs.h"
 #include "files.h"
 #include "gfs.h"
+#include "icustub.h"
 #include "initramfs.h"
 #include "log.h"
 #include "progress.h"
@@ -24,7 +25,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 9
+#define HOSTROOT_LAYOUT 10
 #define HOSTROOT_BASE_MTIME 0
 /* The cached root is compressed once per package set, so it can take a
  * higher level than the per-build files (level 3: 72.3 MiB; this level:
@@ -126,6 +127,16 @@ static const char *const trim_paths[] = {
 	"usr/share/iso-codes", "usr/share/xml/iso-codes",
 	"usr/sbin/libvirtd", "usr/sbin/virtlogd", "usr/sbin/virtlockd",
 	"usr/sbin/virtproxyd", "usr/bin/qemu-pr-helper",
+	/* ICU's libraries but libicuuc (libxml2's) and its data (made empty:
+	 * builder/icustub.c): nothing in the root links them. */
+	"usr/lib/x86_64-linux-gnu/libicui18n.so.72",
+	"usr/lib/x86_64-linux-gnu/libicui18n.so.72.1",
+	"usr/lib/x86_64-linux-gnu/libicuio.so.72",
+	"usr/lib/x86_64-linux-gnu/libicuio.so.72.1",
+	"usr/lib/x86_64-linux-gnu/libicutest.so.72",
+	"usr/lib/x86_64-linux-gnu/libicutest.so.72.1",
+	"usr/lib/x86_64-linux-gnu/libicutu.so.72",
+	"usr/lib/x86_64-linux-gnu/libicutu.so.72.1",
 	/* The guests have no network and no display: no NIC option ROMs, VGA
 	 * BIOSes or keymaps; nor firmware of other machines. */
 	"usr/lib/ipxe", "usr/share/qemu/keymaps", "usr/share/qemu/trace-events-all",
@@ -330,6 +341,9 @@ static int build_base(const struct hostroot_spec *spec, const char *work,
 					       "remove '%s'",
 					       tmp);
 	}
+	r = icustub_apply(root);
+	if (r < 0)
+		return r;
 	progress_step("host root: kernel modules");
 	r = copy_modules(root, spec->kernel_version);
 	if (r < 0)

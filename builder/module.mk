@@ -6,7 +6,7 @@ BUILDER_SRCS := builder/loader.c builder/planner.c builder/main.c \
 	builder/cmd_run.c builder/cmd_build.c builder/cmd_hostroot.c \
 	builder/cmd_image.c builder/cmd_results.c builder/cmd_report.c \
 	builder/cas.c builder/elfdeps.c builder/kmods.c builder/guestkit.c \
-	builder/guestimage.c builder/fsimage.c builder/gfs.c builder/hostroot.c \
+	builder/guestimage.c builder/fsimage.c builder/gfs.c builder/hostroot.c builder/icustub.c \
 	builder/image.c builder/initramfs.c builder/kit.c builder/rootsizes.c builder/progress.c builder/extents.c builder/repro.c \
 	builder/tempfiles.c builder/tools.c builder/keyref.c builder/plantext.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)

@@ -7,7 +7,7 @@ set -eu
 PACKAGES="
 build-essential pkg-config clang
 libguestfs-dev libvirt-dev libiniparser-dev libarchive-dev libzstd-dev libjson-c-dev
-libcmocka-dev libssl-dev libxml2-dev libblkid-dev libnbd-dev libcurl4-openssl-dev libkmod-dev libelf-dev
+libcmocka-dev libssl-dev libxml2-dev libicu-dev libblkid-dev libnbd-dev libcurl4-openssl-dev libkmod-dev libelf-dev
 libguestfs-tools supermin
 libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients libvirt-daemon-system
 qemu-system-x86 qemu-utils ovmf
