@@ -355,8 +355,12 @@ static json_object *cell_json(struct builder *bd, const struct rcell *c,
 		return NULL;
 	}
 	size_t n = bundle_values(cr, metric, v, idx);
-	const struct stats *s = &m->stats;
+	/* A cell with no ok run is in the list all the same (workload_json). */
+	static const struct stats none = {.mean = NAN, .sd = NAN, .ci95 = NAN};
+	const struct stats *s = m ? &m->stats : &none;
 	bool wide = compare_display(s->mean, s->ci95, s->n, display, sizeof display);
+	if (!m)
+		snprintf(display, sizeof display, "no ok run");
 	group_label(bd, c, group, sizeof group, label, sizeof label);
 	json_object_object_add(o, "id", json_object_new_string(sc->cell.id));
 	json_object_object_add(o, "host", json_object_new_string(c->b->label));
@@ -374,7 +378,7 @@ static json_object *cell_json(struct builder *bd, const struct rcell *c,
 	json_object_object_add(o, "failed", json_object_new_int64((int64_t)sc->n_failed));
 	json_object_object_add(o, "cache_mismatches",
 			       json_object_new_int64((int64_t)sc->n_cache_mismatch));
-	json_object_object_add(o, "baseline", report_cmp_baseline(bd, c, m, v, n));
+	json_object_object_add(o, "baseline", m ? report_cmp_baseline(bd, c, m, v, n) : NULL);
 	return o;
 }
 
@@ -429,10 +433,14 @@ static int workload_json(struct builder *bd, size_t from, size_t to, json_object
 						      sc_of(&bd->cells[from])->cell.workload),
 				   .metric = names[x]};
 		for (size_t i = from; i < to; i++) {
-			const struct summary_metric *sm = metric_of(sc_of(&bd->cells[i]), names[x]);
-			if (!sm)
+			const struct summary_cell *sc = sc_of(&bd->cells[i]);
+			const struct summary_metric *sm = metric_of(sc, names[x]);
+			/* A cell with no ok run has no metric at all: it is
+			 * listed under each ("no ok run"), and its comparisons
+			 * say it was not measured, rather than being left out. */
+			if (!sm && sc->n_metrics > 0)
 				continue;
-			if (m.n == 0) {
+			if (sm && !m.unit) {
 				m.unit = sm->unit;
 				m.lower = sm->lower_is_better;
 			}

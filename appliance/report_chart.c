@@ -176,7 +176,7 @@ static int write_tooltip(xmlTextWriterPtr w, json_object *c, const char *unit,
 	jsonget_uint(c, "n", &n);
 	snprintf(buf, sizeof(buf), "%s%s%s: %s %s, n=%u%s", group ? group : "",
 		 group && *group ? " / " : "", label ? label : "?",
-		 display ? display : "no runs", unit, n,
+		 display ? display : "no ok run", unit, n,
 		 outlier ? "; this server stands out from the others" : "");
 	W(hstart(w, "title"));
 	W(report_html_text(w, buf));
@@ -319,7 +319,7 @@ static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
 		top = fmin(top, y_of(s, fmin(hi, s->top)));
 	}
 	if (m.empty)
-		W(svg_text(w, "val", x + BAR / 2, y0 - 4, "middle", NULL, "no runs"));
+		W(svg_text(w, "val", x + BAR / 2, y0 - 4, "middle", NULL, "no ok run"));
 	double my = fmax(12, top - 5);
 	/* The outlier's label right above its bar, the other marks above it. */
 	if (m.outlier) {
@@ -364,6 +364,21 @@ struct layout {
 	bool rotate, groups;
 };
 
+/* Room added on each side of the group that starts at cell I when its
+ * label (12px bold) is wider than its bars, so that neighbouring groups'
+ * labels do not run into each other. */
+static double group_pad(json_object *cells, size_t i)
+{
+	const char *g = jsonget_string(json_object_array_get_idx(cells, i), "group");
+	size_t n = json_object_array_length(cells), k = i;
+
+	while (k < n && same(g, jsonget_string(json_object_array_get_idx(cells, k), "group")))
+		k++;
+	double need = (double)chars(g) * CHAR_W * 1.2 + 8 - GROUP_GAP;
+	double span = (double)(k - i) * SLOT;
+	return need > span ? (need - span) / 2 : 0;
+}
+
 static struct layout make_layout(json_object *cells)
 {
 	struct layout l = {0};
@@ -373,8 +388,10 @@ static struct layout make_layout(json_object *cells)
 		json_object *c = json_object_array_get_idx(cells, i);
 		const char *g = jsonget_string(c, "group");
 		if (i == 0 || !same(g, jsonget_string(json_object_array_get_idx(cells, i - 1),
-						      "group")))
+						      "group"))) {
 			n_groups++;
+			l.width += 2 * group_pad(cells, i);
+		}
 		l.groups |= g && *g;
 		size_t k = chars(jsonget_string(c, "label"));
 		longest = k > longest ? k : longest;
@@ -382,7 +399,7 @@ static struct layout make_layout(json_object *cells)
 	l.rotate = longest * CHAR_W > SLOT - 4;
 	l.label_h = l.rotate ? 14 + (double)longest * CHAR_W * 0.71 : 18;
 	l.group_h = l.groups ? 22 : 4;
-	l.width = LEFT + (double)n * SLOT + (double)(n_groups ? n_groups - 1 : 0) * GROUP_GAP +
+	l.width += LEFT + (double)n * SLOT + (double)(n_groups ? n_groups - 1 : 0) * GROUP_GAP +
 		  RIGHT;
 	l.height = TOP + PLOT + l.label_h + l.group_h;
 	return l;
@@ -433,14 +450,16 @@ static int write_cells(xmlTextWriterPtr w, json_object *cells,
 		       unsigned chart, const char *unit, json_object *outliers)
 {
 	size_t n = json_object_array_length(cells);
-	double x = LEFT, group_x = LEFT;
+	double x = LEFT, group_x = LEFT, pad = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *c = json_object_array_get_idx(cells, i);
 		const char *g = jsonget_string(c, "group");
-		if (i > 0 && !same(g, jsonget_string(json_object_array_get_idx(cells, i - 1),
-						     "group"))) {
-			x += GROUP_GAP;
+		bool first = i == 0 || !same(g, jsonget_string(json_object_array_get_idx(
+								      cells, i - 1),
+							      "group"));
+		if (first) {
+			x += (i > 0 ? GROUP_GAP : 0) + (pad = group_pad(cells, i));
 			group_x = x;
 		}
 		double bx = x + (SLOT - BAR - 14) / 2;
@@ -458,6 +477,8 @@ static int write_cells(xmlTextWriterPtr w, json_object *cells,
 						    "group"));
 		if (last && l->groups)
 			W(write_group_label(w, l, group_x + 2, x - 2, g ? g : ""));
+		if (last)
+			x += pad;
 	}
 	return 0;
 }
@@ -616,7 +637,7 @@ static int write_value(xmlTextWriterPtr w, json_object *c, json_object *outliers
 	const char *display = jsonget_string(c, "display");
 	jsonget_uint(c, "n", &n);
 	jsonget_uint(c, "failed", &failed);
-	W(report_html_text(w, m.empty ? "no runs" : display ? display : "?"));
+	W(report_html_text(w, m.empty ? "no ok run" : display ? display : "?"));
 	if (failed)
 		snprintf(buf, sizeof(buf), " n=%u, %u failed", n, failed);
 	else

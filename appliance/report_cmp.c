@@ -238,6 +238,113 @@ static bool strata_share_a_cell(const struct strata *s)
 	return false;
 }
 
+/* What the pair C (at the compared level of axis A) and P (at the
+ * reference) holds (into HELD, when not NULL) and the sentence's "where"
+ * part: each axis held, or named with what each side had. */
+static void pair_where(const struct builder *bd, size_t a, const struct rcell *c,
+		       const struct rcell *p, json_object *held, char *where, size_t size)
+{
+	const struct axis *ax = &bd->axes[a];
+	size_t used = 0;
+
+	where[0] = '\0';
+	for (size_t x = 0; x < bd->n_axes; x++) {
+		const char *hv = bd->axes[x].levels[c->lev[x]],
+			   *pv = bd->axes[x].levels[p->lev[x]];
+		bool held_x = held_axis(bd, a, x, c, p);
+		/* An axis not held is named with what each side had,
+		 * unless the compared level decides it (format). */
+		bool named = real_levels(&bd->axes[x]) > 1 && !bd->follows[x] &&
+			     (held_x || (x != a &&
+					(!bd->decides[a][x] ||
+					 nested(bd->axes[x].name, ax->name)) &&
+					strcmp(hv, pv) != 0));
+		if (!named)
+			continue;
+		if (held_x && held)
+			json_object_object_add(held, bd->axes[x].name,
+					       json_object_new_string(hv));
+		if (used >= size)
+			continue;
+		if (held_x || strcmp(pv, "-") == 0)
+			used += (size_t)snprintf(where + used, size - used, "%s%s=%s",
+						 used ? ", " : "", bd->axes[x].name, hv);
+		else if (strcmp(hv, "-") == 0)
+			used += (size_t)snprintf(where + used, size - used, "%s%s=%s",
+						 used ? ", " : "", bd->axes[x].name, pv);
+		else
+			used += (size_t)snprintf(where + used, size - used, "%s%s=%s vs %s",
+						 used ? ", " : "", bd->axes[x].name, hv, pv);
+	}
+}
+
+/* Cell C as the tables group it ("raw / directsync": its levels of the
+ * varied axes), and its server's label in a report of several. */
+static void cell_name(const struct builder *bd, const struct rcell *c, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t x = 0; x < bd->n_axes && used < size; x++) {
+		const char *v = bd->axes[x].levels[c->lev[x]];
+		if (real_levels(&bd->axes[x]) > 1 && !bd->follows[x] && strcmp(v, "-") != 0)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s",
+						 used ? " / " : "", v);
+	}
+	if (bd->n_bundles > 1 && used < size)
+		snprintf(buf + used, size - used, " on %s", c->b->label);
+}
+
+/* "unsafe vs directsync, fio_write_iops (fio, backend=raw): not measured,
+ * directsync had no ok run (5 failed)": a pair with a side that has no
+ * value, LEVEL_EMPTY or REF_EMPTY, whose failed runs are counted. */
+static void unmeasured_sentence(const struct builder *bd, const struct mcells *m,
+				const char *level, const char *ref,
+				const char *where, const struct rcell *level_empty,
+				const struct rcell *ref_empty, char *buf, size_t size)
+{
+	size_t failed = (level_empty ? sc_of(level_empty)->n_failed : 0) +
+			(ref_empty ? sc_of(ref_empty)->n_failed : 0);
+	char a[160], b[160], who[340];
+
+	cell_name(bd, level_empty ? level_empty : ref_empty, a, sizeof a);
+	if (level_empty && ref_empty) {
+		cell_name(bd, ref_empty, b, sizeof b);
+		snprintf(who, sizeof who, "neither %s nor %s had", a, b);
+	} else {
+		snprintf(who, sizeof who, "%s had", a);
+	}
+	int n = snprintf(buf, size, "%s vs %s, %s (%s%s%s): not measured, %s no ok run "
+			 "(%zu failed)", level, ref, m->metric, m->workload,
+			 *where ? ", " : "", where, who, failed);
+	if (n < 0)
+		buf[0] = '\0'; /* (a longer one is cut short) */
+}
+
+/* The comparison of a pair where a side has no value (N_LEVEL or N_REF
+ * is 0: a cell with no ok run), into OUT. */
+static int add_unmeasured(struct builder *bd, const struct mcells *m, size_t a,
+			  const struct rcell *c, const struct rcell *p, size_t n_level,
+			  size_t n_ref, json_object *out)
+{
+	const struct axis *ax = &bd->axes[a];
+	const char *level = ax->levels[c->lev[a]], *ref = ax->levels[ax->ref];
+	struct compare_ratio none = {.ratio = NAN, .low = NAN, .high = NAN, .df = NAN,
+				     .n_level = n_level, .n_reference = n_ref};
+	char text[512], where[256];
+	json_object *held = json_object_new_object();
+
+	if (!held)
+		return -ENOMEM;
+	pair_where(bd, a, c, p, held, where, sizeof where);
+	unmeasured_sentence(bd, m, level, ref, where, n_level ? NULL : c, n_ref ? NULL : p,
+			    text, sizeof text);
+	json_object *o = comparison_json(m, ax->name, level, ref, held, 1, &none, text);
+	json_object_object_add(o, "measured", json_object_new_boolean(false));
+	json_object_array_add(out, o);
+	return 0;
+}
+
 /* Level L of axis A against the reference, per stratum and pooled. */
 static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 			 size_t l, json_object *out, bool headline)
@@ -246,7 +353,10 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 	const char *level = ax->levels[l], *ref = ax->levels[ax->ref];
 	struct strata st = {0};
 	char text[512], where[256];
-	int r = 0;
+	/* Pairs with a side not measured: added after the measured ones,
+	 * which the pooling below counts from the end of OUT. */
+	json_object *unmeasured = json_object_new_array();
+	int r = unmeasured ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < m->n && r == 0; i++) {
 		const struct rcell *c = m->c[i], *p;
@@ -268,46 +378,16 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 				break;
 			}
 			if (compare_ratio(lv, sl->n, rv, sr->n, CONFIDENCE, &cmp) < 0) {
+				if (sl->n == 0 || sr->n == 0)
+					r = add_unmeasured(bd, m, a, c, p, sl->n, sr->n, unmeasured);
 				free(lv);
 				free(rv);
-				continue; /* nothing measured, or a value with no log */
+				continue; /* or a value with no log */
 			}
 			st.cells[2 * st.n] = c;
 			st.cells[2 * st.n + 1] = p;
 			json_object *held = json_object_new_object();
-			size_t used = 0;
-			where[0] = '\0';
-			for (size_t x = 0; x < bd->n_axes; x++) {
-				const char *hv = bd->axes[x].levels[c->lev[x]],
-					   *pv = bd->axes[x].levels[p->lev[x]];
-				bool held_x = held_axis(bd, a, x, c, p);
-				/* An axis not held is named with what each side had,
-				 * unless the compared level decides it (format). */
-				bool named = real_levels(&bd->axes[x]) > 1 && !bd->follows[x] &&
-					     (held_x || (x != a &&
-							(!bd->decides[a][x] ||
-							 nested(bd->axes[x].name, ax->name)) &&
-							strcmp(hv, pv) != 0));
-				if (!named)
-					continue;
-				if (held_x)
-					json_object_object_add(held, bd->axes[x].name,
-							       json_object_new_string(hv));
-				if (used >= sizeof where)
-					continue;
-				if (held_x || strcmp(pv, "-") == 0)
-					used += (size_t)snprintf(where + used, sizeof where - used,
-								 "%s%s=%s", used ? ", " : "",
-								 bd->axes[x].name, hv);
-				else if (strcmp(hv, "-") == 0)
-					used += (size_t)snprintf(where + used, sizeof where - used,
-								 "%s%s=%s", used ? ", " : "",
-								 bd->axes[x].name, pv);
-				else
-					used += (size_t)snprintf(where + used, sizeof where - used,
-								 "%s%s=%s vs %s", used ? ", " : "",
-								 bd->axes[x].name, hv, pv);
-			}
+			pair_where(bd, a, c, p, held, where, sizeof where);
 			sentence(m, level, ref, where, &cmp, text, sizeof text);
 			json_object *one = comparison_json(m, ax->name, level, ref, held, 1, &cmp, text);
 			json_object_array_add(out, one);
@@ -350,6 +430,15 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 					      json_object_get(json_object_object_get(
 						      json_object_array_get_idx(out, i), "sentence")));
 	}
+	/* After the measured ones, in the comparisons and the answers. */
+	for (size_t i = 0; r == 0 && i < json_object_array_length(unmeasured); i++) {
+		json_object *o = json_object_array_get_idx(unmeasured, i);
+		json_object_array_add(out, json_object_get(o));
+		if (headline)
+			json_object_array_add(bd->headlines,
+					      json_object_get(json_object_object_get(o, "sentence")));
+	}
+	json_object_put(unmeasured);
 	strata_release(&st);
 	return r;
 }

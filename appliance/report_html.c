@@ -425,17 +425,18 @@ static int write_comparisons(xmlTextWriterPtr w, json_object *cmps)
 {
 	static const char *const heads[] = {"comparison", "ratio", "95% interval",
 					    "n", "difference", NULL};
-	char buf[96];
+	char buf[640];
 
 	if (!cmps || json_object_array_length(cmps) == 0)
 		return 0;
 	W(table_start(w, "comparisons", heads));
 	for (size_t i = 0; i < json_object_array_length(cmps); i++) {
 		json_object *c = json_object_array_get_idx(cmps, i);
-		bool shown = false, pooled = false;
+		bool shown = false, pooled = false, measured = true;
 		unsigned nl = 0, nr = 0;
 		jsonget_bool(c, "shown", &shown);
 		jsonget_bool(c, "pooled", &pooled);
+		jsonget_bool(c, "measured", &measured);
 		jsonget_uint(c, "n_level", &nl);
 		jsonget_uint(c, "n_reference", &nr);
 		W(hstart(w, "tr"));
@@ -443,11 +444,16 @@ static int write_comparisons(xmlTextWriterPtr w, json_object *cmps)
 		snprintf(buf, sizeof(buf), "%s%s", jsonget_string(c, "sentence") ?: "",
 			 pooled ? " (pooled)" : "");
 		W(report_html_element(w, "td", NULL, buf));
-		W(write_ratio_cells(w, c));
+		if (measured) {
+			W(write_ratio_cells(w, c));
+		} else {
+			W(report_html_element(w, "td", "num", "\u2013"));
+			W(report_html_element(w, "td", "num", "\u2013"));
+		}
 		snprintf(buf, sizeof(buf), "%u / %u", nl, nr);
 		W(report_html_element(w, "td", "num", buf));
 		W(report_html_element(w, "td", shown ? "yes" : NULL,
-				      shown ? "shown" : "none shown"));
+				      shown ? "shown" : measured ? "none shown" : "not measured"));
 		W(hend(w));
 	}
 	return table_end(w);

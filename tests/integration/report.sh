@@ -12,14 +12,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "${TOP:-.}/tests/lib/check.sh"
 
-# journal DIR UNSAFE_SCALE [VERSION]: 2 backends x unsafe/directsync x 5
-# fio runs; unsafe's IOPS about 3x directsync's, times UNSAFE_SCALE; run
-# 4 of raw/directsync timed out.
+# journal DIR UNSAFE_SCALE [VERSION [ALL]]: 2 backends x unsafe/directsync
+# x 5 fio runs; unsafe's IOPS about 3x directsync's, times UNSAFE_SCALE;
+# run 4 of raw/directsync timed out (with ALL = all, every run of it).
 journal() {
 	python3 - "$@" <<'PY'
 import json, os, random, sys
 d, scale = sys.argv[1], float(sys.argv[2])
 version = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+every = len(sys.argv) > 4 and sys.argv[4] == "all"
 os.makedirs(os.path.join(d, "console"), exist_ok=True)
 rnd = random.Random(7)
 pos = 0
@@ -29,7 +30,7 @@ with open(os.path.join(d, "runs.jsonl"), "w") as f:
             for cache in ("directsync", "unsafe"):
                 cid = "%s/%s/-/%s/threads/virtio/fio" % (backend, backend, cache)
                 iops = (3000 * scale if cache == "unsafe" else 1000) * rnd.uniform(0.95, 1.05)
-                failed = backend == "raw" and cache == "directsync" and i == 4
+                failed = backend == "raw" and cache == "directsync" and (i == 4 or every)
                 run = {"version": version,
                        "cell": {"id": cid, "backend": backend, "format": backend,
                                 "preallocation": None, "cache": cache, "aio": "threads",
@@ -79,6 +80,31 @@ assert len(runs) == 19 * 2 + 1, len(runs)
 assert len(cells) == 4 * 2, len(cells)
 u = head.index("unit")
 assert {r[u] for r in cells} == {"IOPS", "s"}
+PY
+
+# A cell with no ok run: listed as such, and what it would have answered
+# said to be not measured, not left out.
+journal "$tmp/nook" 1 1 all
+"$BUILDAPP" report "$tmp/nook" -o "$tmp/nookout" --format txt,json >/dev/null 2>"$tmp/err"
+check "a cell with no ok run: exit 0" test $? -eq 0
+check "a cell with no ok run: its row says so, with its failed runs" \
+	grep -q "^raw / directsync .*  0  no ok run  *5 failed; $" "$tmp/nookout/report.txt"
+check "a cell with no ok run: the answer it would give is not measured" \
+	sh -c 'sed -n "/^== Answers ==$/,/^$/p" "$1" | grep -qx "unsafe vs directsync, fio_write_iops (fio, backend=raw): not measured, raw / directsync had no ok run (5 failed)"' \
+	- "$tmp/nookout/report.txt"
+check "a cell with no ok run: the other backend is still compared, alone" \
+	sh -c 'sed -n "/^== Answers ==$/,/^$/p" "$1" | grep -q "^unsafe vs directsync, fio_write_iops (fio, backend=qcow2): +[0-9]*% \[+[0-9]*%, +[0-9]*%\], n=5 each, better$"' \
+	- "$tmp/nookout/report.txt"
+check "a cell with no ok run: report.json has it with n 0 and its comparison unmeasured" \
+	python3 - "$tmp/nookout/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+m = r["workloads"][0]["metrics"][0]
+cell = [c for c in m["cells"] if c["id"].startswith("raw/raw/-/directsync/")]
+assert len(cell) == 1 and cell[0]["n"] == 0 and cell[0]["failed"] == 5, cell
+assert cell[0]["mean"] is None and cell[0]["display"] == "no ok run", cell
+no = [c for c in m["comparisons"] if c.get("measured") is False]
+assert len(no) == 2 and all(c["ratio"] is None and not c["shown"] for c in no), no
 PY
 
 # Two hosts; the baseline check.
