@@ -31,6 +31,7 @@
 #include "names.h"
 #include "bench.h"
 #include "keys.h"
+#include "kitkernel.h"
 #include "parse.h"
 #include "plan.h"
 #include "profile.h"
@@ -222,6 +223,23 @@ static int mount_results(struct init_env *env)
 	return 0;
 }
 
+/* The guest kernel, when the kit stores it once (on the ESP of the disk
+ * RESULTS is on: kitkernel.h), in place before the sweep and host.json's
+ * kit identity, which hashes it; without it the sweep is not run. */
+static int fetch_guest_kernel(struct init_env *env)
+{
+	char why[sizeof(env->failure) - 32];
+	int r = kitkernel_fetch(BENCH_KIT_DIR, env->boot_disk, "/run/buildapp-esp", why,
+				sizeof(why));
+
+	if (r < 0) {
+		snprintf(env->sweep_status, sizeof(env->sweep_status), "not run: %s", why);
+		snprintf(env->failure, sizeof(env->failure), "%s", why);
+		log_error("sweep: not run: %s", why);
+	}
+	return r;
+}
+
 /* The sweep runs here, between applying the host settings and restoring
  * them: it provisions the storage backends on env->target, runs the plan
  * baked into the root by the kit (BENCH_KIT_DIR) and writes the journal,
@@ -358,6 +376,8 @@ static int run(struct init_env *env)
 			 "not run: the plan of this appliance is invalid");
 		return env->bad_plan;
 	}
+	if (env->plan.n_cells > 0 && (r = fetch_guest_kernel(env)) < 0)
+		return r;
 	for (int i = 0; i < 80; i++) {
 		coldplug();
 		r = disks_find_target(env->profile.host.disk, env->boot_disk,

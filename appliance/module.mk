@@ -13,7 +13,7 @@ APPLIANCE_SRCS := appliance/profile.c appliance/keys.c appliance/plan.c \
 	appliance/disks.c appliance/hosttune.c appliance/sysfs.c appliance/qcow2cache.c \
 	appliance/bundle.c appliance/report.c appliance/report_cmp.c appliance/report_rack.c appliance/report_text.c appliance/report_html.c \
 	appliance/report_chart.c appliance/hostinfo.c appliance/reference.c appliance/reftable.c \
-	appliance/upload.c appliance/netup.c
+	appliance/upload.c appliance/netup.c appliance/kitkernel.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o) \
 	$(B)/appliance/reference_data.o
 

@@ -393,22 +393,6 @@ static const char group[] = "root:x:0:\nkvm:x:107:libvirt-qemu\n"
 /* No virtlogd in the appliance: qemu's output goes to plain files. */
 static const char qemu_conf[] = "stdio_handler = \"file\"\n";
 
-/* Parents of DEST ("/a/b/c" adds a, a/b), each once per archive. */
-static int add_parents(struct initramfs *a, const char *dest)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s", dest + (dest[0] == '/'));
-	for (char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		int r = initramfs_add_dir(a, path, 0755);
-		*s = '/';
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
 /* The overlay's zstd window: a power of two over all its files (the
  * pristine disk holds the tarball and its extracted tree, the same bytes
  * twice, further apart than a plain window reaches), so that only a big
@@ -445,13 +429,13 @@ static int write_overlay(const struct hostroot_spec *spec, int fd)
 	if (r == 0)
 		r = initramfs_add_data(a, "etc/group", group, strlen(group), 0644);
 	if (r == 0)
-		r = add_parents(a, HOSTROOT_STATEDIR "/etc/qemu.conf");
+		r = initramfs_add_parents(a, HOSTROOT_STATEDIR "/etc/qemu.conf");
 	if (r == 0)
 		r = initramfs_add_data(a, (HOSTROOT_STATEDIR "/etc/qemu.conf") + 1,
 				       qemu_conf, strlen(qemu_conf), 0644);
 	for (unsigned i = 0; r == 0 && i < spec->n_files; i++) {
 		const struct fsimage_file *f = &spec->files[i];
-		r = add_parents(a, f->dest);
+		r = initramfs_add_parents(a, f->dest);
 		if (r == 0)
 			r = initramfs_add_file(a, f->source, f->dest + (f->dest[0] == '/'),
 					       stat(f->source, &st) == 0 &&

@@ -302,6 +302,21 @@ int initramfs_add_dir(struct initramfs *a, const char *dest, mode_t mode)
 	return add_header(a, dest, S_IFDIR | mode, NULL, 0);
 }
 
+int initramfs_add_parents(struct initramfs *a, const char *dest)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s", dest + (dest[0] == '/'));
+	for (char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		int r = initramfs_add_dir(a, path, 0755);
+		*s = '/';
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int initramfs_add_file(struct initramfs *a, const char *source,
 		       const char *dest, mode_t mode)
 {

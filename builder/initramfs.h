@@ -32,6 +32,9 @@ int initramfs_add_tree(struct initramfs *a, const char *dir);
 
 /* A directory DEST ("etc/buildapp", no leading slash) with MODE. */
 int initramfs_add_dir(struct initramfs *a, const char *dest, mode_t mode);
+/* The directories above DEST ("/a/b/c" adds a and a/b), with mode 0755
+ * (an archive may list one directory more than once). */
+int initramfs_add_parents(struct initramfs *a, const char *dest);
 /* The host file SOURCE as DEST with MODE. */
 int initramfs_add_file(struct initramfs *a, const char *source,
 		       const char *dest, mode_t mode);

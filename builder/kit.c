@@ -21,6 +21,8 @@
 #include "guestimage.h"
 #include "guestkit.h"
 #include "image.h"
+#include "initramfs.h"
+#include "kitkernel.h"
 #include "elfdeps.h"
 #include "extents.h"
 #include "files.h"
@@ -43,6 +45,7 @@ struct kit_paths {
 	char initrd[PATH_MAX], image[PATH_MAX], netboot[PATH_MAX],
 		manifest[PATH_MAX];
 	char kernel[PATH_MAX], kver[256], init[PATH_MAX], cache[PATH_MAX];
+	char netboot_initrd[PATH_MAX + 16];
 	char hostroot[HOSTROOT_PATH_MAX], hostroot_sizes[HOSTROOT_PATH_MAX];
 };
 
@@ -192,6 +195,10 @@ static json_object *packages_json(void)
 #define KIT_MAX_LIBS 4
 struct kit_payload {
 	char plan[PATH_MAX], pristine[PATH_MAX], agent[PATH_MAX];
+	/* The guest kernel is the ESP's: the root carries this reference
+	 * to it (KITKERNEL_REF) instead of a second copy. */
+	char kernel_ref[PATH_MAX];
+	int kernel_on_esp;
 	struct guestkit guest;
 	struct guestimage image;
 	/* fio's libraries the host root leaves out (add_fio_libs) */
@@ -293,6 +300,11 @@ static json_object *sizes_json(const struct kit_paths *k,
 	for (unsigned i = 0; i < payload->n_files; i++)
 		add_int(files, payload->files[i].dest, file_bytes(payload->files[i].source));
 	json_object_object_add(o, "appliance_files", files);
+	json_object *netboot = json_object_new_object();
+	int64_t netboot_ird = file_bytes(k->netboot_initrd);
+	add_int(netboot, "initrd", netboot_ird);
+	add_int(netboot, "kernel_archive", netboot_ird - ird);
+	json_object_object_add(o, "netboot", netboot);
 	json_object *root = json_object_from_file(k->hostroot_sizes);
 	if (root)
 		json_object_object_add(o, "host_root_uncompressed", root);
@@ -334,6 +346,11 @@ static void print_sizes(json_object *s, const char *image_path)
 		 MIB_F(json_object_get_int64(json_object_object_get(initrd, "host_root"))),
 		 MIB_F(json_object_get_int64(json_object_object_get(initrd, "appliance_files"))),
 		 MIB_F(json_object_get_int64(json_object_object_get(image, "other"))));
+	json_object_object_get_ex(s, "netboot", &v);
+	if (json_object_get_int64(json_object_object_get(v, "kernel_archive")) > 0)
+		log_info("  guest kernel: the ESP's vmlinuz (in the netboot initrd: "
+			 "an archive of its own, %.1f MiB)",
+			 MIB_F(json_object_get_int64(json_object_object_get(v, "kernel_archive"))));
 	json_object_object_get_ex(s, "appliance_files", &v);
 	json_object_object_foreach(v, name, bytes)
 		log_info("  appliance file %s: %.1f MiB", name,
@@ -389,6 +406,8 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	if (r == 0)
 		r = add_file_hash(files, "ESP:/initrd", k->initrd);
 	if (r == 0)
+		r = add_file_hash(files, "netboot:/initrd", k->netboot_initrd);
+	if (r == 0)
 		r = add_file_hash(files, "ESP:/EFI/BOOT/BOOTX64.EFI", IMAGE_SYSTEMD_BOOT);
 	if (r == 0)
 		r = add_file_hash(files, "MBR:gptmbr.bin", IMAGE_GPTMBR);
@@ -421,7 +440,32 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	return 0;
 }
 
-static int write_netboot(const struct kit_paths *k, const char *cmdline)
+/* The guest kernel as an archive of its own, appended to the netboot
+ * initrd (a copy of the ESP's): a netbooted server has no ESP to take it
+ * from.  The kernel unpacks
+ * archives laid end to end; zstd at a low level (a kernel image is
+ * compressed already), as the archives before it are zstd. */
+static int write_kernel_archive(const struct kit_paths *k,
+				const struct kit_payload *payload, uint64_t epoch)
+{
+	const char *dest = BENCH_KIT_DIR "/vmlinuz";
+	_cleanup_close_ int fd = open(k->netboot_initrd, O_WRONLY | O_APPEND | O_CLOEXEC);
+	struct initramfs *a = NULL;
+	int r;
+
+	if (fd < 0)
+		return log_error_errno(-errno, "'%s'", k->netboot_initrd);
+	r = initramfs_open_long(fd, 3, 0, epoch, &a);
+	if (r == 0)
+		r = initramfs_add_parents(a, dest);
+	if (r == 0)
+		r = initramfs_add_file(a, payload->guest.kernel, dest + 1, 0644);
+	int c = initramfs_close(a);
+	return r < 0 ? r : c;
+}
+
+static int write_netboot(const struct kit_paths *k, const struct kit_payload *payload,
+			 const char *cmdline, uint64_t epoch)
 {
 	char path[PATH_MAX + 32], script[8192];
 	int r;
@@ -430,11 +474,12 @@ static int write_netboot(const struct kit_paths *k, const char *cmdline)
 		return log_error_errno(-errno, "'%s'", k->netboot);
 	snprintf(path, sizeof(path), "%s/vmlinuz", k->netboot);
 	r = files_copy(k->kernel, path, 0644, 0);
-	snprintf(path, sizeof(path), "%s/initrd", k->netboot);
 	if (r == 0)
-		r = files_copy(k->initrd, path, 0644, 0);
+		r = files_copy(k->initrd, k->netboot_initrd, 0644, 0);
 	if (r < 0)
 		return log_error_errno(r, "copying the netboot files");
+	if (payload->kernel_on_esp && (r = write_kernel_archive(k, payload, epoch)) < 0)
+		return r;
 	snprintf(script, sizeof(script),
 		 "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",
 		 cmdline);
@@ -529,6 +574,32 @@ static int pristine_qcow2(const struct guestimage *img, char *ret, size_t len)
 	return 0;
 }
 
+/* The guest kernel in the root: itself, or, when it is the appliance's
+ * kernel byte for byte (as with [appliance] kernel = auto), a reference
+ * to the ESP's /vmlinuz and its sha256, which the init copies into place
+ * (appliance/kitkernel.h): the image then stores the kernel once. */
+static int guest_kernel_entry(const struct kit_paths *k, struct kit_payload *pl)
+{
+	char esp[65], guest[65];
+	int r = sha256_file(k->kernel, esp);
+
+	if (r == 0)
+		r = sha256_file(pl->guest.kernel, guest);
+	if (r < 0)
+		return r;
+	if (strcmp(esp, guest) != 0 || file_bytes(k->kernel) != file_bytes(pl->guest.kernel)) {
+		pl->files[1] = (struct fsimage_file){pl->guest.kernel, BENCH_KIT_DIR "/vmlinuz"};
+		return 0;
+	}
+	snprintf(pl->kernel_ref, sizeof(pl->kernel_ref), "%s/" KITKERNEL_REF, k->work);
+	_cleanup_fclose_ FILE *f = fopen(pl->kernel_ref, "we");
+	if (!f || fprintf(f, "%s  ESP:" KITKERNEL_ESP_PATH "\n", esp) < 0 || fflush(f) != 0)
+		return log_error_errno(-errno, "'%s'", pl->kernel_ref);
+	pl->files[1] = (struct fsimage_file){pl->kernel_ref, BENCH_KIT_DIR "/" KITKERNEL_REF};
+	pl->kernel_on_esp = 1;
+	return 0;
+}
+
 static int build_payload(const struct profile *p, const struct kit_paths *k,
 			 struct kit_payload *ret)
 {
@@ -546,7 +617,9 @@ static int build_payload(const struct profile *p, const struct kit_paths *k,
 	if (r < 0)
 		return r;
 	ret->files[0] = (struct fsimage_file){ret->plan, BENCH_KIT_DIR "/plan.json"};
-	ret->files[1] = (struct fsimage_file){ret->guest.kernel, BENCH_KIT_DIR "/vmlinuz"};
+	r = guest_kernel_entry(k, ret);
+	if (r < 0)
+		return r;
 	ret->files[2] = (struct fsimage_file){ret->guest.initrd, BENCH_KIT_DIR "/initrd.img"};
 	ret->files[3] = (struct fsimage_file){ret->pristine, BENCH_KIT_DIR "/disk.qcow2"};
 	ret->n_files = 4;
@@ -597,6 +670,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 	snprintf(k.image, sizeof(k.image), "%s/%s.img", k.work, name);
 	snprintf(k.netboot, sizeof(k.netboot), "%s/%s.netboot", k.work, name);
 	snprintf(k.manifest, sizeof(k.manifest), "%s/%s.manifest.json", k.work, name);
+	snprintf(k.netboot_initrd, sizeof(k.netboot_initrd), "%s/initrd", k.netboot);
 
 	r = payload ? build_payload(p, &k, payload) : -ENOMEM;
 	if (r == 0)
@@ -624,7 +698,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 			.epoch = epoch,
 		});
 	if (r == 0)
-		r = write_netboot(&k, cmdline);
+		r = write_netboot(&k, payload, cmdline, epoch);
 	if (r == 0) {
 		progress_step("writing the manifest (sha256 of the kit)");
 		r = write_manifest(p, &k, payload, format, cmdline, epoch);

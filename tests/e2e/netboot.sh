@@ -9,21 +9,27 @@
 #
 # Two servers (DMI serials SRV-A and SRV-B, disk serials DISK-A and
 # DISK-B, no stick) run their sweeps with their bundles in RAM and upload
-# them; a third, whose script names a location that refuses uploads (and
-# a disk it does not have, so it has no sweep to run), says so on its
-# console and in appliance.txt on the RESULTS stick it has (a small disk
-# with a partition labelled RESULTS, made here), read back after it
-# powered off, and still powers off.  What arrived: two bundles under
-# their servers' names, whole (SHA256SUMS checks, no temporary collection
-# left), each saying it was kept in RAM; `buildapp report` over the
-# directory shows both servers side by side.  An upload cut short is
-# tests/integration/upload-webdav.sh's.
+# them; a third, whose script names a location that refuses uploads, says
+# so on its console and in appliance.txt on the RESULTS stick it has (a
+# small disk with a partition labelled RESULTS, made here), read back after
+# it powered off, and still powers off.  The third is netbooted with the
+# ESP's initrd alone, without the archive that carries the guest kernel,
+# and its stick's partition 1 is a FAT labelled BUILDAPP whose /vmlinuz is
+# not the kit's: it refuses to run its sweep, saying why in one line.  The
+# kit stores the guest kernel once (tests/lib/kit-kernel.py), and the two
+# that ran their sweeps name the kit in host.json as the manifest's hashes
+# give it.  What arrived: two bundles under their servers' names, whole
+# (SHA256SUMS checks, no temporary collection left), each saying it was
+# kept in RAM; `buildapp report` over the directory shows both servers
+# side by side.  An upload cut short is tests/integration/upload-webdav.sh's.
 #
 # Cost: the kit build (a minute from a warm cache), then the three servers
 # at once: three TCG boots of the appliance, no nested guest; 5.7 minutes
 # measured at load 10-17 on 2 cores (kit 56 s, servers 281 s); with server
 # C's stick 4.5 minutes at load 12-15 (kit 6 s from a warm cache, servers
-# 257 s): the stick costs nothing measurable.
+# 257 s): the stick costs nothing measurable.  With server C refusing its
+# stick's kernel (no sweep to run, as before with a disk it lacked): 5
+# minutes at load 1-5 (kit 12 s, servers 83 s; the kernel checks 4 s).
 . "$TOP/tests/lib/common.sh"
 . "$TOP/tests/lib/webdav.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
@@ -33,18 +39,40 @@ nb=$NETBOOT_NB
 grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=auto' "$nb/boot.ipxe" ||
 	fail "boot.ipxe: $(cat "$nb/boot.ipxe")"
 
-# The lab's two boot scripts, settings appended to the kit's kernel line.
+manifest=$work/out/$NETBOOT_KIT.manifest.json
+python3 "$TOP/tests/lib/kit-kernel.py" "$work/out/$NETBOOT_KIT.img" "$nb" "$manifest" ||
+	fail "the guest kernel is not stored once"
+
+# The lab's two boot scripts, settings appended to the kit's kernel line;
+# server C's loads the ESP's initrd only (the netboot initrd's first part).
 netboot_script rack.ipxe "buildapp.upload=$NETBOOT_URL/rack/"
-netboot_script refused.ipxe "buildapp.disk=NO-SUCH-DISK buildapp.upload=$NETBOOT_URL/ro/"
+netboot_script refused.ipxe "buildapp.upload=$NETBOOT_URL/ro/"
+d=$dav/$NETBOOT_KIT.netboot
+esp_size=$(python3 -c 'import json, sys
+print({f["path"]: f["size"] for f in json.load(open(sys.argv[1]))["files"]}["ESP:/initrd"])' "$manifest")
+head -c "$esp_size" "$d/initrd" >"$d/initrd.esp"
+sed -i 's/initrd=initrd /initrd=initrd.esp /; s/^initrd initrd$/initrd initrd.esp/' "$d/refused.ipxe"
+chmod -R a+rX "$d"
+grep -q '^initrd initrd.esp$' "$d/refused.ipxe" || fail "refused.ipxe: $(cat "$d/refused.ipxe")"
 
 # Server C's RESULTS stick, as a lab writes one by hand: a GPT partition
 # named RESULTS holding an ext4 labelled RESULTS (what the kit's image
-# has, builder/image.c), made here with sfdisk and mke2fs.
+# has, builder/image.c), made here with sfdisk and mke2fs, after a FAT
+# labelled BUILDAPP (mtools) holding a /vmlinuz that is not the kit's.
 stick=$work/stick-C.raw
-results_at=$((2048 * 512))
+results_at=$((34816 * 512))
 truncate -s 64M "$stick"
-printf 'label: gpt\nstart=2048, name="RESULTS"\n' | sfdisk --quiet "$stick"
-mke2fs -q -F -t ext4 -L RESULTS -E offset=$results_at "$stick" 62M
+printf 'label: gpt\nstart=2048, size=32768, type=uefi, name="ESP"\nstart=34816, name="RESULTS"\n' |
+	sfdisk --quiet "$stick"
+echo "not the kit's kernel" >"$work/wrong-vmlinuz"
+mformat -C -i "$work/esp-C.fat" -T 32768 -v BUILDAPP ::
+mcopy -i "$work/esp-C.fat" "$work/wrong-vmlinuz" ::/vmlinuz
+dd if="$work/esp-C.fat" of="$stick" bs=512 seek=2048 conv=notrunc status=none
+mke2fs -q -F -t ext4 -L RESULTS -E offset=$results_at "$stick" 46M
+kernel_sha=$(python3 -c 'import json, sys
+print({f["path"]: f["sha256"] for f in json.load(open(sys.argv[1]))["files"]}["ESP:/vmlinuz"])' "$manifest")
+wrong_sha=$(sha256sum "$work/wrong-vmlinuz" | cut -d' ' -f1)
+refusal="sweep: not run: guest kernel: no ESP with /vmlinuz of sha256 $kernel_sha on sd[a-z] (/dev/sd[a-z]1:/vmlinuz has sha256 $wrong_sha)"
 
 start=$(date +%s)
 netboot_server A rack.ipxe & pids="$pids $!"
@@ -69,9 +97,16 @@ for s in A B; do
 	grep -q "^upload: sending to http://10.0.2.2:$WEBDAV_PORT/rack/ as $(basename "$b")" "$b/appliance.txt" ||
 		fail "server $s: appliance.txt has no upload line"
 	[ "$(grep -c '"status":"ok"' "$b/runs.jsonl")" -eq 1 ] || fail "server $s: its run is not journaled ok"
-	python3 - "$b/host.json" "$s" <<'PY' || fail "server $s: host.json does not name it"
-import json, sys
+	python3 - "$b/host.json" "$s" "$manifest" <<'PY' || fail "server $s: host.json does not name it or the kit"
+import hashlib, json, sys
 h, s = json.load(open(sys.argv[1])), sys.argv[2]
+# The kit's identity: the guest kernel, from the netboot initrd's last
+# archive, hashed as the ESP's (the same bytes).
+files = {f["path"]: f["sha256"] for f in json.load(open(sys.argv[3]))["files"]}
+files["initrd:/usr/lib/buildapp/kit/vmlinuz"] = files["ESP:/vmlinuz"]
+listing = "".join(f'{files["initrd:/usr/lib/buildapp/kit/" + n]}  {n}\n'
+                  for n in ("plan.json", "vmlinuz", "initrd.img", "disk.qcow2"))
+assert h["kit"]["sha256"] == hashlib.sha256(listing.encode()).hexdigest(), h["kit"]
 assert h["server"]["serial"] == "SRV-" + s, h["server"]
 assert h["disk"]["serial"] == "DISK-" + s, h["disk"]
 assert h["label"] == "SRV-%s_DISK-%s" % (s, s), h["label"]
@@ -84,7 +119,8 @@ log=$work/console-C.log
 grep -q "upload to http://10.0.2.2:$WEBDAV_PORT/ro/ failed: .*refused: HTTP 405" "$log" ||
 	fail "server C: no clear line for the refused upload"
 grep -q "failed; poweroff" "$log" || fail "server C: did not power off as the profile says"
-grep -q "RESULTS: /dev/sd[a-z]1 " "$log" || fail "server C: did not take its RESULTS stick"
+grep -q "RESULTS: /dev/sd[a-z]2 " "$log" || fail "server C: did not take its RESULTS stick"
+grep -q "$refusal" "$log" || fail "server C: no clear line refusing the ESP's wrong kernel"
 # Read back off the stick, powered off: the refusal is in appliance.txt.
 debugfs -R "cat /appliance.txt" "$stick?offset=$results_at" >"$work/appliance-C.txt" 2>/dev/null ||
 	fail "server C: no appliance.txt on its RESULTS stick"
@@ -92,7 +128,9 @@ echo "--- appliance.txt on server C's RESULTS stick"
 cat "$work/appliance-C.txt"
 grep -q "^upload: failed: .*refused: HTTP 405" "$work/appliance-C.txt" ||
 	fail "server C: its RESULTS stick's appliance.txt does not say the upload was refused"
-grep -q "^results: /dev/sd[a-z]1$" "$work/appliance-C.txt" ||
+grep -qx "$refusal" "$work/appliance-C.txt" ||
+	fail "server C: appliance.txt does not say why its sweep was not run"
+grep -q "^results: /dev/sd[a-z]2$" "$work/appliance-C.txt" ||
 	fail "server C: appliance.txt does not name its RESULTS stick"
 grep -q "iPXE/.*" "$work/w/nginx/access.log" || fail "nginx served nothing to iPXE"
 [ -z "$(ls -A "$dav/ro")" ] || fail "server C: something was written where uploads are refused"

@@ -21,6 +21,15 @@ check(img["vmlinuz"] + img["initrd"] + img["other"] == s["image_data"], "image p
 check(0 < img["other"] < 8 << 20, "the rest of the image")
 check(ird["host_root"] == os.path.getsize(sys.argv[2]), "host root")
 check(ird["host_root"] + ird["appliance_files"] == img["initrd"], "initrd parts")
+# The netboot initrd: the ESP's and, when the guest kernel is the ESP's
+# (stored once), the archive that carries it for a server without an ESP.
+nb = s["netboot"]
+check(nb["initrd"] == files["netboot:/initrd"], "netboot initrd")
+check(nb["initrd"] == img["initrd"] + nb["kernel_archive"], "netboot initrd parts")
+once = "initrd:/usr/lib/buildapp/kit/vmlinuz.from" in files
+check(once != ("initrd:/usr/lib/buildapp/kit/vmlinuz" in files), "one guest kernel")
+check(img["vmlinuz"] * 9 // 10 < nb["kernel_archive"] < img["vmlinuz"] + (1 << 16)
+      if once else nb["kernel_archive"] == 0, "the kernel's archive")
 for path, n in s["appliance_files"].items():
     check(files["initrd:" + path] == n, path)
 root = s["host_root_uncompressed"]

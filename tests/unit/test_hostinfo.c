@@ -21,6 +21,7 @@
 #include "jsonget.h"
 #include "keys.h"
 #include "plan.h"
+#include "testfile.h"
 
 static const char cpuinfo[] =
 	"processor\t: 0\n"
@@ -54,16 +55,6 @@ static void shell_line(const char *cmd, char *buf, size_t len)
 	assert_non_null(fgets(buf, (int)len, p));
 	buf[strcspn(buf, " \n")] = '\0';
 	assert_int_equal(pclose(p), 0);
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
 }
 
 static void kit_sha256(void **state)

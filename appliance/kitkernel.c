@@ -1,0 +1,182 @@
+#include "kitkernel.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "command.h"
+#include "files.h"
+#include "log.h"
+#include "sha256.h"
+#include "sysfs.h"
+
+/* The reference's hash: its first line is "HEX  ESP:/vmlinuz". */
+static int read_ref(const char *path, char hex[SHA256_HEX_LEN])
+{
+	char line[256], want[sizeof(line)];
+	int r = sysfs_read(path, line, sizeof(line));
+
+	if (r < 0)
+		return r;
+	snprintf(want, sizeof(want), "  ESP:%s", KITKERNEL_ESP_PATH);
+	if (strlen(line) != 64 + strlen(want) || strcmp(line + 64, want) != 0 ||
+	    strspn(line, "0123456789abcdef") != 64)
+		return -EBADMSG;
+	snprintf(hex, SHA256_HEX_LEN, "%.64s", line);
+	return 0;
+}
+
+static int hash_file(const char *path, char hex[SHA256_HEX_LEN])
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : sha256_fd_hex(fd, NULL, 0, hex);
+}
+
+/* Whether partition PART's boot sector is a FAT's labelled LABEL
+ * (FAT32's label at 0x47, FAT12/16's at 0x2b; 11 bytes, space-padded). */
+static int fat_label_is(const char *part, const char *label)
+{
+	char path[300];
+	unsigned char bs[512];
+	char want[12];
+	_cleanup_close_ int fd = -1;
+
+	snprintf(path, sizeof(path), "/dev/%s", part);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, bs, sizeof(bs), 0) != (ssize_t)sizeof(bs) ||
+	    bs[510] != 0x55 || bs[511] != 0xaa)
+		return 0;
+	snprintf(want, sizeof(want), "%-11s", label);
+	if (memcmp(bs + 0x52, "FAT32", 5) == 0)
+		return memcmp(bs + 0x47, want, 11) == 0;
+	return memcmp(bs + 0x36, "FAT", 3) == 0 && memcmp(bs + 0x2b, want, 11) == 0;
+}
+
+/* The ESP of DISK: its FAT partition labelled KITKERNEL_ESP_LABEL, else
+ * its partition 1.  Returns 0 or -ENOENT. */
+static int find_esp(const char *disk, char part[NAME_MAX + 1])
+{
+	char dir[300], num[600], n[16];
+	struct dirent **e = NULL;
+	int count, found = -ENOENT;
+
+	part[0] = '\0';
+	snprintf(dir, sizeof(dir), "/sys/block/%s", disk);
+	count = scandir(dir, &e, NULL, alphasort);
+	for (int i = 0; i < count; i++) {
+		const char *p = e[i]->d_name;
+		snprintf(num, sizeof(num), "%s/%s/partition", dir, p);
+		if (found < 0 && strncmp(p, disk, strlen(disk)) == 0 &&
+		    sysfs_read(num, n, sizeof(n)) == 0) {
+			if (fat_label_is(p, KITKERNEL_ESP_LABEL)) {
+				snprintf(part, NAME_MAX + 1, "%s", p);
+				found = 0;
+			} else if (strcmp(n, "1") == 0 && !part[0]) {
+				snprintf(part, NAME_MAX + 1, "%s", p);
+			}
+		}
+		free(e[i]);
+	}
+	free(e);
+	return found == 0 || part[0] ? 0 : -ENOENT;
+}
+
+/* Copies the ESP's kernel of PART into TO, mounted read-only on MNT for
+ * as long as the copy takes.  DETAIL says what went wrong. */
+static int copy_from_esp(const char *part, const char *mnt, const char *to,
+			 char *detail, size_t len)
+{
+	static const char *const modules[] = {"vfat", "nls_cp437", "nls_ascii",
+					      "nls_utf8"};
+	char dev[NAME_MAX + 8], from[PATH_MAX];
+	int r;
+
+	/* The FAT and the code pages its mount asks for (437, and the
+	 * iocharset): modules of the host root, loaded before, as nothing
+	 * loads them on demand here. */
+	for (size_t i = 0; i < sizeof(modules) / sizeof(modules[0]); i++)
+		command_run((char *[]){"modprobe", "-q", (char *)modules[i], NULL}, NULL, 1);
+	snprintf(dev, sizeof(dev), "/dev/%s", part);
+	mkdir(mnt, 0700);
+	if (mount(dev, mnt, "vfat", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
+		r = -errno;
+		snprintf(detail, len, "mounting %s: %s", dev, strerror(-r));
+		return r;
+	}
+	snprintf(from, sizeof(from), "%s%s", mnt, KITKERNEL_ESP_PATH);
+	r = files_copy(from, to, 0644, 0);
+	if (r < 0)
+		snprintf(detail, len, "%s:%s: %s", dev, KITKERNEL_ESP_PATH, strerror(-r));
+	if (umount(mnt) < 0 && r == 0) {
+		r = -errno;
+		snprintf(detail, len, "unmounting %s: %s", dev, strerror(-r));
+	}
+	rmdir(mnt);
+	return r;
+}
+
+int kitkernel_fetch(const char *dir, const char *boot_disk, const char *mnt,
+		    char *why, size_t len)
+{
+	char ref[PATH_MAX], dest[PATH_MAX], tmp[PATH_MAX], want[SHA256_HEX_LEN],
+		got[SHA256_HEX_LEN], part[NAME_MAX + 1], detail[300] = "";
+	int r;
+
+	snprintf(ref, sizeof(ref), "%s/%s", dir, KITKERNEL_REF);
+	snprintf(dest, sizeof(dest), "%s/vmlinuz", dir);
+	if (access(ref, F_OK) < 0 && errno == ENOENT)
+		return 0;
+	r = read_ref(ref, want);
+	if (r < 0) {
+		snprintf(why, len, "guest kernel: %s: %s", ref,
+			 r == -EBADMSG ? "not one line \"SHA256  ESP:" KITKERNEL_ESP_PATH "\""
+				       : strerror(-r));
+		return r;
+	}
+	/* Netbooted: the netboot initrd's last archive put it there. */
+	if (access(dest, F_OK) == 0) {
+		r = hash_file(dest, got);
+		if (r == 0 && strcmp(got, want) == 0)
+			return 0;
+		snprintf(why, len, "guest kernel: %s has sha256 %s, not %s", dest,
+			 r < 0 ? strerror(-r) : got, want);
+		unlink(dest);
+		return r < 0 ? r : -EBADMSG;
+	}
+	snprintf(tmp, sizeof(tmp), "%s/.vmlinuz.tmp", dir);
+	if (!boot_disk || !*boot_disk) {
+		r = -ENOENT;
+		snprintf(detail, sizeof(detail), "no boot disk");
+	} else if ((r = find_esp(boot_disk, part)) < 0) {
+		snprintf(detail, sizeof(detail), "no partition 1 or FAT labelled %s",
+			 KITKERNEL_ESP_LABEL);
+	} else if ((r = copy_from_esp(part, mnt, tmp, detail, sizeof(detail))) == 0) {
+		r = hash_file(tmp, got);
+		if (r == 0 && strcmp(got, want) != 0)
+			r = -EBADMSG;
+		if (r < 0)
+			snprintf(detail, sizeof(detail), "/dev/%s:%s has sha256 %s", part,
+				 KITKERNEL_ESP_PATH, r == -EBADMSG ? got : strerror(-r));
+		else if (rename(tmp, dest) < 0)
+			r = -errno;
+		else
+			log_info("guest kernel: /dev/%s:%s, sha256 as the kit says", part,
+				 KITKERNEL_ESP_PATH);
+	}
+	if (r < 0) {
+		unlink(tmp);
+		snprintf(why, len, "guest kernel: no ESP with %s of sha256 %s on %s (%s)",
+			 KITKERNEL_ESP_PATH, want, boot_disk && *boot_disk ? boot_disk : "-",
+			 detail[0] ? detail : strerror(-r));
+	}
+	return r;
+}
