@@ -1,5 +1,6 @@
 #include "disks.h"
 
+#include <blkid/blkid.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -77,20 +78,24 @@ int disks_match(const struct disk_info *disk, const char *identity)
 	       strcmp(id + il - sl, disk->serial) == 0;
 }
 
-static int ext_label_is(const char *part, const char *label)
+bool disks_fs_is(const char *part, const char *type, const char *label)
 {
 	char path[300];
-	unsigned char sb[1024];
-	_cleanup_close_ int fd = -1;
+	const char *t = NULL, *l = NULL;
+	bool is = false;
 
 	snprintf(path, sizeof(path), "/dev/%s", part);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, sb, sizeof(sb), 1024) != (ssize_t)sizeof(sb))
-		return 0;
-	/* s_magic at 0x38, s_volume_name[16] at 0x78. */
-	if (sb[0x38] != 0x53 || sb[0x39] != 0xef)
-		return 0;
-	return strncmp((const char *)sb + 0x78, label, 16) == 0;
+	blkid_probe pr = blkid_new_probe_from_filename(path);
+	if (!pr)
+		return false;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL);
+	if (blkid_do_safeprobe(pr) == 0 &&
+	    blkid_probe_lookup_value(pr, "TYPE", &t, NULL) == 0 &&
+	    blkid_probe_lookup_value(pr, "LABEL", &l, NULL) == 0)
+		is = strncmp(t, type, strlen(type)) == 0 && strcmp(l, label) == 0;
+	blkid_free_probe(pr);
+	return is;
 }
 
 int disks_find_label(const char *label, char part[DISK_NAME_MAX],
@@ -112,7 +117,7 @@ int disks_find_label(const char *label, char part[DISK_NAME_MAX],
 				const char *p = parts[j]->d_name;
 				if (found < 0 && strncmp(p, d, strlen(d)) == 0 &&
 				    strlen(p) < DISK_NAME_MAX &&
-				    ext_label_is(p, label)) {
+				    disks_fs_is(p, "ext", label)) {
 					snprintf(part, DISK_NAME_MAX, "%.*s",
 						 DISK_NAME_MAX - 1, p);
 					snprintf(disk, DISK_NAME_MAX, "%.*s",

@@ -3,6 +3,7 @@
 #ifndef BUILDAPP_DISKS_H
 #define BUILDAPP_DISKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,11 @@ int disks_info(const char *name, struct disk_info *ret);
 /* True when IDENTITY names DISK: its serial, WWN/WWID, a
  * /dev/disk/by-id/ name ending in _SERIAL, or the kernel name. */
 int disks_match(const struct disk_info *disk, const char *identity);
+
+/* True when /dev/PART holds a filesystem whose type starts with TYPE
+ * ("ext" for ext2/3/4, "vfat") labelled LABEL, as libblkid's superblock
+ * probe reads them. */
+bool disks_fs_is(const char *part, const char *type, const char *label);
 
 /* Finds the partition whose ext2/3/4 label is LABEL: its name ("vda2")
  * and its disk's ("vda").  Returns 0, or -ENOENT when none is there yet. */

@@ -13,6 +13,7 @@
 
 #include "cleanup.h"
 #include "command.h"
+#include "disks.h"
 #include "files.h"
 #include "log.h"
 #include "sha256.h"
@@ -41,26 +42,6 @@ static int hash_file(const char *path, char hex[SHA256_HEX_LEN])
 	return fd < 0 ? -errno : sha256_fd_hex(fd, NULL, 0, hex);
 }
 
-/* Whether partition PART's boot sector is a FAT's labelled LABEL
- * (FAT32's label at 0x47, FAT12/16's at 0x2b; 11 bytes, space-padded). */
-static int fat_label_is(const char *part, const char *label)
-{
-	char path[300];
-	unsigned char bs[512];
-	char want[12];
-	_cleanup_close_ int fd = -1;
-
-	snprintf(path, sizeof(path), "/dev/%s", part);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, bs, sizeof(bs), 0) != (ssize_t)sizeof(bs) ||
-	    bs[510] != 0x55 || bs[511] != 0xaa)
-		return 0;
-	snprintf(want, sizeof(want), "%-11s", label);
-	if (memcmp(bs + 0x52, "FAT32", 5) == 0)
-		return memcmp(bs + 0x47, want, 11) == 0;
-	return memcmp(bs + 0x36, "FAT", 3) == 0 && memcmp(bs + 0x2b, want, 11) == 0;
-}
-
 /* The ESP of DISK: its FAT partition labelled KITKERNEL_ESP_LABEL, else
  * its partition 1.  Returns 0 or -ENOENT. */
 static int find_esp(const char *disk, char part[NAME_MAX + 1])
@@ -77,7 +58,7 @@ static int find_esp(const char *disk, char part[NAME_MAX + 1])
 		snprintf(num, sizeof(num), "%s/%s/partition", dir, p);
 		if (found < 0 && strncmp(p, disk, strlen(disk)) == 0 &&
 		    sysfs_read(num, n, sizeof(n)) == 0) {
-			if (fat_label_is(p, KITKERNEL_ESP_LABEL)) {
+			if (disks_fs_is(p, "vfat", KITKERNEL_ESP_LABEL)) {
 				snprintf(part, NAME_MAX + 1, "%s", p);
 				found = 0;
 			} else if (strcmp(n, "1") == 0 && !part[0]) {
