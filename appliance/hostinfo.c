@@ -65,10 +65,7 @@ int hostinfo_kit_sha256(const char *dir, char hex[65])
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char path[PATH_MAX], h[65];
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		int r = sha256_fd_hex(fd, NULL, 0, h);
+		int r = sha256_path_hex(path, h);
 		if (r < 0)
 			return r;
 		size_t l = strlen(list);

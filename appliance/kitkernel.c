@@ -35,13 +35,6 @@ static int read_ref(const char *path, char hex[SHA256_HEX_LEN])
 	return 0;
 }
 
-static int hash_file(const char *path, char hex[SHA256_HEX_LEN])
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	return fd < 0 ? -errno : sha256_fd_hex(fd, NULL, 0, hex);
-}
-
 /* The ESP of DISK: its FAT partition labelled KITKERNEL_ESP_LABEL, else
  * its partition 1.  Returns 0 or -ENOENT. */
 static int find_esp(const char *disk, char part[NAME_MAX + 1])
@@ -125,7 +118,7 @@ int kitkernel_fetch(const char *dir, const char *boot_disk, const char *mnt,
 	}
 	/* Netbooted: the netboot initrd's last archive put it there. */
 	if (access(dest, F_OK) == 0) {
-		r = hash_file(dest, got);
+		r = sha256_path_hex(dest, got);
 		if (r == 0 && strcmp(got, want) == 0)
 			return 0;
 		snprintf(why, len, "guest kernel: %s has sha256 %s, not %s", dest,
@@ -141,7 +134,7 @@ int kitkernel_fetch(const char *dir, const char *boot_disk, const char *mnt,
 		snprintf(detail, sizeof(detail), "no partition 1 or FAT labelled %s",
 			 KITKERNEL_ESP_LABEL);
 	} else if ((r = copy_from_esp(part, mnt, tmp, detail, sizeof(detail))) == 0) {
-		r = hash_file(tmp, got);
+		r = sha256_path_hex(tmp, got);
 		if (r == 0 && strcmp(got, want) != 0)
 			r = -EBADMSG;
 		if (r < 0)

@@ -178,8 +178,7 @@ static int write_sums(const struct walk *w, struct upload_result *ret)
 		if (l && w->paths[i][l - 1] == '/')
 			continue;
 		snprintf(file, sizeof file, "%s/%s", w->dir, w->paths[i]);
-		_cleanup_close_ int fd = open(file, O_RDONLY | O_CLOEXEC);
-		int r = fd < 0 ? -errno : sha256_fd_hex(fd, NULL, 0, hex);
+		int r = sha256_path_hex(file, hex);
 		if (r < 0) {
 			unlink(tmp);
 			return fail(ret, r, "reading '%s': %s", file, strerror(-r));

@@ -31,10 +31,6 @@ int elfdeps_push(struct elfdeps *d, const char *path)
 	return 0;
 }
 
-/* The program interpreter of PATH (PT_INTERP) into RET, "" for a static
- * program.  libelf checks the headers against the file's size; the
- * string is taken only within its segment.  Returns 0 or -ENOEXEC for a
- * file that is not a 64-bit x86 ELF (not reported), -errno. */
 /* A 64-bit x86-64 ELF file open for reading, or NULL. */
 static Elf *elf_open(int fd)
 {
@@ -78,6 +74,10 @@ int elfdeps_defines(const char *path, const char *name)
 	return 0;
 }
 
+/* The program interpreter of PATH (PT_INTERP) into RET, "" for a static
+ * program.  libelf checks the headers against the file's size; the
+ * string is taken only within its segment.  Returns 0 or -ENOEXEC for a
+ * file that is not a 64-bit x86 ELF (not reported), -errno. */
 static int interpreter(const char *path, char *ret, size_t len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);

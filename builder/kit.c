@@ -195,10 +195,10 @@ static json_object *packages_json(void)
 #define KIT_MAX_LIBS 4
 struct kit_payload {
 	char plan[PATH_MAX], pristine[PATH_MAX], agent[PATH_MAX];
-	/* The guest kernel is the ESP's: the root carries this reference
-	 * to it (KITKERNEL_REF) instead of a second copy. */
+	/* When the guest kernel is the ESP's, the root carries this
+	 * reference to it (KITKERNEL_REF) instead of a second copy; else
+	 * "". */
 	char kernel_ref[PATH_MAX];
-	int kernel_on_esp;
 	struct guestkit guest;
 	struct guestimage image;
 	/* fio's libraries the host root leaves out (add_fio_libs) */
@@ -478,7 +478,7 @@ static int write_netboot(const struct kit_paths *k, const struct kit_payload *pa
 		r = files_copy(k->initrd, k->netboot_initrd, 0644, 0);
 	if (r < 0)
 		return log_error_errno(r, "copying the netboot files");
-	if (payload->kernel_on_esp && (r = write_kernel_archive(k, payload, epoch)) < 0)
+	if (payload->kernel_ref[0] && (r = write_kernel_archive(k, payload, epoch)) < 0)
 		return r;
 	snprintf(script, sizeof(script),
 		 "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",
@@ -587,7 +587,7 @@ static int guest_kernel_entry(const struct kit_paths *k, struct kit_payload *pl)
 		r = sha256_file(pl->guest.kernel, guest);
 	if (r < 0)
 		return r;
-	if (strcmp(esp, guest) != 0 || file_bytes(k->kernel) != file_bytes(pl->guest.kernel)) {
+	if (strcmp(esp, guest) != 0) {
 		pl->files[1] = (struct fsimage_file){pl->guest.kernel, BENCH_KIT_DIR "/vmlinuz"};
 		return 0;
 	}
@@ -596,7 +596,6 @@ static int guest_kernel_entry(const struct kit_paths *k, struct kit_payload *pl)
 	if (!f || fprintf(f, "%s  ESP:" KITKERNEL_ESP_PATH "\n", esp) < 0 || fflush(f) != 0)
 		return log_error_errno(-errno, "'%s'", pl->kernel_ref);
 	pl->files[1] = (struct fsimage_file){pl->kernel_ref, BENCH_KIT_DIR "/" KITKERNEL_REF};
-	pl->kernel_on_esp = 1;
 	return 0;
 }
 

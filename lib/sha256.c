@@ -1,6 +1,7 @@
 #include "sha256.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -43,4 +44,11 @@ int sha256_fd_hex(int fd, const void *data, size_t size,
 		return -EIO;
 	sha256_hex(out, hex);
 	return 0;
+}
+
+int sha256_path_hex(const char *path, char hex[SHA256_HEX_LEN])
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : sha256_fd_hex(fd, NULL, 0, hex);
 }

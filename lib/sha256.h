@@ -15,4 +15,8 @@ void sha256_hex(const unsigned char md[32], char hex[SHA256_HEX_LEN]);
 int sha256_fd_hex(int fd, const void *data, size_t size,
 		  char hex[SHA256_HEX_LEN]);
 
+/* The SHA-256 of the file PATH as hex into HEX.  Returns 0 or a negative
+ * errno (not reported). */
+int sha256_path_hex(const char *path, char hex[SHA256_HEX_LEN]);
+
 #endif
