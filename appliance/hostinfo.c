@@ -19,6 +19,7 @@
 
 #include "cleanup.h"
 #include "disks.h"
+#include "hostjson.h"
 #include "hosttune.h"
 #include "jsonget.h"
 #include "log.h"
@@ -194,29 +195,12 @@ static json_object *cpu_json(json_object *o)
 	return o;
 }
 
-/* A vendor's way of saying nothing: "To Be Filled By O.E.M.", "Not
- * Specified", "Default string", "None", all zeros or all ones (UUIDs). */
-static bool placeholder(const char *s)
-{
-	static const char *const names[] = {"to be filled by o.e.m.", "not specified",
-					    "default string", "none", "not applicable",
-					    "system serial number", "0123456789", "n/a", "(none)",
-					    "localhost"};
-	size_t digits = strspn(s, "0-"), ones = strspn(s, "fF-");
-
-	if (!*s || !s[digits] || !s[ones])
-		return true;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcasecmp(s, names[i]) == 0)
-			return true;
-	return false;
-}
 
 static void read_attr(const char *dir, const char *name, char buf[HOSTINFO_ID_MAX])
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (sysfs_read(path, buf, HOSTINFO_ID_MAX) < 0 || placeholder(buf))
+	if (sysfs_read(path, buf, HOSTINFO_ID_MAX) < 0 || hostjson_placeholder(buf))
 		buf[0] = '\0';
 }
 
@@ -271,7 +255,7 @@ int hostinfo_bundle_name(const char *profile, const struct hostinfo_server *serv
 	if (!name_part(buf, len, &used, first_of(profile, NULL, NULL, "buildapp")) ||
 	    !name_part(buf, len, &used,
 		       first_of(server->serial, server->uuid,
-				hostname && !placeholder(hostname) ? hostname : NULL,
+				hostname && !hostjson_placeholder(hostname) ? hostname : NULL,
 				"unknown")) ||
 	    !name_part(buf, len, &used, first_of(disk_serial, disk_wwid, disk_name, "nodisk")) ||
 	    !name_part(buf, len, &used, when)) {
@@ -281,14 +265,6 @@ int hostinfo_bundle_name(const char *profile, const struct hostinfo_server *serv
 	return 0;
 }
 
-const char *hostinfo_label(json_object *info)
-{
-	const char *h = info ? jsonget_string(info, "hostname") : NULL;
-	if (h && !placeholder(h))
-		return h;
-	h = info ? jsonget_string(info, "label") : NULL;
-	return h && *h ? h : NULL;
-}
 
 long long hostinfo_boot_time(const char *proc_dir)
 {
@@ -409,23 +385,18 @@ int hostinfo_write(const char *dir, json_object *info)
 	return 0;
 }
 
-int hostinfo_read(const char *dir, json_object **ret)
+int hostinfo_record_sweep(void *inputs, const char *dir, bool kvm, const char *qemu_version,
+			  const char *libvirt_version)
 {
-	char path[PATH_MAX];
-	unsigned version = 0;
+	struct hostinfo_inputs in = *(const struct hostinfo_inputs *)inputs;
+	json_object *info = NULL;
 
-	snprintf(path, sizeof(path), "%s/host.json", dir);
-	if (access(path, F_OK) < 0 && errno == ENOENT) {
-		*ret = NULL;
-		return 0;
-	}
-	_cleanup_(json_object_putp) json_object *o = json_object_from_file(path);
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !jsonget_uint(o, "version", &version) || version != 1) {
-		log_error("'%s': not a host.json of version 1 (%s)", path,
-			  o ? "no \"version\": 1" : "not JSON");
-		return -EBADMSG;
-	}
-	*ret = TAKE_PTR(o);
-	return 0;
+	in.kvm = kvm;
+	in.qemu_version = qemu_version;
+	in.libvirt_version = libvirt_version;
+	int r = hostinfo_collect(&in, &info);
+	if (r == 0)
+		r = hostinfo_write(dir, info);
+	json_object_put(info);
+	return r;
 }

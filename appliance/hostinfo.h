@@ -56,14 +56,16 @@ int hostinfo_bundle_name(const char *profile, const struct hostinfo_server *serv
 			 const char *disk_wwid, const char *disk_name, long long boot,
 			 char *buf, size_t len);
 
-/* The label the report gives a bundle's host: host.json's hostname when
- * it is a real one, else its "label" (SERVER_DISK of the bundle's name),
- * else NULL.  Points into INFO. */
-const char *hostinfo_label(struct json_object *info);
-
 /* What host.json holds for IN, read from this host now (a new reference
  * in *ret).  Whatever cannot be found is null.  Returns 0 or -ENOMEM. */
 int hostinfo_collect(const struct hostinfo_inputs *in, struct json_object **ret);
+
+/* bench_inputs' record_host: INPUTS (a struct hostinfo_inputs, its kvm
+ * and versions left out) completed with KVM, QEMU_VERSION and
+ * LIBVIRT_VERSION, collected and written as DIR/host.json.  Returns 0 or
+ * a negative errno (reported). */
+int hostinfo_record_sweep(void *inputs, const char *dir, bool kvm, const char *qemu_version,
+			  const char *libvirt_version);
 
 /* Writes INFO as DIR/host.json through a temporary file and rename.
  * Returns 0 or a negative errno (reported). */
@@ -79,14 +81,8 @@ unsigned hostinfo_parse_cpuinfo(const char *text, char *model, size_t len);
  * as 64 hex digits into HEX.  Returns 0 or a negative errno. */
 int hostinfo_kit_sha256(const char *dir, char hex[65]);
 
-
 /* The boot time of this host (btime of PROC_DIR/stat; NULL: /proc), 0
  * when unknown. */
 long long hostinfo_boot_time(const char *proc_dir);
-
-/* Reads DIR/host.json into *ret (a new reference; NULL when the file does
- * not exist).  Returns 0, or -EBADMSG for a file that is not a host.json
- * (reported). */
-int hostinfo_read(const char *dir, struct json_object **ret);
 
 #endif

@@ -25,6 +25,7 @@
 #include "command.h"
 #include "disks.h"
 #include "hostinfo.h"
+#include "hostjson.h"
 #include "hosttune.h"
 #include "jsonget.h"
 #include "log.h"
@@ -36,6 +37,7 @@
 #include "plan.h"
 #include "profile.h"
 #include "reaper.h"
+#include "report.h"
 #include "safety.h"
 #include "netup.h"
 #include "sysfs.h"
@@ -243,7 +245,7 @@ static int fetch_guest_kernel(struct init_env *env)
 /* The sweep runs here, between applying the host settings and restoring
  * them: it provisions the storage backends on env->target, runs the plan
  * baked into the root by the kit (BENCH_KIT_DIR) and writes the journal,
- * console logs and summary under RESULTS_DIR. */
+ * console logs, summary and report under RESULTS_DIR. */
 static int run_sweep(struct init_env *env)
 {
 	struct sweep_outcome out;
@@ -261,6 +263,13 @@ static int run_sweep(struct init_env *env)
 	env->plan.profile.host = env->profile.host;
 	env->plan.profile.guest.accel = env->profile.guest.accel;
 	snprintf(target, sizeof(target), "/dev/%s", env->target.name);
+	struct hostinfo_inputs host = {
+		.plan = &env->plan,
+		.target = target,
+		.tune = &env->tune,
+		.kit_dir = BENCH_KIT_DIR,
+	};
+	bool summarized = false;
 	struct bench_inputs in = {
 		.plan = &env->plan,
 		.kernel = BENCH_KIT_DIR "/vmlinuz",
@@ -270,11 +279,14 @@ static int run_sweep(struct init_env *env)
 		.target = target,
 		.results_dir = RESULTS_DIR,
 		.accel = env->profile.guest.accel,
-		.tune = &env->tune,
-		.kit_dir = BENCH_KIT_DIR,
+		.record_host = hostinfo_record_sweep,
+		.host_data = &host,
+		.summarized = &summarized,
 	};
 	log_clear_last_error();
 	r = bench_run(&in, &out);
+	if (summarized)
+		report_after_sweep(RESULTS_DIR);
 	if (r < 0)
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "failed: %s", *log_last_error() ? log_last_error()
@@ -430,7 +442,7 @@ static void bundle_name(const struct init_env *env, char name[HOSTINFO_BUNDLE_MA
 	const char *n = NULL;
 	struct hostinfo_server s;
 
-	if (hostinfo_read(RESULTS_DIR, &info) == 0 && info)
+	if (hostjson_read(RESULTS_DIR, &info) == 0 && info)
 		n = jsonget_string(info, "bundle");
 	if (n && *n) {
 		snprintf(name, HOSTINFO_BUNDLE_MAX, "%s", n);
@@ -452,13 +464,13 @@ static void bundle_name(const struct init_env *env, char name[HOSTINFO_BUNDLE_MA
 static void upload(struct init_env *env, int status)
 {
 	const char *url = env->profile.appliance.upload;
-	char name[HOSTINFO_BUNDLE_MAX], ifname[NETUP_IF_MAX], reason[256], shown[UPLOAD_URL_MAX];
+	char name[HOSTINFO_BUNDLE_MAX], ifname[NETUP_IF_MAX], reason[256], shown[UPLOADURL_MAX];
 	struct upload_result res;
 
 	if (!*url)
 		return;
 	bundle_name(env, name);
-	upload_redact(url, shown, sizeof shown);
+	uploadurl_redact(url, shown, sizeof shown);
 	snprintf(env->upload_status, sizeof env->upload_status, "sending to %s as %s", shown,
 		 name);
 	write_report(env, status);
@@ -536,7 +548,7 @@ int main(void)
 	}
 	read_cmdline(&env.profile);
 	char reason[256];
-	if (upload_check_url(env.profile.appliance.upload, true, reason, sizeof reason) < 0) {
+	if (uploadurl_check(env.profile.appliance.upload, true, reason, sizeof reason) < 0) {
 		log_error("buildapp.upload: %s; nothing is uploaded", reason);
 		snprintf(env.upload_status, sizeof env.upload_status,
 			 "failed: buildapp.upload: %s", reason);

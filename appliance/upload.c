@@ -14,7 +14,7 @@
 #include <curl/curl.h>
 
 #include "cleanup.h"
-#include "hostinfo.h"
+#include "uploadurl.h"
 #include "log.h"
 #include "sha256.h"
 
@@ -22,69 +22,6 @@
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(CURL, curl_easy_cleanup)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct curl_slist, curl_slist_free_all)
-
-/* --- URLs ---------------------------------------------------------------- */
-
-/* The part of URL after the scheme, or NULL for another scheme. */
-static const char *after_scheme(const char *url)
-{
-	if (strncmp(url, "http://", 7) == 0)
-		return url + 7;
-	if (strncmp(url, "https://", 8) == 0)
-		return url + 8;
-	return NULL;
-}
-
-int upload_check_url(const char *url, bool credentials, char *reason, size_t len)
-{
-	const char *rest = after_scheme(url);
-
-	if (!*url)
-		return 0;
-	for (const char *c = url; *c; c++)
-		if ((unsigned char)*c <= ' ' || *c == 0x7f) {
-			snprintf(reason, len, "must not contain spaces or control characters");
-			return -EINVAL;
-		}
-	if (strlen(url) >= UPLOAD_URL_MAX) {
-		snprintf(reason, len, "longer than %d characters", UPLOAD_URL_MAX - 1);
-		return -EINVAL;
-	}
-	if (!rest) {
-		snprintf(reason, len, "'%.64s' is not an http:// or https:// URL (a WebDAV collection)",
-			 url);
-		return -EINVAL;
-	}
-	size_t host = strcspn(rest, "/?#");
-	const char *at = memchr(rest, '@', host);
-	if (at && !credentials) {
-		snprintf(reason, len, "must not carry credentials (user:password@): a profile is "
-				      "baked into the kit; give them on the kernel command line "
-				      "(buildapp.upload=) for one boot");
-		return -EINVAL;
-	}
-	if (host == 0 || (at && at + 1 == rest + host)) {
-		snprintf(reason, len, "'%.64s' names no host", url);
-		return -EINVAL;
-	}
-	if (strpbrk(rest + host, "?#")) {
-		snprintf(reason, len, "'%.64s': a collection URL has no query or fragment", url);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-const char *upload_redact(const char *url, char *buf, size_t len)
-{
-	const char *rest = after_scheme(url);
-	const char *at = rest ? memchr(rest, '@', strcspn(rest, "/")) : NULL;
-
-	if (!at)
-		snprintf(buf, len, "%s", url);
-	else
-		snprintf(buf, len, "%.*s***@%s", (int)(rest - url), url, at + 1);
-	return buf;
-}
 
 /* --- the bundle's files -------------------------------------------------- */
 
@@ -224,7 +161,7 @@ static CURLcode attempt(const struct upload_options *o, const struct request *re
 	_cleanup_(curl_easy_cleanupp) CURL *c = curl_easy_init();
 	_cleanup_(curl_slist_free_allp) struct curl_slist *h = NULL;
 	_cleanup_fclose_ FILE *body = NULL;
-	char dest[UPLOAD_URL_MAX + 256];
+	char dest[UPLOADURL_MAX + 256];
 	CURLcode rc;
 
 	*status = 0;
@@ -280,11 +217,11 @@ static CURLcode attempt(const struct upload_options *o, const struct request *re
 static long request(const struct upload_options *o, const struct request *req,
 		    const long *ok_too, struct upload_result *ret, int *r)
 {
-	char err[CURL_ERROR_SIZE], shown[UPLOAD_URL_MAX + 256];
+	char err[CURL_ERROR_SIZE], shown[UPLOADURL_MAX + 256];
 	unsigned wait = o->retry_seconds;
 	long status = 0;
 
-	upload_redact(req->url, shown, sizeof shown);
+	uploadurl_redact(req->url, shown, sizeof shown);
 	for (unsigned i = 0; i < (o->attempts ? o->attempts : 1); i++) {
 		if (i) {
 			log_warning("upload: %s %s: %s; retrying in %u s (%u of %u)", req->method,
@@ -318,19 +255,19 @@ static long request(const struct upload_options *o, const struct request *req,
 int upload_bundle(const struct upload_options *o, struct upload_result *ret)
 {
 	static struct walk w;
-	char base[UPLOAD_URL_MAX + 1], tmp[UPLOAD_URL_MAX + 256], final[UPLOAD_URL_MAX + 256];
-	char url[UPLOAD_URL_MAX + 512 + PATH_MAX], file[PATH_MAX + 16], reason[256];
+	char base[UPLOADURL_MAX + 1], tmp[UPLOADURL_MAX + 256], final[UPLOADURL_MAX + 256];
+	char url[UPLOADURL_MAX + 512 + PATH_MAX], file[PATH_MAX + 16], reason[256];
 	int r = 0;
 
 	memset(ret, 0, sizeof *ret);
-	if (upload_check_url(o->url, true, reason, sizeof reason) < 0 || !*o->url)
-		return fail(ret, -EINVAL, "'%s': %s", upload_redact(o->url, base, sizeof base),
+	if (uploadurl_check(o->url, true, reason, sizeof reason) < 0 || !*o->url)
+		return fail(ret, -EINVAL, "'%s': %s", uploadurl_redact(o->url, base, sizeof base),
 			    *o->url ? reason : "no URL");
 	size_t l = strlen(o->url);
 	snprintf(base, sizeof base, "%s%s", o->url, o->url[l - 1] == '/' ? "" : "/");
 	snprintf(tmp, sizeof tmp, "%s.%s.partial/", base, o->name);
 	snprintf(final, sizeof final, "%s%s/", base, o->name);
-	upload_redact(final, ret->where, sizeof ret->where);
+	uploadurl_redact(final, ret->where, sizeof ret->where);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return fail(ret, -ENOMEM, "libcurl could not start");
 	if ((r = list_files(o->dir, &w, ret)) < 0 || (r = write_sums(&w, ret)) < 0)

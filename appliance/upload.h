@@ -9,18 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define UPLOAD_URL_MAX 256
+#include "uploadurl.h"
+
 #define UPLOAD_SUMS "SHA256SUMS"
-
-/* Whether URL is one the upload takes: http:// or https://, a host, no
- * space or control character; with CREDENTIALS false, no user:password@
- * (a profile is baked into the kit: credentials go on the kernel command
- * line only).  "" is no upload.  Returns 0, or -EINVAL with the reason
- * in REASON. */
-int upload_check_url(const char *url, bool credentials, char *reason, size_t len);
-
-/* URL with any user:password@ left out, for messages, into BUF. */
-const char *upload_redact(const char *url, char *buf, size_t len);
 
 struct upload_options {
 	const char *url;  /* the collection the bundle goes into */
@@ -35,7 +26,7 @@ struct upload_options {
 struct upload_result {
 	size_t files;
 	unsigned long long bytes;
-	char where[UPLOAD_URL_MAX + 128]; /* URL/NAME/, redacted */
+	char where[UPLOADURL_MAX + 128]; /* URL/NAME/, redacted */
 	char error[512];                  /* what failed, as shown */
 };
 

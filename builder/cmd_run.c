@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "guestimage.h"
 #include "guestkit.h"
+#include "hostinfo.h"
 #include "loader.h"
 #include "log.h"
 #include "signals.h"
@@ -26,6 +27,7 @@
 #include "planner.h"
 #include "reaper.h"
 #include "recipe.h"
+#include "report.h"
 #include "runstate.h"
 #include "safety.h"
 #include "tempfiles.h"
@@ -251,6 +253,11 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	if (r >= 0 && (stat(o->target, &st) < 0 || S_ISREG(st.st_mode)))
 		r = attach_image(p, o->target, o->results, loopdev, sizeof(loopdev));
 	if (r >= 0) {
+		struct hostinfo_inputs host = {
+			.plan = plan,
+			.target = loopdev[0] ? loopdev : o->target,
+		};
+		bool summarized = false;
 		struct bench_inputs in = {
 			.plan = plan,
 			.kernel = kit.kernel,
@@ -264,8 +271,13 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			.caps_dir = caps,
 			.image = loopdev[0] ? o->target : NULL,
 			.timings = &tm,
+			.record_host = hostinfo_record_sweep,
+			.host_data = &host,
+			.summarized = &summarized,
 		};
 		r = bench_run(&in, &out);
+		if (summarized)
+			report_after_sweep(o->results);
 	}
 	detach_image(loopdev);
 	/* Cleaned up: now die of the signal that stopped the sweep (after

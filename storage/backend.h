@@ -1,5 +1,5 @@
 /* The storage backends a guest disk can live on, and their options.
- * Shared by the profile (appliance/profile.h), the plan and storage/. */
+ * Shared by the profile (profile/profile.h), the plan and storage/. */
 #ifndef BUILDAPP_BACKEND_H
 #define BUILDAPP_BACKEND_H
 

@@ -21,9 +21,9 @@ STORAGE_CORE_LIBS = $(call pc_libs,json-c blkid libnbd)
 $(B)/tests/integration/storage_native $(B)/tests/integration/storage_safety: \
 		$(B)/tests/integration/%: $(B)/tests/integration/%.o \
 		$(B)/libstorage.a $(B)/libcommon.a
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(STORAGE_CORE_LIBS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(STORAGE_CORE_LIBS) $(COMMON_LIBS)
 $(B)/tests/integration/storage_guestfs: $(B)/tests/integration/storage_guestfs.o \
 		$(STORAGE_ARCHIVES) $(B)/libcommon.a
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(STORAGE_LIBS)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(STORAGE_LIBS) $(COMMON_LIBS)
 CHECK_PROGRAMS += $(B)/tests/integration/storage_native \
 	$(B)/tests/integration/storage_safety $(B)/tests/integration/storage_guestfs

@@ -2,10 +2,8 @@
 # all of the project's code but builder/main.c.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_PROGRAMS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
-TEST_LINK_OBJS = $(filter-out $(B)/builder/main.o,$(BUILDER_OBJS)) \
-	$(B)/libappliance.a $(STORAGE_ARCHIVES) $(B)/libcommon.a
-TEST_LIBS = $(call pc_libs,cmocka) $(INIPARSER_LIBS) $(APPLIANCE_LIBS) \
-	$(STORAGE_LIBS) $(BUILDER_LIBS)
+TEST_LINK_OBJS = $(filter-out $(B)/builder/main.o,$(BUILDER_OBJS)) $(BUILDER_ARCHIVES)
+TEST_LIBS = $(call pc_libs,cmocka) $(BUILDER_LINK_LIBS)
 
 $(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LINK_OBJS)
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
@@ -56,9 +54,12 @@ $(B)/tests/build-fail/flags: GNUmakefile tests/module.mk
 	@mkdir -p $(dir $@)
 	$(call quiet,GEN,$@){ \
 	  echo "CC='$(CC)'"; \
-	  echo "CFLAGS='-D_GNU_SOURCE $(WARNFLAGS) $(CFLAGS) $(call pc_cflags,json-c)'"; \
+	  echo "CFLAGS='-D_GNU_SOURCE $(WARNFLAGS) $(CFLAGS) $(call pc_cflags,json-c libxml-2.0)'"; \
 	  echo "LIB_INCDIRS='$(LIB_INCDIRS)'"; \
 	  echo "STORAGE_INCDIRS='$(STORAGE_INCDIRS)'"; \
+	  echo "PROFILE_INCDIRS='$(PROFILE_INCDIRS)'"; \
+	  echo "RUNNER_INCDIRS='$(RUNNER_INCDIRS)'"; \
+	  echo "REPORT_INCDIRS='$(REPORT_INCDIRS)'"; \
 	  echo "APPLIANCE_INCDIRS='$(APPLIANCE_INCDIRS)'"; \
 	  echo "BUILDER_INCDIRS='$(BUILDER_INCDIRS)'"; \
 	  echo "INIT='$(B)/buildapp-init' BUILDAPP='$(B)/buildapp'"; \

@@ -1,6 +1,6 @@
 /* The guest agent: PID 1 of the benchmark guest.  Statically linked and
  * free of the project's libraries: it runs in a bare initramfs.  The
- * protocol it speaks is docs/guest-protocol.md (appliance/guestproto.h). */
+ * protocol it speaks is docs/guest-protocol.md (lib/guestproto.h). */
 #ifndef BUILDAPP_AGENT_H
 #define BUILDAPP_AGENT_H
 

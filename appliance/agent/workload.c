@@ -1,6 +1,6 @@
 /* The workloads the guest agent runs, on the disk under test mounted at
  * AGENT_MNT.  Timed workloads print METRIC lines; fio and bonnie++ print
- * their raw output, which the host parses (appliance/results.c). */
+ * their raw output, which the host parses (runner/results.c). */
 #include "agent.h"
 
 #include <errno.h>

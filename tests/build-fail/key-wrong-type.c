@@ -1,5 +1,5 @@
 /* A profile key declared with a type its field does not have must not
- * build: KEY_DEF checks the field's C type (appliance/keys.h).
+ * build: KEY_DEF checks the field's C type (profile/keys.h).
  * WRONG=1: a size field ([guest] memory, uint64_t) declared UINT (unsigned);
  * WRONG=2: an enum vm_accel field ([guest] accel) as an ENUM of cache modes;
  * WRONG=3: a text field ([host] disk) declared BOOL;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Boots tiny busybox guests through libvirt's embedded driver with the vm
-# API (appliance/vm.c, driven by $B/tests/integration/vm-run):
+# API (runner/vm.c, driven by $B/tests/integration/vm-run):
 #   1. a guest that writes its disk and powers off: ok, timed, console
 #      captured, cache=unsafe read back as writeback on, direct off,
 #      no-flush on (and cache=directsync as off, on, off, with the

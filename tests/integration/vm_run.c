@@ -1,4 +1,4 @@
-/* Test driver for appliance/vm.c: runs one guest through the vm API and
+/* Test driver for runner/vm.c: runs one guest through the vm API and
  * prints the result as key=value words on one line, for the shell tests.
  * Usage: vm-run [--uri URI] --statedir DIR --kernel F --initrd F --disk F
  *        --log F [--name N] [--cache MODE] [--aio MODE] [--bus BUS]

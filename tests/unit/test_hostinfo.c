@@ -18,6 +18,7 @@
 #include <json.h>
 
 #include "hostinfo.h"
+#include "hostjson.h"
 #include "jsonget.h"
 #include "keys.h"
 #include "plan.h"
@@ -155,12 +156,12 @@ static void write_and_read(void **state)
 	(void)state;
 
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(hostinfo_read(dir, &back), 0);
+	assert_int_equal(hostjson_read(dir, &back), 0);
 	assert_null(back);
 	json_object *info = json_tokener_parse(
 		"{\"version\": 1, \"hostname\": \"lab-7\", \"disk\": null, \"cpus\": 32}");
 	assert_int_equal(hostinfo_write(dir, info), 0);
-	assert_int_equal(hostinfo_read(dir, &back), 0);
+	assert_int_equal(hostjson_read(dir, &back), 0);
 	assert_true(json_object_equal(info, back));
 	json_object_put(back);
 	json_object_put(info);
@@ -172,7 +173,7 @@ static void write_and_read(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		write_file(dir, "host.json", bad[i]);
 		back = NULL;
-		assert_int_equal(hostinfo_read(dir, &back), -EBADMSG);
+		assert_int_equal(hostjson_read(dir, &back), -EBADMSG);
 		assert_null(back);
 	}
 	/* A directory that cannot be written: an error, no file. */
@@ -249,10 +250,10 @@ static void server_identity(void **state)
 	assert_string_equal(jsonget_string(info, "label"), "SRV-0042-A_nodisk");
 	/* The report's label: a real hostname, else the label. */
 	json_object_object_add(info, "hostname", json_object_new_string("(none)"));
-	assert_string_equal(hostinfo_label(info), "SRV-0042-A_nodisk");
+	assert_string_equal(hostjson_label(info), "SRV-0042-A_nodisk");
 	json_object_object_add(info, "hostname", json_object_new_string("lab-7"));
-	assert_string_equal(hostinfo_label(info), "lab-7");
-	assert_null(hostinfo_label(NULL));
+	assert_string_equal(hostjson_label(info), "lab-7");
+	assert_null(hostjson_label(NULL));
 	json_object_put(info);
 	plan_release(&plan);
 	snprintf(cmd, sizeof cmd, "rm -r %s %s", dmi, proc);

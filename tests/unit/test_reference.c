@@ -1,4 +1,4 @@
-/* The studies' tables (appliance/reference.c): each published table as
+/* The studies' tables (report/reference.c): each published table as
  * typed in from the study (row and column counts, spot checks, and every
  * number against the study's own text in tests/unit/data), and the
  * measured table made from a hand-made report model in each study's

@@ -17,10 +17,10 @@ static void check_urls(void **state)
 	char reason[256];
 	(void)state;
 
-	assert_int_equal(upload_check_url("", false, reason, sizeof reason), 0);
-	assert_int_equal(upload_check_url("http://10.0.2.2:8080/rack/", false, reason, sizeof reason), 0);
-	assert_int_equal(upload_check_url("https://dav.lab.example/r", false, reason, sizeof reason), 0);
-	assert_int_equal(upload_check_url("http://lab:pw@dav/rack/", true, reason, sizeof reason), 0);
+	assert_int_equal(uploadurl_check("", false, reason, sizeof reason), 0);
+	assert_int_equal(uploadurl_check("http://10.0.2.2:8080/rack/", false, reason, sizeof reason), 0);
+	assert_int_equal(uploadurl_check("https://dav.lab.example/r", false, reason, sizeof reason), 0);
+	assert_int_equal(uploadurl_check("http://lab:pw@dav/rack/", true, reason, sizeof reason), 0);
 
 	static const struct {
 		const char *url;
@@ -38,16 +38,16 @@ static void check_urls(void **state)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		reason[0] = '\0';
-		assert_int_equal(upload_check_url(bad[i].url, bad[i].credentials, reason,
+		assert_int_equal(uploadurl_check(bad[i].url, bad[i].credentials, reason,
 						  sizeof reason), -EINVAL);
 		if (!strstr(reason, bad[i].reason))
 			fail_msg("%s: '%s' lacks '%s'", bad[i].url, reason, bad[i].reason);
 	}
-	char longer[UPLOAD_URL_MAX + 8];
+	char longer[UPLOADURL_MAX + 8];
 	memset(longer, 'a', sizeof longer - 1);
 	memcpy(longer, "http://", 7);
 	longer[sizeof longer - 1] = '\0';
-	assert_int_equal(upload_check_url(longer, true, reason, sizeof reason), -EINVAL);
+	assert_int_equal(uploadurl_check(longer, true, reason, sizeof reason), -EINVAL);
 	assert_non_null(strstr(reason, "longer than"));
 }
 
@@ -56,12 +56,12 @@ static void redact(void **state)
 	char buf[128];
 	(void)state;
 
-	assert_string_equal(upload_redact("http://lab:pw@10.0.2.2:80/rack/", buf, sizeof buf),
+	assert_string_equal(uploadurl_redact("http://lab:pw@10.0.2.2:80/rack/", buf, sizeof buf),
 			    "http://***@10.0.2.2:80/rack/");
-	assert_string_equal(upload_redact("https://dav/rack/", buf, sizeof buf),
+	assert_string_equal(uploadurl_redact("https://dav/rack/", buf, sizeof buf),
 			    "https://dav/rack/");
 	/* An '@' in the path is not a user. */
-	assert_string_equal(upload_redact("http://dav/a@b/", buf, sizeof buf), "http://dav/a@b/");
+	assert_string_equal(uploadurl_redact("http://dav/a@b/", buf, sizeof buf), "http://dav/a@b/");
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /* The written ranges of a run (storage/written.h) and the block node they
- * are tracked on (appliance/dirtymap.h). */
+ * are tracked on (runner/dirtymap.h). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -19,7 +19,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 /* ---- the model (docs/report.md) ------------------------------------------ */
 
 /* The metric names the report model carries: those of the journal
- * (appliance/results.c, summary.h), one place to change if the model
+ * (runner/results.c, summary.h), one place to change if the model
  * renames them. */
 #define M_BOOT "boot_to_shutdown"
 #define M_DD "dd_mbps"

@@ -1,7 +1,7 @@
 /* The profile language: every section and key, with its type, default
  * and range (the list itself is keys_list.h).  The loader validates
  * against this table, the plan's JSON form of the profile is read and
- * written by it; builder/keyref.h adds what only the builder needs (the
+ * written by it; profile/keyref.h adds what only the builder needs (the
  * doc strings, typo hints, the Markdown of `buildapp keys`).
  *
  * A key's value lives in a field of struct profile whose C type is that

@@ -1,6 +1,6 @@
 /* The plan: the resolved profile and the sweep it asks for, as cells
  * (one combination of the matrix axes) and runs in the order they are to
- * be made.  The builder makes it (builder/planner.h); its JSON form is
+ * be made.  The builder makes it (profile/planner.h); its JSON form is
  * what `buildapp plan --json` prints and what the appliance reads. */
 #ifndef BUILDAPP_PLAN_H
 #define BUILDAPP_PLAN_H

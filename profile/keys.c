@@ -24,7 +24,7 @@ const char *const profile_sections[] = {
 const size_t n_profile_sections =
 	sizeof(profile_sections) / sizeof(profile_sections[0]);
 
-/* The doc strings are dropped here: builder/keyref.c has them. */
+/* The doc strings are dropped here: profile/keyref.c has them. */
 #define KEYS_ENTRY(type, sec, key, def, lo, hi, member, doc)                   \
 	KEY_DEF(type, sec, key, def, lo, hi, member),
 #define KEYS_NAMED(type, sec, key, def, table, member, doc)                    \

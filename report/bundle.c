@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
-#include "hostinfo.h"
+#include "hostjson.h"
 #include "timings.h"
 #include "jsonget.h"
 #include "log.h"
@@ -153,14 +153,14 @@ int bundle_load(const char *dir, struct bundle *b)
 		return -EINVAL; /* reported, naming the line */
 	if ((r = summary_build(&b->j, &b->s)) < 0 || (r = bundle_group_runs(b)) < 0)
 		return r;
-	if (hostinfo_read(dir, &b->host) < 0 || timings_read(dir, &b->timings) < 0)
+	if (hostjson_read(dir, &b->host) < 0 || timings_read(dir, &b->timings) < 0)
 		return -EINVAL;
 	if (access(plan, F_OK) == 0 && !(b->plan = json_object_from_file(plan)))
 		return log_error_code(-EINVAL, "report: '%s': not a plan (%s)", plan,
 				      json_util_get_last_err());
 	/* The host's name (a netbooted server's is its DMI serial and disk
 	 * under test), else the directory's. */
-	const char *name = hostinfo_label(b->host);
+	const char *name = hostjson_label(b->host);
 	_cleanup_free_ char *copy = strdup(dir);
 	if (!copy)
 		return -ENOMEM;

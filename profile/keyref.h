@@ -1,4 +1,4 @@
-/* What only the builder needs of the profile language (appliance/keys.h):
+/* What only the builder needs of the profile language (profile/keys.h):
  * each key's documentation, typo hints for unknown names, and the
  * Markdown reference `buildapp keys` prints (README.md's key table). */
 #ifndef BUILDAPP_KEYREF_H

@@ -334,7 +334,7 @@ struct cell_member {
 
 /* Every member is a name, read into an int-sized field of the cell (an
  * enum, or an int for the preallocation and the bus); KEY_CHECK_ fails the
- * build for a field of another size (appliance/keys.h). */
+ * build for a field of another size (profile/keys.h). */
 #define CELL_FIELD(f)                                                          \
 	(offsetof(struct plan_cell, f) +                                       \
 	 KEY_CHECK_(sizeof(((struct plan_cell *)0)->f) == sizeof(int),         \

@@ -8,6 +8,7 @@
 #ifndef BUILDAPP_SWEEP_H
 #define BUILDAPP_SWEEP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "plan.h"
@@ -32,6 +33,10 @@ struct sweep_env {
 	 * (timings.json): the runs' phases are added here.  NULL: the
 	 * sweep's own, started by sweep_run. */
 	struct timings *timings;
+	/* Set true once the summary of what ran is written, whatever
+	 * sweep_run returns: the caller's cue to render the report
+	 * (report_after_sweep).  NULL: not wanted. */
+	bool *summarized;
 };
 
 struct sweep_outcome {
@@ -50,7 +55,7 @@ struct sweep_outcome {
  * planned runs are followed by rounds of one more run for each cell that
  * sweep_cell_wants_run() names, until none does.  Writes the summary of
  * whatever ran at the end, stopped or not, after timings.json and the
- * sweep's efficiency (timings.h).  Returns 0 (see *ret) or a
+ * sweep's efficiency (timings.h); the report is the caller's.  Returns 0 (see *ret) or a
  * negative errno, reported. */
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
 

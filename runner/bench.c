@@ -11,11 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <json.h>
 
 #include "cleanup.h"
 #include "files.h"
-#include "hostinfo.h"
 #include "log.h"
 #include "signals.h"
 #include "runstate.h"
@@ -105,25 +103,12 @@ static void share_qemu_caps(const char *caps, const char *statedir, bool save)
 static int write_host_json(const struct bench_inputs *in, const struct vm_host *host)
 {
 	char qemu[32], libvirt[32];
-	json_object *info = NULL;
 
 	vm_host_versions(host, qemu, libvirt);
-	struct hostinfo_inputs hi = {
-		.plan = in->plan,
-		.target = in->target,
-		.tune = in->tune,
-		.kit_dir = in->kit_dir,
-		.kvm = vm_host_kvm(host),
-		.qemu_version = qemu,
-		.libvirt_version = libvirt,
-	};
 	if (mkdir(in->results_dir, 0755) < 0 && errno != EEXIST)
 		return log_error_errno(-errno, "creating '%s'", in->results_dir);
-	int r = hostinfo_collect(&hi, &info);
-	if (r == 0)
-		r = hostinfo_write(in->results_dir, info);
-	json_object_put(info);
-	return r;
+	return in->record_host(in->host_data, in->results_dir, vm_host_kvm(host), qemu,
+			       libvirt);
 }
 
 int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
@@ -199,6 +184,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 			.host = host,
 			.agent = in->agent,
 			.timings = tm,
+			.summarized = in->summarized,
 		};
 		r = sweep_run(&env, &out);
 	}

@@ -51,8 +51,10 @@ int report_write(struct json_object *report, unsigned formats,
 		 const char *dir);
 
 /* The report of the one bundle DIR (a results directory at the end of its
- * sweep), every format written into DIR itself.  Reports errors; returns
- * 0 or a negative errno. */
-int report_write_results(const char *dir);
+ * sweep, once its summary is written), every format written into DIR
+ * itself; asked for by the sweep's callers (the appliance's init,
+ * `buildapp run`).  A report that cannot be made is reported and warned
+ * of: the sweep's results stand without it. */
+void report_after_sweep(const char *dir);
 
 #endif

@@ -1,7 +1,7 @@
 /* The resolved profile: every setting of a benchmark kit, typed, with
  * defaults applied.  The builder fills it from an INI file
- * (builder/loader.h); the appliance gets it back from the plan's JSON
- * (appliance/plan.h) and never sees the INI. */
+ * (profile/loader.h); the appliance gets it back from the plan's JSON
+ * (profile/plan.h) and never sees the INI. */
 #ifndef BUILDAPP_PROFILE_H
 #define BUILDAPP_PROFILE_H
 

@@ -29,7 +29,7 @@
 #include "log.h"
 #include "parse.h"
 #include "planner.h"
-#include "upload.h"
+#include "uploadurl.h"
 
 #define MAX_INCLUDE_DEPTH 8
 #define MAX_LINE_LEN 1000
@@ -496,7 +496,7 @@ static int check_combinations(struct load_state *st)
 				       "must be axis:level, a level the sweep runs "
 				       "(e.g. cache:writethrough)");
 	}
-	if (upload_check_url(p->appliance.upload, false, msg, sizeof(msg)) < 0)
+	if (uploadurl_check(p->appliance.upload, false, msg, sizeof(msg)) < 0)
 		return bad_key(st, "appliance", "upload", msg);
 	if (p->host.wipe && strcmp(p->host.disk, "auto") == 0)
 		return bad_key(st, "host", "wipe",

@@ -5,6 +5,8 @@
 #ifndef BUILDAPP_BENCH_H
 #define BUILDAPP_BENCH_H
 
+#include <stdbool.h>
+
 #include "plan.h"
 #include "sweep.h"
 #include "vm.h"
@@ -29,19 +31,23 @@ struct bench_inputs {
 	/* Where libvirt's QEMU capabilities are kept between sweeps (created
 	 * when missing); NULL: probed again by every sweep. */
 	const char *caps_dir;
-	/* For host.json (hostinfo.h): the host tuning applied (NULL: none)
-	 * and the kit baked in this root (NULL: none, `buildapp run`). */
-	const struct hosttune *tune;
-	const char *kit_dir;
+	/* Writes host.json into RESULTS_DIR once the boot check has told
+	 * KVM from TCG: what the host is, which only the sweep's caller
+	 * knows all of (hostinfo_record_sweep in appliance/hostinfo.h, with
+	 * HOST_DATA its struct hostinfo_inputs).  Returns 0 or a negative
+	 * errno (reported). */
+	int (*record_host)(void *host_data, const char *results_dir, bool kvm,
+			   const char *qemu_version, const char *libvirt_version);
+	void *host_data;
 	/* The image file behind a loop device TARGET, or NULL: recorded so
 	 * a sweep killed with SIGKILL has it detached by the next one. */
 	const char *image;
 	/* Where the command's wall time went so far (the kit's build...),
 	 * continued here; NULL: counted from bench_run's start. */
 	struct timings *timings;
+	/* As sweep_env's: set true once the sweep has written its summary. */
+	bool *summarized;
 };
-
-struct hosttune;
 
 /* Runs IN's sweep, after undoing what killed sweeps left (runstate_reap),
  * with host.json written into the results directory once the boot check

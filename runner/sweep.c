@@ -24,7 +24,6 @@
 #include "signals.h"
 #include "parse.h"
 #include "qcow2cache.h"
-#include "report.h"
 #include "results.h"
 #include "summary.h"
 #include "timings.h"
@@ -632,12 +631,11 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 	/* Before the report, which prints the efficiency.  The figure is
 	 * not a result: a file that cannot be written is said and skipped. */
 	timings_write(env->results_dir, pg.timings);
-	/* The summary of whatever ran, even when the sweep stopped early.
-	 * The journal and summary are the results; a report that cannot be
-	 * made is said, and can be made again with `buildapp report`. */
+	/* The summary of whatever ran, even when the sweep stopped early:
+	 * the journal and summary are the results. */
 	int k = summary_write_results(env->results_dir);
-	if (k >= 0 && report_write_results(env->results_dir) < 0)
-		log_warning("the report of '%s' was not written", env->results_dir);
+	if (k >= 0 && env->summarized)
+		*env->summarized = true;
 	if (r < 0)
 		return r;
 	if (k < 0)

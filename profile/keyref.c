@@ -5,7 +5,7 @@
 
 #include "parse.h"
 
-/* The doc strings of appliance/keys_list.h, in the order of profile_keys
+/* The doc strings of profile/keys_list.h, in the order of profile_keys
  * (the same list expanded there), so the appliance carries none. */
 #define KEYS_ENTRY(type, sec, key, def, lo, hi, member, doc) doc,
 #define KEYS_NAMED(type, sec, key, def, table, member, doc) doc,

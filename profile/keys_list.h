@@ -1,6 +1,6 @@
 /* Every key of the profile language, in the order `buildapp keys` and the
- * plan list them: expanded by appliance/keys.c into the table (without
- * the doc strings) and by builder/keyref.c into the doc strings, so the
+ * plan list them: expanded by profile/keys.c into the table (without
+ * the doc strings) and by profile/keyref.c into the doc strings, so the
  * appliance carries no documentation and the two cannot disagree.
  *   KEYS_ENTRY(TYPE, section, key, default, min, max, profile field, doc)
  *   KEYS_NAMED(ENUM or LIST, section, key, default, name table, field, doc)

@@ -1,4 +1,4 @@
-/* The studies' published tables (appliance/reference/NAME.json), built
+/* The studies' published tables (report/reference/NAME.json), built
  * into the program by appliance/module.mk so the appliance, which writes
  * its report on the lab server, has them without an installed data path.
  * The JSON files are the source; the generated C file only carries them. */
