@@ -147,6 +147,14 @@ while [ "$(lines "$j")" -lt 1 ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 1500 ]
 	i=$((i + 1))
 done
 [ "$(lines "$j")" -ge 1 ] || { cat "$T/resume1.out"; fail "resume: no journal line after 300 s"; }
+# The second run's guest under way (its console written to), not its
+# reset: a signal during the reset stops the sweep before any run is.
+c=$T/res-resume/console/run-0001.log
+while [ ! -s "$c" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 1500 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+[ -s "$c" ] || { cat "$T/resume1.out"; fail "resume: the second run's guest did not start"; }
 kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
