@@ -15,6 +15,7 @@
 
 #define PLAN_FORMAT "buildapp-plan"
 #define PLAN_VERSION 1
+#define WHY_MAX 256
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_tokener, json_tokener_free)
@@ -30,31 +31,6 @@ void plan_release(struct plan *plan)
 	plan->n_cells = plan->n_excluded = plan->n_runs = 0;
 }
 
-const char *plan_cell_prealloc_name(const struct plan_cell *cell)
-{
-	if (cell->prealloc < 0)
-		return "-";
-	if (cell->backend == BACKEND_QCOW2)
-		return qcow2_prealloc_name(cell->prealloc);
-	return raw_prealloc_name(cell->prealloc);
-}
-
-void plan_cell_make_id(struct plan_cell *cell)
-{
-	char l2[40] = "", size[32];
-
-	if (cell->l2_cache > 0)
-		snprintf(l2, sizeof(l2), "/l2=%s",
-			 format_size((uint64_t)cell->l2_cache, size, sizeof(size)));
-	snprintf(cell->id, sizeof(cell->id), "%s/%s/%s%s/%s/%s/%s/%s",
-		 backend_name(cell->backend), image_format_name(cell->format),
-		 plan_cell_prealloc_name(cell), l2,
-		 (int)cell->cache < 0 ? "-" : cache_mode_name(cell->cache),
-		 (int)cell->aio < 0 ? "-" : aio_mode_name(cell->aio),
-		 cell->host ? "host" : cell->bus < 0 ? "-" : disk_bus_name(cell->bus),
-		 workload_kind_name(cell->workload));
-}
-
 struct plan_cache_row plan_cache_row(enum cache_mode mode)
 {
 	struct cache_flags f = cache_mode_flags(mode);
@@ -65,6 +41,363 @@ struct plan_cache_row plan_cache_row(enum cache_mode mode)
 		.host_page_cache = f.direct ? "no" : f.no_flush ? ignored : "yes",
 		.flushes_honoured = !f.no_flush,
 	};
+}
+
+/* ---- a cell's fields ----------------------------------------------------- */
+
+/* A cell's fields, one entry each, in the order of its JSON object (in the
+ * plan, the journal and the summary): the writer, the reader, the id and
+ * the report's axes all walk cell_fields[], so a new axis is one entry. */
+
+/* How a field is kept in struct plan_cell and in JSON. */
+enum field_type {
+	FIELD_ID,       /* the id, a string: written, and remade on reading */
+	FIELD_NAME,     /* one of `names`, in an int-sized field; null: -1 */
+	FIELD_PREALLOC, /* one of the backend's preallocation modes, likewise */
+	FIELD_L2_CACHE, /* bytes, an int64_t; 0: QEMU's default; null: as absent */
+	FIELD_GUEST,    /* a boolean, true in a guest (the cell's `host` is the
+			 * opposite); absent: true, null refused */
+};
+
+enum field_presence {
+	MEMBER_REQUIRED, /* present and not null */
+	MEMBER_NULLABLE, /* present; null: none */
+	MEMBER_ADDED,    /* added later: may be absent, and reads as what the
+			  * cells before it were, so that older journals and
+			  * plans still read */
+};
+
+/* A host-native cell has no QEMU, so none of its settings. */
+enum field_qemu {
+	NOT_QEMU,
+	QEMU_SETTING, /* none in a host cell */
+	QEMU_NEEDED,  /* none in a host cell, and one in every other */
+};
+
+struct cell_field {
+	const char *name; /* of the JSON member, and of the report's axis */
+	enum field_type type;
+	const struct name_table *names; /* FIELD_NAME */
+	size_t offset;                  /* into struct plan_cell; not FIELD_ID */
+	enum field_presence presence;
+	enum field_qemu qemu;
+	/* One of the axes that tell a configuration from another (the id
+	 * and the workload are not: a workload is measured on each). */
+	bool axis;
+	/* The field's place in the id (from 1; 0: not in it).  An axis added
+	 * later takes an id_key, so that the cells without it keep the ids
+	 * they had: they match cells across hosts and journals. */
+	unsigned id_place;
+	const char *id_key; /* in the id as "KEY=TEXT", and only above 0 */
+	bool id_host;       /* "host" in its place in a host cell's id */
+	/* Read after the others: what its absence means depends on them. */
+	bool read_late;
+};
+
+#define CELL_FIELD_(f, type)                                                   \
+	(offsetof(struct plan_cell, f) +                                       \
+	 KEY_CHECK_(sizeof(((struct plan_cell *)0)->f) == sizeof(type),        \
+		    "plan_cell." #f " is not of the size of " #type))
+/* A name is read into an enum, or an int for the preallocation and the
+ * bus: a field of another size fails the build. */
+#define CELL_INT(f) CELL_FIELD_(f, int)
+
+static const struct cell_field cell_fields[] = {
+	{.name = "id", .type = FIELD_ID},
+	{.name = "backend", .type = FIELD_NAME, .names = &backend_names,
+	 .offset = CELL_INT(backend), .axis = true, .id_place = 1},
+	{.name = "format", .type = FIELD_NAME, .names = &image_format_names,
+	 .offset = CELL_INT(format), .axis = true, .id_place = 2},
+	{.name = "preallocation", .type = FIELD_PREALLOC, .offset = CELL_INT(prealloc),
+	 .presence = MEMBER_NULLABLE, .axis = true, .id_place = 3},
+	{.name = "cache", .type = FIELD_NAME, .names = &cache_mode_names,
+	 .offset = CELL_INT(cache), .presence = MEMBER_NULLABLE, .qemu = QEMU_NEEDED,
+	 .axis = true, .id_place = 5},
+	{.name = "aio", .type = FIELD_NAME, .names = &aio_mode_names,
+	 .offset = CELL_INT(aio), .presence = MEMBER_NULLABLE, .qemu = QEMU_NEEDED,
+	 .axis = true, .id_place = 6},
+	/* null for qemu-img-bench too: no guest, so no bus */
+	{.name = "bus", .type = FIELD_NAME, .names = &disk_bus_names,
+	 .offset = CELL_INT(bus), .presence = MEMBER_NULLABLE, .qemu = QEMU_SETTING,
+	 .axis = true, .id_place = 7, .id_host = true},
+	{.name = "workload", .type = FIELD_NAME, .names = &workload_kind_names,
+	 .offset = CELL_INT(workload), .id_place = 8},
+	/* Came with version 1's L2 cache axis: a cell without it had QEMU's
+	 * default on qcow2.  Read after "guest", since a host cell has none. */
+	{.name = "l2_cache", .type = FIELD_L2_CACHE, .offset = CELL_FIELD_(l2_cache, int64_t),
+	 .presence = MEMBER_ADDED, .qemu = QEMU_SETTING, .axis = true, .id_place = 4,
+	 .id_key = "l2", .read_late = true},
+	/* Came with version 1's host cells: a cell without it ran in a guest. */
+	{.name = "guest", .type = FIELD_GUEST, .offset = CELL_FIELD_(host, bool),
+	 .presence = MEMBER_ADDED, .axis = true},
+};
+#define N_CELL_FIELDS (sizeof(cell_fields) / sizeof(cell_fields[0]))
+
+const char *plan_cell_prealloc_name(const struct plan_cell *cell)
+{
+	if (cell->prealloc < 0)
+		return "-";
+	if (cell->backend == BACKEND_QCOW2)
+		return qcow2_prealloc_name(cell->prealloc);
+	return raw_prealloc_name(cell->prealloc);
+}
+
+/* The value of field F of C as a number: a name's index, a size in bytes,
+ * 1 in a guest; below 0: none. */
+static int64_t field_value(const struct plan_cell *c, const struct cell_field *f)
+{
+	const void *p = (const char *)c + f->offset;
+
+	switch (f->type) {
+	case FIELD_NAME:
+	case FIELD_PREALLOC:
+		return *(const int *)p;
+	case FIELD_L2_CACHE:
+		return *(const int64_t *)p;
+	case FIELD_GUEST:
+		return !*(const bool *)p;
+	case FIELD_ID:
+		break;
+	}
+	return 0;
+}
+
+/* Whether C has no value of F, as its JSON says with null: a host cell
+ * has no QEMU settings, a raw image no L2 cache. */
+static bool field_is_none(const struct plan_cell *c, const struct cell_field *f)
+{
+	if (f->type == FIELD_ID || f->type == FIELD_GUEST)
+		return false;
+	if (f->qemu != NOT_QEMU && c->host)
+		return true;
+	if (f->type == FIELD_L2_CACHE && c->format != IMAGE_FORMAT_QCOW2)
+		return true;
+	return field_value(c, f) < 0;
+}
+
+/* Text of the value V of F in C, as the id and the report show it: the
+ * name, a size as the profile writes it ("1M", 0: "default"), "guest" or
+ * "host"; "-" below 0.  BUF (32 bytes) may hold it. */
+static const char *value_text(const struct plan_cell *c, const struct cell_field *f,
+			      int64_t v, char *buf, size_t len)
+{
+	switch (f->type) {
+	case FIELD_ID:
+		return c->id;
+	case FIELD_GUEST:
+		return v ? "guest" : "host";
+	case FIELD_NAME:
+		return v < 0 ? "-" : v < f->names->count ? f->names->names[v] : "?";
+	case FIELD_PREALLOC:
+		return plan_cell_prealloc_name(c);
+	case FIELD_L2_CACHE:
+		return v < 0 ? "-" : v ? format_size((uint64_t)v, buf, len) : "default";
+	}
+	return "?";
+}
+
+static const char *field_text(const struct plan_cell *c, const struct cell_field *f,
+			      char *buf, size_t len)
+{
+	return field_is_none(c, f) ? "-" : value_text(c, f, field_value(c, f), buf, len);
+}
+
+void plan_cell_make_id(struct plan_cell *cell)
+{
+	size_t used = 0, size = sizeof(cell->id);
+	char buf[32];
+
+	cell->id[0] = '\0';
+	for (unsigned place = 1; place <= N_CELL_FIELDS; place++)
+		for (size_t i = 0; i < N_CELL_FIELDS && used < size; i++) {
+			const struct cell_field *f = &cell_fields[i];
+			int64_t v = field_value(cell, f);
+			if (f->id_place != place || (f->id_key && v <= 0))
+				continue;
+			/* The value the cell holds, not the JSON's (field_text), as
+			 * ids always were: they match cells across hosts. */
+			const char *text = f->id_host && cell->host
+						   ? "host"
+						   : value_text(cell, f, v, buf, sizeof(buf));
+			int n = snprintf(cell->id + used, size - used, "%s%s%s%s", used ? "/" : "",
+					 f->id_key ? f->id_key : "", f->id_key ? "=" : "", text);
+			used += n > 0 ? (size_t)n : 0;
+		}
+}
+
+const char *plan_axis(size_t i)
+{
+	for (size_t k = 0; k < N_CELL_FIELDS; k++)
+		if (cell_fields[k].axis && i-- == 0)
+			return cell_fields[k].name;
+	return NULL;
+}
+
+size_t plan_n_axes(void)
+{
+	size_t n = 0;
+
+	while (plan_axis(n))
+		n++;
+	return n;
+}
+
+const char *plan_cell_axis_text(const struct plan_cell *cell, const char *axis,
+				char *buf, size_t len)
+{
+	for (size_t i = 0; i < N_CELL_FIELDS; i++)
+		if (cell_fields[i].axis && strcmp(cell_fields[i].name, axis) == 0)
+			return field_text(cell, &cell_fields[i], buf, len);
+	return NULL;
+}
+
+static json_object *field_to_json(const struct plan_cell *c, const struct cell_field *f)
+{
+	char buf[32];
+
+	if (field_is_none(c, f))
+		return NULL;
+	switch (f->type) {
+	case FIELD_ID:
+	case FIELD_NAME:
+	case FIELD_PREALLOC:
+		return json_object_new_string(field_text(c, f, buf, sizeof(buf)));
+	case FIELD_L2_CACHE:
+		return json_object_new_int64(field_value(c, f));
+	case FIELD_GUEST:
+		return json_object_new_boolean(field_value(c, f));
+	}
+	return NULL;
+}
+
+static json_object *cell_to_json(const struct plan_cell *c, bool axes_only)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t i = 0; o && i < N_CELL_FIELDS; i++)
+		if (cell_fields[i].axis || !axes_only)
+			json_object_object_add(o, cell_fields[i].name,
+					       field_to_json(c, &cell_fields[i]));
+	return o;
+}
+
+json_object *plan_cell_to_json(const struct plan_cell *cell)
+{
+	return cell_to_json(cell, false);
+}
+
+json_object *plan_cell_axes_to_json(const struct plan_cell *cell)
+{
+	return cell_to_json(cell, true);
+}
+
+/* Member F of the cell object O into C; "backend" comes before it, so the
+ * preallocation is read against it.  Returns 0 or -EINVAL with WHY. */
+static int field_from_json(json_object *o, const struct cell_field *f,
+			   struct plan_cell *c, char *why, size_t len)
+{
+	void *p = (char *)c + f->offset;
+	const struct name_table *names = f->names;
+	json_object *v = NULL;
+
+	if (f->type == FIELD_ID)
+		return 0; /* remade from the others */
+	bool present = json_object_object_get_ex(o, f->name, &v);
+	if (!present && f->presence != MEMBER_ADDED) {
+		snprintf(why, len, "%s: missing", f->name);
+		return -EINVAL;
+	}
+	if (!v && f->presence == MEMBER_REQUIRED) {
+		snprintf(why, len, "%s: null", f->name);
+		return -EINVAL;
+	}
+	switch (f->type) {
+	case FIELD_PREALLOC:
+		names = c->backend == BACKEND_QCOW2 ? &qcow2_prealloc_names
+						    : &raw_prealloc_names;
+		/* fall through */
+	case FIELD_NAME:
+		if (!v) {
+			*(int *)p = -1;
+			return 0;
+		}
+		if (!json_object_is_type(v, json_type_string))
+			break;
+		*(int *)p = name_table_lookup(names, json_object_get_string(v));
+		if (*(int *)p >= 0)
+			return 0;
+		snprintf(why, len, "%s: unknown value '%.64s'", f->name,
+			 json_object_get_string(v));
+		return -EINVAL;
+	case FIELD_L2_CACHE:
+		if (!v) {
+			*(int64_t *)p = !c->host && c->format == IMAGE_FORMAT_QCOW2 ? 0 : -1;
+			return 0;
+		}
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0) {
+			snprintf(why, len, "%s: not a size in bytes", f->name);
+			return -EINVAL;
+		}
+		*(int64_t *)p = json_object_get_int64(v);
+		return 0;
+	case FIELD_GUEST:
+		if (!present) {
+			*(bool *)p = false;
+			return 0;
+		}
+		if (!json_object_is_type(v, json_type_boolean))
+			break;
+		*(bool *)p = !json_object_get_boolean(v);
+		return 0;
+	case FIELD_ID:
+		break;
+	}
+	snprintf(why, len, "%s: wrong type", f->name);
+	return -EINVAL;
+}
+
+/* A host cell has no QEMU settings; any other has those it needs.
+ * Returns 0 or -EINVAL with WHY. */
+static int cell_check_qemu(const struct plan_cell *c, char *why, size_t len)
+{
+	for (size_t i = 0; c->host && i < N_CELL_FIELDS; i++)
+		if (cell_fields[i].qemu != NOT_QEMU && field_value(c, &cell_fields[i]) >= 0) {
+			snprintf(why, len, "a host cell (guest: false) with QEMU settings");
+			return -EINVAL;
+		}
+	for (size_t i = 0; !c->host && i < N_CELL_FIELDS; i++)
+		if (cell_fields[i].qemu == QEMU_NEEDED && field_value(c, &cell_fields[i]) < 0) {
+			snprintf(why, len, "%s: null", cell_fields[i].name);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int cell_from_json(json_object *o, struct plan_cell *ret, char *why, size_t len)
+{
+	struct plan_cell c = {.prealloc = -1};
+
+	if (!json_object_is_type(o, json_type_object)) {
+		snprintf(why, len, "not an object");
+		return -EINVAL;
+	}
+	for (int late = 0; late < 2; late++)
+		for (size_t i = 0; i < N_CELL_FIELDS; i++)
+			if ((int)cell_fields[i].read_late == late &&
+			    field_from_json(o, &cell_fields[i], &c, why, len) < 0)
+				return -EINVAL;
+	if (cell_check_qemu(&c, why, len) < 0)
+		return -EINVAL;
+	plan_cell_make_id(&c);
+	*ret = c;
+	return 0;
+}
+
+int plan_cell_from_json(json_object *o, struct plan_cell *c)
+{
+	char why[WHY_MAX];
+
+	return cell_from_json(o, c, why, sizeof(why));
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -85,34 +418,6 @@ static json_object *profile_to_json(const struct profile *p)
 		json_object_object_add(root, profile_sections[s], sec);
 	}
 	return root;
-}
-
-json_object *plan_cell_to_json(const struct plan_cell *c)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "id", json_object_new_string(c->id));
-	json_object_object_add(o, "backend", json_object_new_string(backend_name(c->backend)));
-	json_object_object_add(o, "format", json_object_new_string(image_format_name(c->format)));
-	json_object_object_add(o, "preallocation",
-			       c->prealloc < 0 ? NULL
-					       : json_object_new_string(plan_cell_prealloc_name(c)));
-	json_object_object_add(o, "cache",
-			       (int)c->cache < 0 ? NULL
-						 : json_object_new_string(cache_mode_name(c->cache)));
-	json_object_object_add(o, "aio",
-			       (int)c->aio < 0 ? NULL
-					       : json_object_new_string(aio_mode_name(c->aio)));
-	json_object_object_add(o, "bus",
-			       c->bus < 0 ? NULL : json_object_new_string(disk_bus_name(c->bus)));
-	json_object_object_add(o, "workload",
-			       json_object_new_string(workload_kind_name(c->workload)));
-	json_object_object_add(o, "l2_cache",
-			       c->l2_cache < 0 || c->host || c->format != IMAGE_FORMAT_QCOW2
-				       ? NULL
-				       : json_object_new_int64(c->l2_cache));
-	json_object_object_add(o, "guest", json_object_new_boolean(!c->host));
-	return o;
 }
 
 static json_object *cache_modes_to_json(const struct plan *plan)
@@ -192,7 +497,6 @@ int plan_write_json(const struct plan *plan, FILE *f)
  * reader or be read as a default. */
 
 #define PLAN_FILE_MAX (64 << 20)
-#define WHY_MAX 256
 
 /* Profile text of a JSON value written by keys_to_json.  Returns 0,
  * -EINVAL (a type keys_to_json never writes) or -E2BIG. */
@@ -308,150 +612,6 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 					      k->section, k->name, reason);
 	}
 	return 0;
-}
-
-/* A cell's members, in the plan and in the journal: one line each.  A
- * member added to plan_cell_to_json is added here. */
-enum member_type {
-	MEMBER_NAME,     /* one name of `names`, into an int field */
-	MEMBER_PREALLOC, /* a name of the backend's preallocation modes */
-};
-
-enum member_presence {
-	MEMBER_REQUIRED, /* present and not null */
-	MEMBER_NULLABLE, /* present; null: -1 */
-	MEMBER_ADDED,    /* added later: absent or null as NULLABLE, so older
-			  * journals and plans still read */
-};
-
-struct cell_member {
-	const char *name;
-	enum member_type type;
-	const struct name_table *names; /* MEMBER_NAME */
-	enum member_presence presence;
-	size_t offset; /* into struct plan_cell */
-};
-
-/* Every member is a name, read into an int-sized field of the cell (an
- * enum, or an int for the preallocation and the bus); KEY_CHECK_ fails the
- * build for a field of another size (profile/keys.h). */
-#define CELL_FIELD(f)                                                          \
-	(offsetof(struct plan_cell, f) +                                       \
-	 KEY_CHECK_(sizeof(((struct plan_cell *)0)->f) == sizeof(int),         \
-		    "plan_cell." #f " is not int-sized"))
-static const struct cell_member cell_members[] = {
-	{"backend", MEMBER_NAME, &backend_names, MEMBER_REQUIRED, CELL_FIELD(backend)},
-	{"format", MEMBER_NAME, &image_format_names, MEMBER_REQUIRED, CELL_FIELD(format)},
-	{"preallocation", MEMBER_PREALLOC, NULL, MEMBER_NULLABLE, CELL_FIELD(prealloc)},
-	/* null on host cells; cell_extras_from_json checks which */
-	{"cache", MEMBER_NAME, &cache_mode_names, MEMBER_NULLABLE, CELL_FIELD(cache)},
-	{"aio", MEMBER_NAME, &aio_mode_names, MEMBER_NULLABLE, CELL_FIELD(aio)},
-	{"bus", MEMBER_NAME, &disk_bus_names, MEMBER_NULLABLE, CELL_FIELD(bus)},
-	{"workload", MEMBER_NAME, &workload_kind_names, MEMBER_REQUIRED, CELL_FIELD(workload)},
-};
-
-/* Member M of the cell object O into C; "backend" comes first, so the
- * preallocation is read against it.  Returns 0 or -EINVAL with WHY. */
-static int cell_member_from_json(json_object *o, const struct cell_member *m,
-				 struct plan_cell *c, char *why, size_t len)
-{
-	int *field = (int *)((char *)c + m->offset); /* int-sized: CELL_FIELD */
-	const struct name_table *names = m->names;
-	json_object *v = NULL;
-
-	bool present = json_object_object_get_ex(o, m->name, &v);
-	if (!present && m->presence != MEMBER_ADDED) {
-		snprintf(why, len, "%s: missing", m->name);
-		return -EINVAL;
-	}
-	if (!v) {
-		if (m->presence == MEMBER_REQUIRED) {
-			snprintf(why, len, "%s: null", m->name);
-			return -EINVAL;
-		}
-		*field = -1;
-		return 0;
-	}
-	switch (m->type) {
-	case MEMBER_PREALLOC:
-		names = c->backend == BACKEND_QCOW2 ? &qcow2_prealloc_names
-						    : &raw_prealloc_names;
-		/* fall through */
-	case MEMBER_NAME:
-		if (!json_object_is_type(v, json_type_string))
-			break;
-		*field = name_table_lookup(names, json_object_get_string(v));
-		if (*field >= 0)
-			return 0;
-		snprintf(why, len, "%s: unknown value '%.64s'", m->name,
-			 json_object_get_string(v));
-		return -EINVAL;
-	}
-	snprintf(why, len, "%s: wrong type", m->name);
-	return -EINVAL;
-}
-
-/* "guest" and "l2_cache" came with version 1's host cells and L2 cache
- * axis: a cell without them ran in a guest, with QEMU's default L2
- * cache on qcow2.  Returns 0 or -EINVAL with WHY. */
-static int cell_extras_from_json(json_object *o, struct plan_cell *c, char *why,
-				 size_t len)
-{
-	json_object *v;
-
-	if (json_object_object_get_ex(o, "guest", &v)) {
-		if (!json_object_is_type(v, json_type_boolean)) {
-			snprintf(why, len, "guest: wrong type");
-			return -EINVAL;
-		}
-		c->host = !json_object_get_boolean(v);
-	}
-	c->l2_cache = !c->host && c->format == IMAGE_FORMAT_QCOW2 ? 0 : -1;
-	if (json_object_object_get_ex(o, "l2_cache", &v) &&
-	    !json_object_is_type(v, json_type_null)) {
-		if (!json_object_is_type(v, json_type_int) ||
-		    json_object_get_int64(v) < 0) {
-			snprintf(why, len, "l2_cache: not a size in bytes");
-			return -EINVAL;
-		}
-		c->l2_cache = json_object_get_int64(v);
-	}
-	/* A host cell has no QEMU: no cache mode, aio mode or bus. */
-	if (c->host && ((int)c->cache >= 0 || (int)c->aio >= 0 || c->bus >= 0 ||
-			c->l2_cache >= 0)) {
-		snprintf(why, len, "a host cell (guest: false) with QEMU settings");
-		return -EINVAL;
-	}
-	if (!c->host && ((int)c->cache < 0 || (int)c->aio < 0)) {
-		snprintf(why, len, "%s: null", (int)c->cache < 0 ? "cache" : "aio");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int cell_from_json(json_object *o, struct plan_cell *ret, char *why, size_t len)
-{
-	struct plan_cell c = {.prealloc = -1};
-
-	if (!json_object_is_type(o, json_type_object)) {
-		snprintf(why, len, "not an object");
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < sizeof(cell_members) / sizeof(cell_members[0]); i++)
-		if (cell_member_from_json(o, &cell_members[i], &c, why, len) < 0)
-			return -EINVAL;
-	if (cell_extras_from_json(o, &c, why, len) < 0)
-		return -EINVAL;
-	plan_cell_make_id(&c);
-	*ret = c;
-	return 0;
-}
-
-int plan_cell_from_json(json_object *o, struct plan_cell *c)
-{
-	char why[WHY_MAX];
-
-	return cell_from_json(o, c, why, sizeof(why));
 }
 
 /* An integer member of O in [0, MAX]. */

@@ -88,6 +88,21 @@ struct json_object;
 struct json_object *plan_cell_to_json(const struct plan_cell *cell);
 int plan_cell_from_json(struct json_object *o, struct plan_cell *ret);
 
+/* The axes of a cell: the members of its JSON object that tell one
+ * configuration from another (all but "id" and "workload"), in the
+ * object's order.  plan_axis is the name of axis I (static), or NULL from
+ * I = plan_n_axes() on. */
+const char *plan_axis(size_t i);
+size_t plan_n_axes(void);
+/* Axis AXIS of CELL as a report shows it: a name, "-" where the JSON has
+ * null (an axis the cell does not have), an L2 cache size as the profile
+ * writes it ("1M"; 0: "default"), "guest" or "host".  Static or in BUF
+ * (32 bytes will do); NULL when AXIS is not an axis. */
+const char *plan_cell_axis_text(const struct plan_cell *cell, const char *axis,
+				char *buf, size_t len);
+/* The axes' members of plan_cell_to_json(CELL) only; a new reference. */
+struct json_object *plan_cell_axes_to_json(const struct plan_cell *cell);
+
 /* Writes the plan as JSON (documented in docs/plan.md) to F.
  * Returns 0 or a negative errno. */
 int plan_write_json(const struct plan *plan, FILE *f);

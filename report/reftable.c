@@ -7,14 +7,7 @@
 #include <string.h>
 
 #include "jsonget.h"
-
-/* The axes that tell one configuration from another, across workloads
- * (docs/report.md's cells[].axes, plus issue 9's l2_cache and guest). */
-static const char *const config_axes[] = {
-	"backend", "format", "preallocation", "cache",
-	"aio",	   "bus",    "l2_cache",      "guest",
-};
-#define N_CONFIG_AXES (sizeof config_axes / sizeof config_axes[0])
+#include "plan.h"
 
 void reftable_release(struct reftable *t)
 {
@@ -109,10 +102,13 @@ static void config_key(json_object *cell, const char *const *ignore,
 		       char *buf, size_t len)
 {
 	size_t used = snprintf(buf, len, "%s", reftable_host(cell));
-	for (size_t i = 0; i < N_CONFIG_AXES && used < len; i++)
-		if (!in_list(ignore, config_axes[i]))
+	/* The plan's axes tell one configuration from another, across
+	 * workloads (docs/report.md's cells[].axes). */
+	const char *axis;
+	for (size_t i = 0; (axis = plan_axis(i)) && used < len; i++)
+		if (!in_list(ignore, axis))
 			used += snprintf(buf + used, len - used, "\x1f%s",
-					 reftable_axis_or(cell, config_axes[i]));
+					 reftable_axis_or(cell, axis));
 }
 
 static struct reftable_row *row_for(struct reftable *t, const char *key,
@@ -210,14 +206,14 @@ void reftable_label_extra(const struct reftable *t,
 			  const struct reftable_row *row,
 			  const char *const *shown, char *buf, size_t len)
 {
-	size_t used = strlen(buf);
+	size_t used = strlen(buf), n_axes = plan_n_axes();
 	bool first = true;
-	for (size_t i = 0; i <= N_CONFIG_AXES && used < len; i++) {
-		const char *name = i < N_CONFIG_AXES ? config_axes[i] : "host";
+	for (size_t i = 0; i <= n_axes && used < len; i++) {
+		const char *name = i < n_axes ? plan_axis(i) : "host";
 		if (in_list(shown, name) || !varies(t, name))
 			continue;
-		const char *v = i < N_CONFIG_AXES ? reftable_axis_or(row->any, name)
-						  : reftable_host(row->any);
+		const char *v = i < n_axes ? reftable_axis_or(row->any, name)
+					   : reftable_host(row->any);
 		used += snprintf(buf + used, len - used, "%s%s=%s",
 				 first ? " (" : ", ", name, v);
 		first = false;

@@ -1,14 +1,17 @@
 /* Planner: matrix expansion, left-out cells, run order, JSON round trip. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "keys.h"
 #include "loader.h"
 #include "planner.h"
@@ -257,6 +260,160 @@ static void test_new_keys_validated(void **state)
 	assert_int_equal(p.report.reference, REFERENCE_GUEST_VS_HOST);
 }
 
+/* C written as JSON and read back: the same cell, the same id. */
+static void check_cell_round_trip(const struct plan_cell *c)
+{
+	json_object *o = plan_cell_to_json(c);
+	struct plan_cell back;
+
+	assert_non_null(o);
+	if (plan_cell_from_json(o, &back) != 0)
+		fail_msg("%s: %s does not read back", c->id, json_object_to_json_string(o));
+	assert_string_equal(back.id, c->id);
+	assert_int_equal(back.backend, c->backend);
+	assert_int_equal(back.format, c->format);
+	assert_int_equal(back.prealloc, c->prealloc);
+	assert_int_equal(back.cache, c->cache);
+	assert_int_equal(back.aio, c->aio);
+	assert_int_equal(back.bus, c->bus);
+	assert_int_equal(back.workload, c->workload);
+	assert_int_equal(back.l2_cache, c->l2_cache);
+	assert_int_equal(back.host, c->host);
+	json_object_put(o);
+}
+
+/* Every field of a cell at every value the reader takes (-1: none), in
+ * guest cells and host cells, reads back as written. */
+static void test_cell_fields_round_trip(void **state)
+{
+	static const int64_t l2s[] = {0, 4096, 1 << 20, 8 << 20};
+	size_t n = 0;
+
+	(void)state;
+	for (int b = 0; b < backend_names.count; b++)
+		for (int f = 0; f < image_format_names.count; f++) {
+			int n_pre = b == BACKEND_QCOW2 ? qcow2_prealloc_names.count
+						       : raw_prealloc_names.count;
+			bool qcow2 = f == IMAGE_FORMAT_QCOW2;
+			for (int pre = -1; pre < n_pre; pre++)
+				for (int w = 0; w < workload_kind_names.count; w++) {
+					struct plan_cell c = {
+						.backend = b, .format = f, .prealloc = pre,
+						.cache = -1, .aio = -1, .bus = -1,
+						.workload = w, .l2_cache = -1, .host = true,
+					};
+					plan_cell_make_id(&c);
+					check_cell_round_trip(&c);
+					n++;
+					c.host = false;
+					for (c.cache = 0; (int)c.cache < cache_mode_names.count; c.cache++)
+						for (c.aio = 0; (int)c.aio < aio_mode_names.count; c.aio++)
+							for (c.bus = -1; c.bus < disk_bus_names.count; c.bus++)
+								for (size_t l = 0; l < (qcow2 ? 4 : 1); l++) {
+									c.l2_cache = qcow2 ? l2s[l] : -1;
+									plan_cell_make_id(&c);
+									check_cell_round_trip(&c);
+									n++;
+								}
+				}
+		}
+	assert_true(n > 10000);
+}
+
+/* The JSON of a cell, member by member and null by null, as plans and
+ * journals have it; and the id of each kind of cell, which matches cells
+ * across hosts. */
+static void test_cell_json_form(void **state)
+{
+	struct plan_cell l2 = {
+		.backend = BACKEND_QCOW2, .format = IMAGE_FORMAT_QCOW2, .prealloc = 0,
+		.cache = CACHE_NONE, .aio = AIO_THREADS, .bus = -1,
+		.workload = WORKLOAD_QEMU_IMG_BENCH, .l2_cache = 1 << 20,
+	};
+	struct plan_cell host = {
+		.backend = BACKEND_RAW, .format = IMAGE_FORMAT_RAW, .prealloc = 0,
+		.cache = -1, .aio = -1, .bus = -1, .workload = WORKLOAD_FIO,
+		.l2_cache = -1, .host = true,
+	};
+	char buf[32];
+
+	(void)state;
+	plan_cell_make_id(&l2);
+	plan_cell_make_id(&host);
+	assert_string_equal(l2.id, "qcow2/qcow2/off/l2=1M/none/threads/-/qemu-img-bench");
+	assert_string_equal(host.id, "raw/raw/sparse/-/-/host/fio");
+	json_object *o = plan_cell_to_json(&l2);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+			    "{\"id\":\"qcow2/qcow2/off/l2=1M/none/threads/-/qemu-img-bench\","
+			    "\"backend\":\"qcow2\",\"format\":\"qcow2\",\"preallocation\":\"off\","
+			    "\"cache\":\"none\",\"aio\":\"threads\",\"bus\":null,"
+			    "\"workload\":\"qemu-img-bench\",\"l2_cache\":1048576,\"guest\":true}");
+	json_object_put(o);
+	o = plan_cell_to_json(&host);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+			    "{\"id\":\"raw/raw/sparse/-/-/host/fio\",\"backend\":\"raw\","
+			    "\"format\":\"raw\",\"preallocation\":\"sparse\",\"cache\":null,"
+			    "\"aio\":null,\"bus\":null,\"workload\":\"fio\",\"l2_cache\":null,"
+			    "\"guest\":false}");
+	json_object_put(o);
+
+	/* The axes: every member but the id and the workload, in order. */
+	static const char *const axes[] = {"backend", "format", "preallocation", "cache",
+					   "aio", "bus", "l2_cache", "guest"};
+	assert_int_equal(plan_n_axes(), sizeof(axes) / sizeof(axes[0]));
+	o = plan_cell_axes_to_json(&host);
+	size_t i = 0;
+	json_object_object_foreach(o, key, value) {
+		(void)value;
+		assert_string_equal(plan_axis(i), axes[i]);
+		assert_string_equal(key, axes[i]);
+		i++;
+	}
+	assert_int_equal(i, plan_n_axes());
+	assert_null(plan_axis(i));
+	json_object_put(o);
+	assert_string_equal(plan_cell_axis_text(&l2, "l2_cache", buf, sizeof(buf)), "1M");
+	assert_string_equal(plan_cell_axis_text(&l2, "bus", buf, sizeof(buf)), "-");
+	assert_string_equal(plan_cell_axis_text(&l2, "guest", buf, sizeof(buf)), "guest");
+	assert_string_equal(plan_cell_axis_text(&host, "guest", buf, sizeof(buf)), "host");
+	assert_string_equal(plan_cell_axis_text(&host, "preallocation", buf, sizeof(buf)), "sparse");
+	assert_string_equal(plan_cell_axis_text(&host, "l2_cache", buf, sizeof(buf)), "-");
+	assert_null(plan_cell_axis_text(&host, "workload", buf, sizeof(buf)));
+	l2.l2_cache = 0;
+	assert_string_equal(plan_cell_axis_text(&l2, "l2_cache", buf, sizeof(buf)), "default");
+}
+
+/* A cell of a plan or journal from before host cells and the L2 cache
+ * axis ran in a guest, with QEMU's default L2 cache on qcow2 (none on
+ * raw); its id is the one it had. */
+static void test_cell_without_added_members(void **state)
+{
+	static const char *const old[] = {
+		"{\"backend\":\"qcow2\",\"format\":\"qcow2\",\"preallocation\":\"off\","
+		"\"cache\":\"none\",\"aio\":\"threads\",\"bus\":\"virtio\",\"workload\":\"fio\"}",
+		"{\"backend\":\"raw\",\"format\":\"raw\",\"preallocation\":null,"
+		"\"cache\":\"unsafe\",\"aio\":\"threads\",\"bus\":\"sata\",\"workload\":\"fio\"}",
+	};
+	struct plan_cell c;
+
+	(void)state;
+	json_object *o = json_tokener_parse(old[0]);
+	assert_int_equal(plan_cell_from_json(o, &c), 0);
+	assert_false(c.host);
+	assert_int_equal(c.l2_cache, 0);
+	assert_string_equal(c.id, "qcow2/qcow2/off/none/threads/virtio/fio");
+	json_object_put(o);
+	o = json_tokener_parse(old[1]);
+	assert_int_equal(plan_cell_from_json(o, &c), 0);
+	assert_false(c.host);
+	assert_int_equal(c.l2_cache, -1);
+	assert_string_equal(c.id, "raw/raw/-/unsafe/threads/sata/fio");
+	/* But a host cell says so, and has no QEMU settings. */
+	json_object_object_add(o, "guest", json_object_new_boolean(false));
+	assert_int_equal(plan_cell_from_json(o, &c), -EINVAL);
+	json_object_put(o);
+}
+
 static void test_read_rejects_junk(void **state)
 {
 	char path[] = "/tmp/buildapp-plan-XXXXXX";
@@ -283,6 +440,9 @@ int main(void)
 		cmocka_unit_test(test_read_rejects_junk),
 		cmocka_unit_test(test_l2_cache_and_host_cells),
 		cmocka_unit_test(test_new_keys_validated),
+		cmocka_unit_test(test_cell_fields_round_trip),
+		cmocka_unit_test(test_cell_json_form),
+		cmocka_unit_test(test_cell_without_added_members),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
