@@ -26,7 +26,6 @@
 #include "extents.h"
 #include "files.h"
 #include "keys.h"
-#include "kernel.h"
 #include "log.h"
 #include "progress.h"
 #include "planner.h"
@@ -491,8 +490,8 @@ static int write_netboot(const struct kit_paths *k, const struct kit_payload *pa
 static int resolve_inputs(const struct profile *p, const struct kit_options *o,
 			  struct kit_paths *k)
 {
-	int r = kernel_find(p->appliance.kernel, k->kernel, sizeof(k->kernel),
-			    k->kver, sizeof(k->kver));
+	int r = tools_find_kernel(p->appliance.kernel, k->kernel, sizeof(k->kernel),
+				  k->kver, sizeof(k->kver));
 	if (r < 0)
 		return r;
 	if (tools_find_init(k->init, sizeof(k->init)) < 0)
