@@ -23,7 +23,6 @@
 #include "tempfiles.h"
 #include "tools.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
 
 /* Bump when the initramfs layout changes: old cache entries are then
  * not reused. */
