@@ -17,6 +17,7 @@
 
 #include <json.h>
 
+#include "atomicfile.h"
 #include "cleanup.h"
 #include "disks.h"
 #include "hostjson.h"
@@ -362,27 +363,7 @@ int hostinfo_collect(const struct hostinfo_inputs *in, json_object **ret)
 
 int hostinfo_write(const char *dir, json_object *info)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
-	const char *text = json_object_to_json_string_ext(
-		info, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	snprintf(path, sizeof(path), "%s/host.json", dir);
-	snprintf(tmp, sizeof(tmp), "%s/.host.json.%ld", dir, (long)getpid());
-	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return log_error_errno(-errno, "writing '%s'", path);
-	size_t len = strlen(text);
-	int r = write(fd, text, len) == (ssize_t)len && write(fd, "\n", 1) == 1 &&
-				fsync(fd) == 0
-			? 0
-			: (errno ? -errno : -EIO);
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return log_error_errno(-r, "writing '%s'", path);
-	}
-	return 0;
+	return atomicfile_write(dir, "host.json", jsonget_write_pretty, info);
 }
 
 int hostinfo_record_sweep(void *inputs, const char *dir, bool kvm, const char *qemu_version,

@@ -67,8 +67,9 @@ int hostinfo_collect(const struct hostinfo_inputs *in, struct json_object **ret)
 int hostinfo_record_sweep(void *inputs, const char *dir, bool kvm, const char *qemu_version,
 			  const char *libvirt_version);
 
-/* Writes INFO as DIR/host.json through a temporary file and rename.
- * Returns 0 or a negative errno (reported). */
+/* Writes INFO as DIR/host.json (atomicfile_write: through
+ * DIR/.host.json.tmp, fsync'd, renamed).  Returns 0 or a negative errno
+ * (reported). */
 int hostinfo_write(const char *dir, struct json_object *info);
 
 /* The CPU model and count of a /proc/cpuinfo text (model name lines):

@@ -13,6 +13,7 @@
 
 #include <curl/curl.h>
 
+#include "atomicfile.h"
 #include "cleanup.h"
 #include "uploadurl.h"
 #include "log.h"
@@ -100,33 +101,48 @@ static int list_files(const char *dir, struct walk *w, struct upload_result *ret
 	return 0;
 }
 
+struct sums {
+	const struct walk *w;
+	char *unreadable; /* PATH_MAX: the file that could not be read */
+};
+
+/* SHA256SUMS's lines, as sha256sum -c reads them: one per file. */
+static int write_sum_lines(const void *ctx, FILE *f)
+{
+	const struct sums *s = ctx;
+
+	for (size_t i = 0; i < s->w->n; i++) {
+		char hex[SHA256_HEX_LEN];
+		const char *name = s->w->paths[i];
+		size_t l = strlen(name);
+		if (l && name[l - 1] == '/')
+			continue;
+		snprintf(s->unreadable, PATH_MAX, "%s/%s", s->w->dir, name);
+		int r = sha256_path_hex(s->unreadable, hex);
+		if (r < 0)
+			return r;
+		fprintf(f, "%s  %s\n", hex, name);
+	}
+	s->unreadable[0] = '\0';
+	return ferror(f) ? -EIO : 0;
+}
+
 static int write_sums(const struct walk *w, struct upload_result *ret)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX], unreadable[PATH_MAX] = "";
+	const struct sums s = {w, unreadable};
 
 	snprintf(path, sizeof path, "%s/%s", w->dir, UPLOAD_SUMS);
 	snprintf(tmp, sizeof tmp, "%s/.%s.tmp", w->dir, UPLOAD_SUMS);
-	_cleanup_fclose_ FILE *f = fopen(tmp, "we");
-	if (!f)
-		return fail(ret, -errno, "writing '%s': %s", tmp, strerror(errno));
-	for (size_t i = 0; i < w->n; i++) {
-		char file[PATH_MAX], hex[65];
-		size_t l = strlen(w->paths[i]);
-		if (l && w->paths[i][l - 1] == '/')
-			continue;
-		snprintf(file, sizeof file, "%s/%s", w->dir, w->paths[i]);
-		int r = sha256_path_hex(file, hex);
-		if (r < 0) {
-			unlink(tmp);
-			return fail(ret, r, "reading '%s': %s", file, strerror(-r));
-		}
-		fprintf(f, "%s  %s\n", hex, w->paths[i]);
-	}
-	if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) < 0 || rename(tmp, path) < 0) {
-		int e = errno ? errno : EIO;
+	int r = atomicfile_write_tmp(tmp, write_sum_lines, &s);
+	if (r < 0 && unreadable[0])
+		return fail(ret, r, "reading '%s': %s", unreadable, strerror(-r));
+	if (r == 0 && rename(tmp, path) < 0) {
+		r = -errno;
 		unlink(tmp);
-		return fail(ret, -e, "writing '%s': %s", path, strerror(e));
 	}
+	if (r < 0)
+		return fail(ret, r, "writing '%s': %s", path, strerror(-r));
 	return 0;
 }
 

@@ -6,11 +6,14 @@
 
 #include <stddef.h>
 
+#include "cleanup.h"
+
 struct cas;
 
 /* A new hash of inputs; NULL when out of memory.  Free with cas_free. */
 struct cas *cas_new(const char *kind);
 void cas_free(struct cas *c);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
 void cas_add(struct cas *c, const void *data, size_t len);
 void cas_add_str(struct cas *c, const char *s);
 /* Adds a file's identity (path, size, mtime, inode), not its bytes:

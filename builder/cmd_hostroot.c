@@ -8,7 +8,6 @@
 
 #include "commands.h"
 #include "hostroot.h"
-#include "kernel.h"
 #include "log.h"
 #include "repro.h"
 #include "tempfiles.h"
@@ -51,7 +50,7 @@ int cmd_hostroot(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	if (!spec.kernel_version) {
-		if (kernel_default(kpath, sizeof(kpath), kver, sizeof(kver)) < 0)
+		if (tools_find_kernel(NULL, kpath, sizeof(kpath), kver, sizeof(kver)) < 0)
 			return 1;
 		spec.kernel_version = kver;
 	}

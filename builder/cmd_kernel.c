@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "kernel.h"
+#include "tools.h"
 
 int cmd_kernel(int argc, char **argv)
 {
@@ -22,8 +22,8 @@ int cmd_kernel(int argc, char **argv)
 			   "/lib/modules/VERSION.\n");
 		return f == stdout ? 0 : EXIT_BAD_INPUT;
 	}
-	int r = kernel_find(argc == 2 ? argv[1] : NULL, path, sizeof(path),
-			    version, sizeof(version));
+	int r = tools_find_kernel(argc == 2 ? argv[1] : NULL, path, sizeof(path),
+				  version, sizeof(version));
 	if (r < 0)
 		return r == -EINVAL ? EXIT_BAD_INPUT : 1;
 	printf("%s %s\n", path, version);

@@ -41,7 +41,7 @@ int results_copy_out(const char *image, const char *dir)
 		r = guestfs_add_drive_opts(g, image, GUESTFS_ADD_DRIVE_OPTS_READONLY,
 					   1, -1);
 	if (r < 0)
-		return gfs_error(g, image);
+		return gfshandle_error(g, "%s", image);
 	r = gfs_launch(g);
 	if (r < 0)
 		return r;
@@ -50,10 +50,10 @@ int results_copy_out(const char *image, const char *dir)
 		return log_error_code(-ENOENT, "'%s': no RESULTS partition (not a used kit image or stick)",
 				      image);
 	if (guestfs_mount_ro(g, dev, "/") < 0)
-		return gfs_error(g, "mounting RESULTS");
+		return gfshandle_error(g, "mounting RESULTS");
 	_cleanup_strv_free_ char **names = guestfs_ls(g, "/");
 	if (!names)
-		return gfs_error(g, "listing RESULTS");
+		return gfshandle_error(g, "listing RESULTS");
 	progress_step("copying the results out");
 	unsigned n = 0;
 	for (char **p = names; *p; p++) {
@@ -62,11 +62,11 @@ int results_copy_out(const char *image, const char *dir)
 			continue;
 		snprintf(path, sizeof(path), "/%s", *p);
 		if (guestfs_copy_out(g, path, dir) < 0)
-			return gfs_error(g, path);
+			return gfshandle_error(g, "%s", path);
 		n++;
 	}
 	if (guestfs_shutdown(g) < 0)
-		return gfs_error(g, "libguestfs shutdown");
+		return gfshandle_error(g, "libguestfs shutdown");
 	log_info("copied %u entr%s from %s to %s", n, n == 1 ? "y" : "ies", dev,
 		 dir);
 	return 0;

@@ -20,13 +20,6 @@ static void on_progress(guestfs_h *g, void *opaque, uint64_t event,
 		progress_update(array[2], array[3]);
 }
 
-int gfs_error(guestfs_h *g, const char *what)
-{
-	const char *msg = guestfs_last_error(g);
-
-	return log_error_code(-EIO, "%s: %s", what, msg ? msg : "unknown error");
-}
-
 guestfs_h *gfs_open(void)
 {
 	guestfs_h *g = gfshandle_new();
@@ -43,6 +36,6 @@ int gfs_launch(guestfs_h *g)
 {
 	progress_step("starting the libguestfs appliance");
 	if (gfshandle_launch(g) < 0)
-		return gfs_error(g, "libguestfs launch");
+		return gfshandle_error(g, "libguestfs launch");
 	return 0;
 }

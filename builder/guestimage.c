@@ -25,7 +25,6 @@
 #include "sha256.h"
 #include "tempfiles.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_write_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_read_free)
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive_entry, archive_entry_free)

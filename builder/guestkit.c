@@ -18,13 +18,11 @@
 #include "files.h"
 #include "guestproto.h"
 #include "initramfs.h"
-#include "kernel.h"
 #include "kmods.h"
 #include "log.h"
 #include "tempfiles.h"
 #include "tools.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct cas, cas_free)
 
 /* Bump when the initramfs layout changes: old cache entries are then
  * not reused. */
@@ -305,9 +303,8 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	_cleanup_(cas_freep) struct cas *c = NULL;
 	int r;
 
-	if ((r = kernel_find(p->appliance.kernel, kernel,
-				      sizeof(kernel), version,
-				      sizeof(version))) < 0 ||
+	if ((r = tools_find_kernel(p->appliance.kernel, kernel, sizeof(kernel),
+				   version, sizeof(version))) < 0 ||
 	    (r = guestkit_find_agent(agent, agent_path, sizeof(agent_path))) < 0)
 		return r;
 	if ((r = collect(&k, agent_path, version, p->workload.kinds)) < 0)

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,8 +194,7 @@ int hostroot_cache_key(const char *const *packages, const char *kernel_version,
 {
 	char *argv[64] = {"dpkg-query", "-W", "-f", "${Package}=${Version}\\n"};
 	_cleanup_free_ char *versions = NULL;
-	unsigned char md[32];
-	unsigned int len = sizeof(md);
+	unsigned char md[SHA256_LEN];
 	size_t k = 4;
 	int r;
 
@@ -207,18 +206,16 @@ int hostroot_cache_key(const char *const *packages, const char *kernel_version,
 		return log_error_code(r < 0 ? r : -ENOENT,
 				      "host root: a package of the list is not "
 				      "installed (dpkg-query)");
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	_cleanup_(sha256_freep) struct sha256 *ctx = sha256_new();
 	char head[128];
 	snprintf(head, sizeof(head), "layout %d\nkernel %s\n", HOSTROOT_LAYOUT,
 		 kernel_version);
-	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) ||
-	    !EVP_DigestUpdate(ctx, head, strlen(head)) ||
-	    !EVP_DigestUpdate(ctx, versions, strlen(versions)) ||
-	    !EVP_DigestFinal_ex(ctx, md, &len)) {
-		EVP_MD_CTX_free(ctx);
-		return log_error_code(-ENOMEM, "sha256 failed");
+	if (ctx) {
+		sha256_update(ctx, head, strlen(head));
+		sha256_update(ctx, versions, strlen(versions));
 	}
-	EVP_MD_CTX_free(ctx);
+	if (!ctx || sha256_final(ctx, md) < 0)
+		return log_error_code(-ENOMEM, "sha256 failed");
 	sha256_hex(md, key);
 	return 0;
 }

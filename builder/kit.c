@@ -5,7 +5,6 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +26,6 @@
 #include "extents.h"
 #include "files.h"
 #include "keys.h"
-#include "kernel.h"
 #include "log.h"
 #include "progress.h"
 #include "planner.h"
@@ -85,19 +83,19 @@ int kit_cmdline(const struct profile *p, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static void hash_zeros(EVP_MD_CTX *ctx, off_t n)
+static void hash_zeros(struct sha256 *ctx, off_t n)
 {
 	static const unsigned char zeros[1 << 16];
 
 	while (n > 0) {
 		size_t k = n < (off_t)sizeof(zeros) ? (size_t)n : sizeof(zeros);
-		EVP_DigestUpdate(ctx, zeros, k);
+		sha256_update(ctx, zeros, k);
 		n -= (off_t)k;
 	}
 }
 
 struct hashing {
-	EVP_MD_CTX *ctx;
+	struct sha256 *ctx;
 	int fd;
 	off_t hashed; /* bytes of the file hashed so far */
 };
@@ -114,7 +112,7 @@ static int hash_extent(off_t start, off_t end, void *opaque)
 		ssize_t n = pread(h->fd, buf, want, pos);
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
-		EVP_DigestUpdate(h->ctx, buf, (size_t)n);
+		sha256_update(h->ctx, buf, (size_t)n);
 		pos += n;
 	}
 	h->hashed = end;
@@ -126,23 +124,22 @@ static int hash_extent(off_t start, off_t end, void *opaque)
 static int sha256_file(const char *path, char hex[65])
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	unsigned char md[32];
-	unsigned int len = sizeof(md);
+	_cleanup_(sha256_freep) struct sha256 *ctx = NULL;
+	unsigned char md[SHA256_LEN];
 	struct stat st;
 	int r;
 
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return log_error_errno(-errno, "'%s'", path);
-	struct hashing h = {.ctx = EVP_MD_CTX_new(), .fd = fd};
-	if (!h.ctx || !EVP_DigestInit_ex(h.ctx, EVP_sha256(), NULL)) {
-		EVP_MD_CTX_free(h.ctx);
+	ctx = sha256_new();
+	if (!ctx)
 		return -ENOMEM;
-	}
+	struct hashing h = {.ctx = ctx, .fd = fd};
 	r = extents_for_each(fd, st.st_size, hash_extent, &h);
 	if (r == 0)
-		hash_zeros(h.ctx, st.st_size - h.hashed);
-	EVP_DigestFinal_ex(h.ctx, md, &len);
-	EVP_MD_CTX_free(h.ctx);
+		hash_zeros(ctx, st.st_size - h.hashed);
+	if (r == 0)
+		r = sha256_final(ctx, md);
 	if (r < 0)
 		return log_error_errno(r, "'%s'", path);
 	sha256_hex(md, hex);
@@ -493,8 +490,8 @@ static int write_netboot(const struct kit_paths *k, const struct kit_payload *pa
 static int resolve_inputs(const struct profile *p, const struct kit_options *o,
 			  struct kit_paths *k)
 {
-	int r = kernel_find(p->appliance.kernel, k->kernel, sizeof(k->kernel),
-			    k->kver, sizeof(k->kver));
+	int r = tools_find_kernel(p->appliance.kernel, k->kernel, sizeof(k->kernel),
+				  k->kver, sizeof(k->kver));
 	if (r < 0)
 		return r;
 	if (tools_find_init(k->init, sizeof(k->init)) < 0)

@@ -1,7 +1,6 @@
 #include "repro.h"
 
 #include <errno.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 
 #include "log.h"
 #include "parse.h"
+#include "sha256.h"
 
 int repro_epoch(uint64_t *ret)
 {
@@ -30,10 +30,9 @@ int repro_epoch(uint64_t *ret)
 }
 
 static void digest(const char *name, uint64_t epoch, const char *purpose,
-		   unsigned char out[32])
+		   unsigned char out[SHA256_LEN])
 {
 	char buf[512];
-	unsigned int len = 32;
 	int n = snprintf(buf, sizeof(buf), "buildapp\n%s\n%llu\n%s", name,
 			 (unsigned long long)epoch, purpose);
 
@@ -41,7 +40,7 @@ static void digest(const char *name, uint64_t epoch, const char *purpose,
 		n = 0;
 	if ((size_t)n >= sizeof(buf))
 		n = sizeof(buf) - 1;
-	if (!EVP_Digest(buf, (size_t)n, out, &len, EVP_sha256(), NULL))
+	if (sha256_digest(buf, (size_t)n, out) < 0)
 		abort(); /* sha256 does not fail short of memory corruption */
 }
 

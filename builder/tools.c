@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "dirs.h"
+#include "kernel.h"
 #include "log.h"
 
 int tools_find(const char *name, const char *env, const char *given,
@@ -42,6 +43,20 @@ int tools_find(const char *name, const char *env, const char *given,
 int tools_find_init(char *buf, size_t len)
 {
 	return tools_find("buildapp-init", "BUILDAPP_INIT", NULL, buf, len);
+}
+
+int tools_find_kernel(const char *setting, char *path, size_t path_len,
+		      char *version, size_t version_len)
+{
+	char why[256];
+	int r = kernel_find(setting, path, path_len, version, version_len, why,
+			    sizeof(why));
+
+	if (r < 0 && kernel_is_auto(setting))
+		return log_error_code(r, "no kernel: %s", why);
+	if (r < 0)
+		return log_error_code(r, "[appliance] kernel '%s': %s", setting, why);
+	return 0;
 }
 
 int tools_cache_dir(const char *given, char *buf, size_t len)

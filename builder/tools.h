@@ -15,6 +15,13 @@ int tools_find(const char *name, const char *env, const char *given,
  * Returns 0 or -ENOENT (reported). */
 int tools_find_init(char *buf, size_t len);
 
+/* The kernel [appliance] kernel = SETTING takes (kernel_find: "auto",
+ * "" or NULL is the newest /boot kernel with modules).  Reports errors,
+ * naming the key; returns 0 or kernel_find's negative errno (-EINVAL: a
+ * name without a version). */
+int tools_find_kernel(const char *setting, char *path, size_t path_len,
+		      char *version, size_t version_len);
+
 /* The build cache, the one place that decides it: GIVEN (--cache), else
  * $XDG_CACHE_HOME/buildapp, else $HOME/.cache/buildapp, else
  * /var/tmp/buildapp-cache; created with its parents when missing (a fresh

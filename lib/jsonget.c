@@ -1,5 +1,6 @@
 #include "jsonget.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -64,4 +65,12 @@ json_object *jsonget_new_number(double v)
 			break;
 	}
 	return json_object_new_double_s(v, buf);
+}
+
+int jsonget_write_pretty(const void *o, FILE *f)
+{
+	const char *text = json_object_to_json_string_ext(
+		(json_object *)o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	return fprintf(f, "%s\n", text) < 0 ? -EIO : 0;
 }

@@ -1,9 +1,11 @@
 /* Typed look-ups of json-c object members, shared by the readers of the
- * journal, QEMU replies and the summary; and exact, short JSON numbers. */
+ * journal, QEMU replies and the summary; exact, short JSON numbers; and
+ * the one way a JSON file is written. */
 #ifndef BUILDAPP_JSONGET_H
 #define BUILDAPP_JSONGET_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <json.h>
 
@@ -22,5 +24,10 @@ bool jsonget_uint(json_object *o, const char *key, unsigned *ret);
  * V exactly (json-c's default prints 17), or NULL (JSON null) when V is
  * not finite.  The caller owns the reference. */
 json_object *jsonget_new_number(double v);
+
+/* Writes O (a json_object) to F, indented, '/' unescaped, with a final
+ * newline: an atomicfile_writer (host.json, timings.json).  Returns 0 or
+ * -EIO. */
+int jsonget_write_pretty(const void *o, FILE *f);
 
 #endif

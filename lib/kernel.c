@@ -8,8 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
-
 int kernel_default(char *path, size_t path_len, char *version,
 		   size_t version_len)
 {
@@ -32,33 +30,40 @@ int kernel_default(char *path, size_t path_len, char *version,
 		free(names[i]);
 	}
 	free(names);
-	if (found < 0)
-		log_error("no kernel: no /boot/vmlinuz-VERSION with "
-			  "/lib/modules/VERSION (package linux-image-amd64)");
 	return found;
 }
 
-int kernel_find(const char *setting, char *path, size_t path_len,
-		char *version, size_t version_len)
+bool kernel_is_auto(const char *setting)
 {
-	if (!setting || !*setting || strcmp(setting, "auto") == 0)
-		return kernel_default(path, path_len, version, version_len);
+	return !setting || !*setting || strcmp(setting, "auto") == 0;
+}
+
+int kernel_find(const char *setting, char *path, size_t path_len,
+		char *version, size_t version_len, char *why, size_t why_len)
+{
+	int r;
+
+	if (kernel_is_auto(setting)) {
+		r = kernel_default(path, path_len, version, version_len);
+		if (r < 0)
+			snprintf(why, why_len, "%s", KERNEL_NONE_WHY);
+		return r;
+	}
 	const char *base = strrchr(setting, '/');
 	base = base ? base + 1 : setting;
 	if (strncmp(base, "vmlinuz-", 8) != 0 || !base[8]) {
-		log_error("[appliance] kernel '%s': name it vmlinuz-VERSION, "
-			  "with /lib/modules/VERSION installed",
-			  setting);
+		snprintf(why, why_len,
+			 "name it vmlinuz-VERSION, with /lib/modules/VERSION installed");
 		return -EINVAL;
 	}
 	if (access(setting, R_OK) < 0) {
-		int r = -errno;
-		log_error("[appliance] kernel '%s': %s", setting, strerror(-r));
+		r = -errno;
+		snprintf(why, why_len, "%s", strerror(-r));
 		return r;
 	}
 	if ((size_t)snprintf(path, path_len, "%s", setting) >= path_len ||
 	    (size_t)snprintf(version, version_len, "%s", base + 8) >= version_len) {
-		log_error("[appliance] kernel '%s': name too long", setting);
+		snprintf(why, why_len, "name too long");
 		return -ENAMETOOLONG;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "cleanup.h"
 #include "command.h"
 #include "dirs.h"
@@ -157,21 +158,23 @@ int kvmboot_cached(void)
 	return strcmp(word, "tcg\n") == 0 ? 0 : -1;
 }
 
+static int write_answer(const void *kvm, FILE *f)
+{
+	return fputs(*(const bool *)kvm ? "kvm\n" : "tcg\n", f) < 0 ? -EIO : 0;
+}
+
 void kvmboot_remember(bool kvm)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 16];
 	const char *file = cache_file(path, sizeof(path));
 
+	/* A temporary of its own (.PID): two builds may probe at once. */
 	if (!file || (size_t)snprintf(tmp, sizeof(tmp), "%s.%d", file, (int)getpid()) >= sizeof(tmp))
 		return;
 	/* XDG_RUNTIME_DIR may name a directory nobody has made yet. */
 	if (dirs_make(cache_dir(), 0755) < 0)
 		return;
-	FILE *f = fopen(tmp, "we");
-	if (!f)
-		return;
-	int ok = fputs(kvm ? "kvm\n" : "tcg\n", f) >= 0;
-	if (fclose(f) != 0 || !ok || rename(tmp, file) < 0)
+	if (atomicfile_write_tmp(tmp, write_answer, &kvm) == 0 && rename(tmp, file) < 0)
 		unlink(tmp);
 }
 

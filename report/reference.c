@@ -372,24 +372,10 @@ static int by_l2_cache(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* A size as the profile writes it: the journal records l2_cache in bytes
- * (16384), the study and the profile say 16K. */
-static void size_text(double b, char *buf, size_t len)
-{
-	static const char unit[] = "KMG";
-	int u = -1;
-	while (u < 2 && b >= 1024 && fmod(b, 1024) == 0) {
-		b /= 1024;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, len, "%.0f", b);
-	else
-		snprintf(buf, len, "%.0f%c", b, unit[u]);
-}
-
-/* The L2 cache column: the size and the image range it covers at
- * QEMU's default 64 KiB clusters (8 bytes of L2 table per cluster). */
+/* The L2 cache column: the size as the profile, the cell ids and the
+ * report's axes write it (the journal records l2_cache in bytes, 16384;
+ * they say 16K: format_size), and the image range it covers at QEMU's
+ * default 64 KiB clusters (8 bytes of L2 table per cluster). */
 static void l2_cache_label(json_object *cell, char *buf, size_t len)
 {
 	const char *v = reftable_axis(cell, "l2_cache");
@@ -400,8 +386,8 @@ static void l2_cache_label(json_object *cell, char *buf, size_t len)
 	else if (!v || b == 0)
 		snprintf(buf, len, "%s", v ? v : "QEMU default");
 	else {
-		size_text(b, size, sizeof size);
-		snprintf(buf, len, "%s (covers %g GiB)", size,
+		snprintf(buf, len, "%s (covers %g GiB)",
+			 format_size((uint64_t)b, size, sizeof size),
 			 b / 8 * 65536 / (1024.0 * 1024 * 1024));
 	}
 }

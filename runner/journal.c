@@ -51,14 +51,14 @@ static bool copy_text(char *dst, size_t size, const char *src)
 int journal_run_add_metric(struct journal_run *run, const char *name,
 			   double value, const char *unit)
 {
-	struct journal_metric m = {.value = value};
+	struct result_metric m = {.value = value};
 
 	if (!name || !*name || !copy_text(m.name, sizeof m.name, name) ||
 	    !copy_text(m.unit, sizeof m.unit, unit ? unit : ""))
 		return -EINVAL;
 	if (run->n_metrics >= JOURNAL_MAX_METRICS)
 		return -EINVAL;
-	struct journal_metric *grown =
+	struct result_metric *grown =
 		realloc(run->metrics, (run->n_metrics + 1) * sizeof *grown);
 	if (!grown)
 		return -ENOMEM;
@@ -67,13 +67,10 @@ int journal_run_add_metric(struct journal_run *run, const char *name,
 	return 0;
 }
 
-const struct journal_metric *journal_run_metric(const struct journal_run *run,
-						const char *name)
+const struct result_metric *journal_run_metric(const struct journal_run *run,
+					       const char *name)
 {
-	for (size_t i = 0; i < run->n_metrics; i++)
-		if (strcmp(run->metrics[i].name, name) == 0)
-			return &run->metrics[i];
-	return NULL;
+	return results_metric_find(run->metrics, run->n_metrics, name);
 }
 
 /* --- writing ----------------------------------------------------------- */
@@ -97,7 +94,7 @@ static int metrics_to_json(const struct journal_run *run, json_object **ret)
 	if (!a)
 		return -ENOMEM;
 	for (size_t i = 0; i < run->n_metrics; i++) {
-		const struct journal_metric *m = &run->metrics[i];
+		const struct result_metric *m = &run->metrics[i];
 		json_object *o = json_object_new_object();
 		if (!o || json_object_array_add(a, o) < 0) {
 			json_object_put(o);

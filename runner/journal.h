@@ -11,21 +11,14 @@
 
 #include "plan.h"
 #include "profile.h"
+#include "results.h"
 
 #define JOURNAL_VERSION 1
-#define JOURNAL_NAME_MAX 64
-#define JOURNAL_UNIT_MAX 16
 #define JOURNAL_TEXT_MAX 256
 /* Limits on what a journal line may hold, so a damaged file cannot make
  * the reader allocate without bound. */
 #define JOURNAL_MAX_METRICS 256
 #define JOURNAL_LINE_MAX (1 << 20)
-
-struct journal_metric {
-	char name[JOURNAL_NAME_MAX]; /* "iops", "bonnie.block_write"... */
-	double value;                /* NAN: not measured (null in JSON) */
-	char unit[JOURNAL_UNIT_MAX]; /* "s", "KiB/s", "IOPS", "us"... */
-};
 
 /* Where one run's wall time went, in seconds; NAN: not measured (host
  * cells have no guest setup, journals older than these fields have
@@ -74,9 +67,10 @@ struct journal_run {
 	 * the reset after this run, made for the last planned run on each
 	 * volume (its own writes get a checked reset too). */
 	struct journal_reset_check reset_check, reset_check_after;
-	char host_kernel[JOURNAL_NAME_MAX * 2];
-	char guest_kernel[JOURNAL_NAME_MAX * 2];
-	struct journal_metric *metrics; /* owned */
+	char host_kernel[128];
+	char guest_kernel[128];
+	struct result_metric *metrics; /* owned: the run's results, then
+					* reset_seconds */
 	size_t n_metrics;
 	struct journal_phases phases;
 };
@@ -96,8 +90,8 @@ void journal_run_release(struct journal_run *run);
 int journal_run_add_metric(struct journal_run *run, const char *name,
 			   double value, const char *unit);
 /* The metric called NAME in RUN, or NULL. */
-const struct journal_metric *journal_run_metric(const struct journal_run *run,
-						const char *name);
+const struct result_metric *journal_run_metric(const struct journal_run *run,
+					       const char *name);
 
 /* RUN as one line of JSON, without the newline (caller frees).  Returns
  * 0, -EINVAL (a cell value out of range) or -ENOMEM. */

@@ -39,13 +39,19 @@ int results_add(struct results *r, const char *name, double value,
 	return 0;
 }
 
+const struct result_metric *results_metric_find(const struct result_metric *metrics,
+						size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(metrics[i].name, name) == 0)
+			return &metrics[i];
+	return NULL;
+}
+
 const struct result_metric *results_find(const struct results *r,
 					 const char *name)
 {
-	for (size_t i = 0; i < r->n_metrics; i++)
-		if (strcmp(r->metrics[i].name, name) == 0)
-			return &r->metrics[i];
-	return NULL;
+	return results_metric_find(r->metrics, r->n_metrics, name);
 }
 
 static double json_num(json_object *o, const char *key, bool *ok)
@@ -243,7 +249,7 @@ static bool word_value(const char *s, const char *key, char *buf, size_t len)
 
 static int parse_metric(const char *args, struct results *r)
 {
-	char name[RESULTS_NAME_MAX], value[64], unit[RESULTS_UNIT_MAX];
+	char name[RESULTS_LINE_NAME_MAX], value[64], unit[RESULTS_UNIT_MAX];
 	char *end;
 
 	if (!word_value(args, "name", name, sizeof(name)) ||

@@ -10,14 +10,18 @@
 #include "profile.h"
 
 #define RESULTS_MAX_METRICS 32
-#define RESULTS_NAME_MAX 48
+#define RESULTS_NAME_MAX 64
 #define RESULTS_UNIT_MAX 16
 #define RESULTS_ERROR_MAX 512
+/* A METRIC line's name is cut to this (with the NUL). */
+#define RESULTS_LINE_NAME_MAX 48
 
+/* One measured value, as a run's results hold it and as the journal
+ * (journal.h) records it. */
 struct result_metric {
-	char name[RESULTS_NAME_MAX]; /* e.g. "fio_write_iops" */
-	double value;
-	char unit[RESULTS_UNIT_MAX]; /* e.g. "IOPS", "KiB/s", "us", "s" */
+	char name[RESULTS_NAME_MAX]; /* "fio_write_iops", "reset_seconds"... */
+	double value;                /* NAN: not measured (null in JSON) */
+	char unit[RESULTS_UNIT_MAX]; /* "s", "KiB/s", "IOPS", "us"... */
 };
 
 struct results {
@@ -43,6 +47,10 @@ int results_parse(const char *text, size_t len, enum workload_kind kind,
 /* The metric NAME in R, or NULL. */
 const struct result_metric *results_find(const struct results *r,
 					 const char *name);
+/* The first of the N METRICS called NAME, or NULL: results_find's and
+ * journal_run_metric's lookup. */
+const struct result_metric *results_metric_find(const struct result_metric *metrics,
+						size_t n, const char *name);
 
 /* Adds a metric; returns -ENOSPC when R is full. Used by the parser and
  * by host-side workloads (qemu-img bench). */

@@ -34,7 +34,7 @@ double summary_run_value(const struct journal_run *r, const char *metric)
 {
 	if (strcmp(metric, SUMMARY_BOOT_METRIC) == 0)
 		return r->boot_seconds;
-	const struct journal_metric *m = journal_run_metric(r, metric);
+	const struct result_metric *m = journal_run_metric(r, metric);
 	return m ? m->value : NAN;
 }
 

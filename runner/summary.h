@@ -17,8 +17,8 @@
 #define SUMMARY_BOOT_METRIC "boot_to_shutdown"
 
 struct summary_metric {
-	char name[JOURNAL_NAME_MAX];
-	char unit[JOURNAL_UNIT_MAX];
+	char name[RESULTS_NAME_MAX];
+	char unit[RESULTS_UNIT_MAX];
 	bool lower_is_better; /* from the unit: times are, rates are not */
 	struct stats stats;   /* over the cell's ok runs, in run index order */
 };

@@ -546,7 +546,7 @@ static int write_plan_file(const void *plan, FILE *f)
  * (journals older than the phases) boot to shutdown plus its reset. */
 static double journaled_seconds(const struct journal_run *run)
 {
-	const struct journal_metric *reset = journal_run_metric(run, "reset_seconds");
+	const struct result_metric *reset = journal_run_metric(run, "reset_seconds");
 
 	if (isfinite(run->phases.total))
 		return run->phases.total;

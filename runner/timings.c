@@ -110,14 +110,6 @@ static json_object *session_json(const struct timings *t, double wall)
 	return o;
 }
 
-static int write_json(const void *ctx, FILE *f)
-{
-	const char *text = json_object_to_json_string_ext(
-		(json_object *)ctx, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	return fprintf(f, "%s\n", text) < 0 ? -EIO : 0;
-}
-
 /* One line of the breakdown: "reset 12.1 s (3%)". */
 static void log_breakdown(const struct timings *t, double wall)
 {
@@ -177,7 +169,7 @@ int timings_write(const char *dir, const struct timings *t)
 	json_object_object_add(o, "wall_seconds", jsonget_new_number(all_wall));
 	json_object_object_add(o, "measured_seconds", jsonget_new_number(all_measured));
 	json_object_object_add(o, "efficiency", jsonget_new_number(eff));
-	r = atomicfile_write(dir, TIMINGS_FILE, write_json, o);
+	r = atomicfile_write(dir, TIMINGS_FILE, jsonget_write_pretty, o);
 	if (isfinite(eff))
 		log_info("sweep efficiency: %.2f (%.0f s measuring in %.0f s of wall "
 			 "time, %u run%s this session)",

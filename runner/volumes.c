@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "cleanup.h"
 #include "log.h"
 #include "native.h"
@@ -75,10 +76,19 @@ int volumes_layout_read(const char *results_dir, char *buf, size_t len)
 	return -ENOENT;
 }
 
+static int write_layout(const void *ctx, FILE *f)
+{
+	const struct safety_facts *facts = ctx;
+
+	fprintf(f, "ptuuid=%s\n", facts->ptuuid);
+	for (size_t i = 0; i < facts->n_identities; i++)
+		fprintf(f, "identity=%s\n", facts->identities[i]);
+	return ferror(f) ? -EIO : 0;
+}
+
 int volumes_layout_write(const char *results_dir, const char *device)
 {
 	struct safety_facts facts;
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	int r;
 
 	r = safety_probe(device, &facts);
@@ -89,20 +99,7 @@ int volumes_layout_write(const char *results_dir, const char *device)
 				      device);
 	if (mkdir(results_dir, 0755) < 0 && errno != EEXIST)
 		return log_error_errno(-errno, "cannot create '%s'", results_dir);
-	snprintf(path, sizeof(path), "%s/" LAYOUT_NAME, results_dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	_cleanup_fclose_ FILE *f = fopen(tmp, "we");
-	if (!f)
-		return log_error_errno(-errno, "cannot write '%s'", tmp);
-	fprintf(f, "ptuuid=%s\n", facts.ptuuid);
-	for (size_t i = 0; i < facts.n_identities; i++)
-		fprintf(f, "identity=%s\n", facts.identities[i]);
-	if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) < 0 || rename(tmp, path) < 0) {
-		r = -errno;
-		unlink(tmp);
-		return log_error_errno(r, "cannot write '%s'", path);
-	}
-	return 0;
+	return atomicfile_write(results_dir, LAYOUT_NAME, write_layout, &facts);
 }
 
 static int disk_target(const struct profile *p, const char *device,

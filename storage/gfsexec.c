@@ -15,8 +15,6 @@
 #include "log.h"
 #include "tool.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(guestfs_h, guestfs_close)
-
 /* Below the protocol's message limit. */
 #define CHUNK (UINT64_C(1) << 20)
 
@@ -28,15 +26,6 @@ void gfsexec_target(struct storage_target *ret)
 	ret->kind = STORAGE_TARGET_DISK;
 	snprintf(ret->device, sizeof(ret->device), "/dev/sda");
 	snprintf(ret->mountpoint, sizeof(ret->mountpoint), "/");
-}
-
-static int gfs_error(guestfs_h *g, const char *what, const char *object)
-{
-	const char *msg = guestfs_last_error(g);
-	int err = guestfs_last_errno(g);
-
-	log_error("libguestfs: %s '%s': %s", what, object, msg ? msg : "failed");
-	return err > 0 ? -err : -EIO;
 }
 
 /* guestfs_fill takes an int: files are filled in pieces of this size. */
@@ -51,14 +40,14 @@ static int zero_file(guestfs_h *g, const char *path, uint64_t size)
 	uint64_t have = size < FILL_PIECE ? size : FILL_PIECE;
 
 	if (guestfs_fill(g, 0, (int)have, path) < 0)
-		return gfs_error(g, "fill", path);
+		return gfshandle_error(g, "libguestfs: fill '%s'", path);
 	while (have < size) {
 		uint64_t n = size - have < have ? size - have : have;
 
 		if (guestfs_copy_file_to_file(g, path, path,
 					      GUESTFS_COPY_FILE_TO_FILE_SIZE, (int64_t)n,
 					      GUESTFS_COPY_FILE_TO_FILE_APPEND, 1, -1) < 0)
-			return gfs_error(g, "copy-file-to-file", path);
+			return gfshandle_error(g, "libguestfs: copy-file-to-file '%s'", path);
 		have += n;
 	}
 	return 0;
@@ -73,7 +62,7 @@ static int write_zeros(guestfs_h *g, const char *path, bool device, uint64_t siz
 		size_t n = size - off < CHUNK ? size - off : CHUNK;
 		int w = guestfs_pwrite_device(g, path, zeros, n, (int64_t)off);
 		if (w <= 0)
-			return gfs_error(g, "write", path);
+			return gfshandle_error(g, "libguestfs: write '%s'", path);
 		off += (uint64_t)w;
 	}
 	return 0;
@@ -85,7 +74,7 @@ static int pwrite_all(guestfs_h *g, const char *path, const char *buf,
 	while (n > 0) {
 		int w = guestfs_pwrite(g, path, buf, n, (int64_t)off);
 		if (w <= 0)
-			return gfs_error(g, "pwrite", path);
+			return gfshandle_error(g, "libguestfs: pwrite '%s'", path);
 		buf += w;
 		n -= (size_t)w;
 		off += (uint64_t)w;
@@ -129,13 +118,13 @@ static int create_qcow2(guestfs_h *g, const char *tmpdir,
 
 	if (mode == QCOW2_PREALLOC_FALLOC)
 		k = guestfs_fallocate64(g, s->path, end) < 0
-			    ? gfs_error(g, "fallocate", s->path) : 0;
+			    ? gfshandle_error(g, "libguestfs: fallocate '%s'", s->path) : 0;
 	else if (mode == QCOW2_PREALLOC_FULL)
 		k = write_zeros(g, s->path, false, (uint64_t)end);
 	else
 		k = guestfs_touch(g, s->path) < 0 ||
 				    guestfs_truncate_size(g, s->path, end) < 0
-			    ? gfs_error(g, "create", s->path) : 0;
+			    ? gfshandle_error(g, "libguestfs: create '%s'", s->path) : 0;
 	if (k < 0)
 		return k;
 
@@ -169,12 +158,12 @@ static int create_file(guestfs_h *g, const char *tmpdir, const struct recipe_ste
 		return create_qcow2(g, tmpdir, s, s->prealloc);
 	if (s->backend == BACKEND_RAW && s->prealloc == RAW_PREALLOC_FALLOC)
 		return guestfs_fallocate64(g, s->path, (int64_t)s->size) < 0
-			       ? gfs_error(g, "fallocate", s->path) : 0;
+			       ? gfshandle_error(g, "libguestfs: fallocate '%s'", s->path) : 0;
 	if (s->backend == BACKEND_RAW && s->prealloc == RAW_PREALLOC_FULL)
 		return write_zeros(g, s->path, false, s->size);
 	return guestfs_touch(g, s->path) < 0 ||
 			       guestfs_truncate_size(g, s->path, (int64_t)s->size) < 0
-		       ? gfs_error(g, "create", s->path) : 0;
+		       ? gfshandle_error(g, "libguestfs: create '%s'", s->path) : 0;
 }
 
 /* Every guest byte written once.  A qcow2 file becomes a fully mapped
@@ -192,12 +181,12 @@ static int run_step(guestfs_h *g, const char *tmpdir, const struct recipe_step *
 	switch (s->kind) {
 	case STEP_PARTITION_TABLE:
 		return guestfs_part_init(g, s->device, s->name) < 0
-			       ? gfs_error(g, "part-init", s->device) : 0;
+			       ? gfshandle_error(g, "libguestfs: part-init '%s'", s->device) : 0;
 	case STEP_PARTITION:
 		if (guestfs_part_add(g, s->device, "p", (int64_t)(s->start / 512),
 				     (int64_t)((s->start + s->size) / 512 - 1)) < 0 ||
 		    guestfs_part_set_name(g, s->device, (int)s->partnum, s->name) < 0)
-			return gfs_error(g, "part-add", s->device);
+			return gfshandle_error(g, "libguestfs: part-add '%s'", s->device);
 		return 0;
 	case STEP_MKFS_EXT4:
 		return guestfs_mke2fs(g, s->device,
@@ -207,21 +196,21 @@ static int run_step(guestfs_h *g, const char *tmpdir, const struct recipe_step *
 				      GUESTFS_MKE2FS_LAZYITABLEINIT, 0,
 				      GUESTFS_MKE2FS_LAZYJOURNALINIT, 0,
 				      GUESTFS_MKE2FS_FORCECREATE, 1, -1) < 0
-			       ? gfs_error(g, "mke2fs", s->device) : 0;
+			       ? gfshandle_error(g, "libguestfs: mke2fs '%s'", s->device) : 0;
 	case STEP_MOUNT:
 		return guestfs_mount(g, s->device, s->path) < 0
-			       ? gfs_error(g, "mount", s->device) : 0;
+			       ? gfshandle_error(g, "libguestfs: mount '%s'", s->device) : 0;
 	case STEP_PVCREATE:
 		return guestfs_pvcreate(g, s->device) < 0
-			       ? gfs_error(g, "pvcreate", s->device) : 0;
+			       ? gfshandle_error(g, "libguestfs: pvcreate '%s'", s->device) : 0;
 	case STEP_VGCREATE: {
 		char *pvs[] = {(char *)s->device, NULL};
 		return guestfs_vgcreate(g, s->name, pvs) < 0
-			       ? gfs_error(g, "vgcreate", s->name) : 0;
+			       ? gfshandle_error(g, "libguestfs: vgcreate '%s'", s->name) : 0;
 	}
 	case STEP_LVCREATE:
 		return guestfs_lvcreate(g, s->name, s->path, (int)(s->size >> 20)) < 0
-			       ? gfs_error(g, "lvcreate", s->device) : 0;
+			       ? gfshandle_error(g, "libguestfs: lvcreate '%s'", s->device) : 0;
 	case STEP_CREATE_FILE:
 		return create_file(g, tmpdir, s);
 	case STEP_FILL:
@@ -240,12 +229,12 @@ static int measure(guestfs_h *g, const struct recipe *r, struct storage_alloc *r
 		if (v->block_device) {
 			int64_t n = guestfs_blockdev_getsize64(g, v->path);
 			if (n < 0)
-				return gfs_error(g, "blockdev-getsize64", v->path);
+				return gfshandle_error(g, "libguestfs: blockdev-getsize64 '%s'", v->path);
 			a.allocated = n;
 		} else {
 			struct guestfs_statns *st = guestfs_statns(g, v->path);
 			if (!st)
-				return gfs_error(g, "stat", v->path);
+				return gfshandle_error(g, "libguestfs: stat '%s'", v->path);
 			a.allocated = st->st_blocks * 512;
 			guestfs_free_statns(st);
 		}
@@ -261,7 +250,7 @@ static int execute(guestfs_h *g, const struct recipe *r, const char *tmpdir,
 	int k;
 
 	if (gfshandle_launch(g) < 0)
-		return gfs_error(g, "launch", "appliance");
+		return gfshandle_error(g, "libguestfs: launch 'appliance'");
 	for (size_t i = 0; i < r->n_steps; i++) {
 		log_info("step %zu/%zu: %s", i + 1, r->n_steps,
 			 recipe_step_describe(&r->steps[i], line, sizeof(line)));
@@ -273,21 +262,21 @@ static int execute(guestfs_h *g, const struct recipe *r, const char *tmpdir,
 		}
 	}
 	if (guestfs_sync(g) < 0)
-		return gfs_error(g, "sync", "drive");
+		return gfshandle_error(g, "libguestfs: sync 'drive'");
 	if (ret_allocs) {
 		k = measure(g, r, ret_allocs);
 		if (k < 0)
 			return k;
 	}
 	if (guestfs_umount_all(g) < 0 || guestfs_shutdown(g) < 0)
-		return gfs_error(g, "shutdown", "appliance");
+		return gfshandle_error(g, "libguestfs: shutdown 'appliance'");
 	return 0;
 }
 
 int gfsexec_execute(const struct recipe *r, const char *drive,
 		    struct storage_alloc *ret_allocs)
 {
-	_cleanup_(guestfs_closep) guestfs_h *g = NULL;
+	_cleanup_guestfs_ guestfs_h *g = NULL;
 	char tmpdir[] = "/tmp/buildapp-qcow2-XXXXXX";
 	int k;
 
@@ -301,7 +290,7 @@ int gfsexec_execute(const struct recipe *r, const char *drive,
 		return -ENOMEM;
 	if (guestfs_add_drive_opts(g, drive, GUESTFS_ADD_DRIVE_OPTS_FORMAT, "raw",
 				   -1) < 0)
-		return gfs_error(g, "add-drive", drive);
+		return gfshandle_error(g, "libguestfs: add-drive '%s'", drive);
 	if (!mkdtemp(tmpdir))
 		return log_error_errno(-errno, "mkdtemp");
 	k = execute(g, r, tmpdir, ret_allocs);

@@ -1,7 +1,10 @@
 #include "gfshandle.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "kvmboot.h"
@@ -66,4 +69,16 @@ int gfshandle_launch(guestfs_h *g)
 		log_warning("libguestfs: no quit events: a signal will not stop its QEMU");
 	}
 	return r;
+}
+
+int gfshandle_error(guestfs_h *g, const char *fmt, ...)
+{
+	const char *msg = guestfs_last_error(g);
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return log_error_code(-EIO, "%s: %s", what, msg ? msg : "unknown error");
 }

@@ -4,6 +4,11 @@
 
 #include <guestfs.h>
 
+#include "cleanup.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(guestfs_h, guestfs_close)
+#define _cleanup_guestfs_ _cleanup_(guestfs_closep)
+
 /* A new handle: errors not printed by the library (the caller reports
  * them once, with what it was doing), the direct backend unless
  * LIBGUESTFS_BACKEND names another, and TCG (force_tcg) unless
@@ -21,5 +26,12 @@ int gfshandle_launch(guestfs_h *g);
  * libguestfs keeps its sockets in /tmp whatever is set: the builder's
  * cleanup on a signal finds that directory in its QEMU's command line.) */
 void gfshandle_set_tmpdir_source(int (*source)(char *buf, size_t len));
+
+/* Reports a call on G that failed, once: "MESSAGE: <libguestfs's last
+ * error>", MESSAGE made from FMT, what the caller was doing.  Returns
+ * -EIO whatever errno libguestfs kept, so a caller's own errno
+ * (results_copy_out's -ENOENT: no RESULTS partition) keeps its meaning. */
+int gfshandle_error(guestfs_h *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

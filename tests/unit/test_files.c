@@ -1,4 +1,5 @@
-/* lib/files (copy, tree copy and removal) and lib/sha256 (hex). */
+/* lib/files (copy, tree copy and removal) and lib/sha256 (hex, one
+ * buffer, incremental). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -122,6 +123,32 @@ static void hex(void **state)
 			       "b00361a396177a9cb410ff61f20015ad");
 }
 
+/* FIPS 180-2's two-block message, whole and in pieces. */
+static void digest(void **state)
+{
+	(void)state;
+	static const char msg[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	static const char want[] = "248d6a61d20638b8e5c026930c3e6039"
+				   "a33ce45964ff2167f6ecedd419db06c1";
+	unsigned char md[SHA256_LEN];
+	char h[SHA256_HEX_LEN];
+
+	assert_int_equal(sha256_digest(msg, strlen(msg), md), 0);
+	sha256_hex(md, h);
+	assert_string_equal(h, want);
+
+	struct sha256 *s = sha256_new();
+	assert_non_null(s);
+	for (size_t i = 0; i < strlen(msg); i += 5)
+		sha256_update(s, msg + i, strlen(msg) - i < 5 ? strlen(msg) - i : 5);
+	sha256_update(s, "", 0);
+	assert_int_equal(sha256_final(s, md), 0);
+	sha256_free(s);
+	sha256_hex(md, h);
+	assert_string_equal(h, want);
+	sha256_free(NULL);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -140,6 +167,7 @@ int main(void)
 		cmocka_unit_test(copy_file),
 		cmocka_unit_test(copy_and_remove_tree),
 		cmocka_unit_test(hex),
+		cmocka_unit_test(digest),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

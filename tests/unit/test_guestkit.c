@@ -88,8 +88,7 @@ static void module_order(void **state)
 {
 	(void)state;
 	char kernel[4096], version[128], moddir[4300];
-	if (kernel_find("auto", kernel, sizeof(kernel), version,
-				 sizeof(version)) < 0)
+	if (kernel_default(kernel, sizeof(kernel), version, sizeof(version)) < 0)
 		skip();
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", version);
 	const char *const names[] = {"virtio-blk", "ext4", "ahci", NULL};

@@ -1,5 +1,7 @@
 /* Where the builder keeps its cache: one rule, and the directory is made
- * when missing (a fresh machine has no ~/.cache). */
+ * when missing (a fresh machine has no ~/.cache).  The kernel a setting
+ * names: lib/kernel says why it refuses one without logging, the
+ * builder reports it naming [appliance] kernel. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <cmocka.h>
 
 #include "dirs.h"
+#include "kernel.h"
 #include "log.h"
 #include "tools.h"
 
@@ -110,6 +113,59 @@ static void test_file_in_the_way(void **state)
 	assert_int_equal(dirs_make("", 0755), -ENOENT);
 }
 
+static void test_kernel_setting(void **state)
+{
+	char file[64], path[4096], version[128], small[4], why[256];
+	FILE *f;
+
+	(void)state;
+	log_clear_last_error();
+	assert_int_equal(kernel_find("/boot/vmlinux-6.1", path, sizeof(path), version,
+				     sizeof(version), why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "name it vmlinuz-VERSION, with /lib/modules/VERSION installed");
+	assert_int_equal(kernel_find("/nonexistent/vmlinuz-6.1", path, sizeof(path),
+				     version, sizeof(version), why, sizeof(why)),
+			 -ENOENT);
+	assert_string_equal(why, "No such file or directory");
+	assert_string_equal(log_last_error(), "");
+
+	assert_int_equal(tools_find_kernel("/boot/vmlinux-6.1", path, sizeof(path),
+					   version, sizeof(version)),
+			 -EINVAL);
+	assert_string_equal(log_last_error(),
+			    "[appliance] kernel '/boot/vmlinux-6.1': name it "
+			    "vmlinuz-VERSION, with /lib/modules/VERSION installed");
+	assert_int_equal(tools_find_kernel("/nonexistent/vmlinuz-6.1", path, sizeof(path),
+					   version, sizeof(version)),
+			 -ENOENT);
+	assert_string_equal(log_last_error(),
+			    "[appliance] kernel '/nonexistent/vmlinuz-6.1': No such file or directory");
+
+	snprintf(file, sizeof(file), "%s/vmlinuz-6.1.0-9", top);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(tools_find_kernel(file, path, sizeof(path), version,
+					   sizeof(version)),
+			 0);
+	assert_string_equal(path, file);
+	assert_string_equal(version, "6.1.0-9");
+	assert_int_equal(tools_find_kernel(file, path, sizeof(path), small, sizeof(small)),
+			 -ENAMETOOLONG);
+	char want[160];
+	snprintf(want, sizeof(want), "[appliance] kernel '%s': name too long", file);
+	assert_string_equal(log_last_error(), want);
+
+	/* auto: the newest /boot kernel, or the one message without the key. */
+	int r = tools_find_kernel("auto", path, sizeof(path), version, sizeof(version));
+	if (r < 0) {
+		assert_int_equal(r, -ENOENT);
+		assert_string_equal(log_last_error(), "no kernel: " KERNEL_NONE_WHY);
+	} else
+		assert_int_equal(strncmp(path, "/boot/vmlinuz-", 14), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_xdg_cache_home),
 		cmocka_unit_test(test_given),
 		cmocka_unit_test(test_file_in_the_way),
+		cmocka_unit_test(test_kernel_setting),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
