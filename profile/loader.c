@@ -1,12 +1,14 @@
 /* Profile loader.
  *
- * iniparser reads the values; it keeps no line numbers and accepts
- * anything, so each file is first scanned here line by line: that scan
- * finds the line of every section and key, and rejects what iniparser
- * would silently take (unknown names, duplicates, binary data, very long
- * lines).  Then the values are parsed by type, checked against their
- * ranges and stored; includes are applied first, so a file overrides its
- * base. */
+ * Each file is read in one pass, line by line.  Each line is checked
+ * here for what iniparser would silently take (unknown names,
+ * duplicates, binary data, very long lines), and the line of every key
+ * is recorded; the same lines are joined and read as iniparser 4.1's
+ * iniparser_load reads a file (continuations, quotes, comments after a
+ * value) into an iniparser dictionary.  iniparser cannot do the pass
+ * itself: it loads only a named file and tells no line numbers.  Then
+ * the values are parsed by type, checked against their ranges and
+ * stored; includes are applied first, so a file overrides its base. */
 #include "loader.h"
 
 #include <ctype.h>
@@ -18,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +36,9 @@
 #define MAX_LINE_LEN 1000
 #define MAX_FILE_SIZE (1024 * 1024)
 #define MAX_KEYS 64
+/* iniparser 4.1's line buffer (ASCIILINESZ in its iniparser.c): it reads
+ * a line, continuations joined, of at most INI_LINE_MAX - 1 characters. */
+#define INI_LINE_MAX 1024
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(dictionary, iniparser_freedict)
 
@@ -57,16 +61,21 @@ struct scanned_key {
 	unsigned line;
 };
 
+/* The line iniparser_load would be reading: physical lines joined where
+ * one ends in '\' (the next one is written over the '\'). */
+struct ini_reader {
+	char line[INI_LINE_MAX];
+	size_t last; /* where the next physical line goes */
+	char section[INI_LINE_MAX];
+};
+
 struct scan {
 	struct scanned_key keys[MAX_KEYS];
 	size_t n_keys;
+	dictionary *dict; /* the values, as iniparser_load would store them */
+	struct ini_reader ini;
+	bool unparsable; /* a line iniparser_load refuses */
 };
-
-static int silent_errback(const char *fmt, ...)
-{
-	(void)fmt;
-	return 0;
-}
 
 static int bad(const char *file, unsigned line, const char *section,
 	       const char *key, const char *fmt, ...)
@@ -198,7 +207,93 @@ static int long_line(const char *file, unsigned lineno, const char *section,
 		   "line longer than %d characters", MAX_LINE_LEN);
 }
 
-/* Checks the text of FILE and records the line of each key in SCAN. */
+/* Stores the joined line TEXT in SCAN's dictionary as iniparser 4.1's
+ * iniparser_line and iniparser_load do: "[name]" sets the section, and
+ * "key = value" is stored as "section:key"; a value in quotes is kept as
+ * written up to the closing quote, any other is cut at ';' or '#' and
+ * stripped ("" and '' are empty).  Returns 0, -EBADMSG for a line
+ * iniparser refuses, or -ENOMEM. */
+static int ini_store(struct scan *scan, char *text)
+{
+	struct ini_reader *ini = &scan->ini;
+	char *line = parse_strip(text), *eq, *key, *v;
+	char value[INI_LINE_MAX], entry[2 * INI_LINE_MAX + 2];
+	size_t len = strlen(line), n;
+
+	if (len == 0 || line[0] == '#' || line[0] == ';')
+		return 0;
+	if (line[0] == '[' && line[len - 1] == ']') {
+		/* sscanf "[%[^]]": "[]" leaves the section as it was. */
+		n = strcspn(line + 1, "]");
+		if (n > 0) {
+			line[1 + n] = '\0';
+			snprintf(ini->section, sizeof(ini->section), "%s",
+				 parse_strip(line + 1));
+			lowercase(ini->section);
+		}
+		return dictionary_set(scan->dict, ini->section, NULL) ? -ENOMEM : 0;
+	}
+	eq = strchr(line, '=');
+	if (!eq || eq == line)
+		return -EBADMSG;
+	*eq = '\0';
+	key = parse_strip(line);
+	lowercase(key);
+	for (v = eq + 1; isspace((unsigned char)*v); v++)
+		;
+	if ((v[0] == '"' || v[0] == '\'') && v[1] && v[1] != v[0]) {
+		n = strcspn(v + 1, v[0] == '"' ? "\"" : "'");
+		memcpy(value, v + 1, n);
+		value[n] = '\0';
+	} else if (*v && *v != ';' && *v != '#') {
+		v[strcspn(v, ";#")] = '\0';
+		v = parse_strip(v);
+		snprintf(value, sizeof(value), "%s",
+			 strcmp(v, "\"\"") == 0 || strcmp(v, "''") == 0 ? "" : v);
+	} else
+		value[0] = '\0';
+	snprintf(entry, sizeof(entry), "%s:%s", ini->section, key);
+	return dictionary_set(scan->dict, entry, value) ? -ENOMEM : 0;
+}
+
+/* Gives iniparser's reading the next physical line of the file: TEXT, N
+ * bytes, HAS_NL when a newline ended it.  Returns 0 or -ENOMEM. */
+static int ini_feed(struct scan *scan, const char *text, size_t n, bool has_nl)
+{
+	struct ini_reader *ini = &scan->ini;
+	size_t room = INI_LINE_MAX - 1 - ini->last, len;
+	int r;
+
+	if (scan->unparsable)
+		return 0;
+	/* fgets reads at most ROOM characters: a line it cuts short (not
+	 * ended by its newline or by the end of the file) is refused. */
+	if (n + has_nl > room || (!has_nl && n == room)) {
+		scan->unparsable = true;
+		return 0;
+	}
+	if (ini->last == 0 && n + has_nl <= 1)
+		return 0; /* iniparser_load skips it */
+	memcpy(ini->line + ini->last, text, n);
+	len = ini->last + n;
+	while (len > 0 && isspace((unsigned char)ini->line[len - 1]))
+		len--;
+	ini->line[len] = '\0';
+	if (len > 0 && ini->line[len - 1] == '\\') {
+		ini->last = len - 1;
+		return 0;
+	}
+	ini->last = 0;
+	r = ini_store(scan, ini->line);
+	if (r == -EBADMSG) {
+		scan->unparsable = true;
+		return 0;
+	}
+	return r;
+}
+
+/* Reads the text of FILE in one pass: checks each line, records the line
+ * of each key in SCAN and stores the values in SCAN's dictionary. */
 static int scan_text(const char *file, const char *data, size_t len,
 		     struct scan *scan)
 {
@@ -209,37 +304,43 @@ static int scan_text(const char *file, const char *data, size_t len,
 	size_t pos = 0;
 
 	while (pos < len) {
-		const char *nl = memchr(data + pos, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - (data + pos)) : len - pos;
+		const char *text = data + pos, *nl = memchr(text, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - text) : len - pos;
 		int r;
 
 		lineno++;
 		if (n > MAX_LINE_LEN)
 			return long_line(file, lineno, section,
 					 continued && key ? key->name : NULL,
-					 data + pos, n);
-		memcpy(line, data + pos, n);
-		line[n] = '\0';
+					 text, n);
 		pos += n + 1;
 		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)data[pos - n - 1 + i];
+			unsigned char c = (unsigned char)text[i];
 			if (c == 0 || (c < 0x20 && c != '\t' && c != '\r') ||
 			    c == 0x7f)
 				return bad(file, lineno, NULL, NULL,
 					   "binary data (byte 0x%02x): not a profile",
 					   c);
 		}
-		/* iniparser joins a line ending in '\' with the next one. */
+		memcpy(line, text, n);
+		line[n] = '\0';
+		/* A line ending in '\' continues on the next one: the key is
+		 * the first line's.  ini_feed joins lines as iniparser does,
+		 * which also joins a line of spaces to one ending in "\ \". */
 		bool was_continued = continued;
 		char *t = parse_strip(line);
 		continued = *t && t[strlen(t) - 1] == '\\';
-		if (was_continued)
-			continue;
-		size_t had = scan->n_keys;
-		r = scan_line(file, lineno, line, section, sizeof(section), scan);
+		if (!was_continued) {
+			size_t had = scan->n_keys;
+			r = scan_line(file, lineno, line, section, sizeof(section),
+				      scan);
+			if (r < 0)
+				return r;
+			key = scan->n_keys > had ? scan->keys[had].key : NULL;
+		}
+		r = ini_feed(scan, text, n, nl != NULL);
 		if (r < 0)
 			return r;
-		key = scan->n_keys > had ? scan->keys[had].key : NULL;
 	}
 	return 0;
 }
@@ -322,12 +423,13 @@ static int load_file(struct load_state *st, const char *path,
 		     const char *data, size_t len, const char *from_file,
 		     unsigned from_line)
 {
-	_cleanup_(iniparser_freedictp) dictionary *dict = NULL;
-	_cleanup_close_ int fd = -1;
-	struct scan scan = {.n_keys = 0};
-	char real[PATH_MAX], fdpath[64];
+	_cleanup_(iniparser_freedictp) dictionary *dict = dictionary_new(0);
+	struct scan scan = {.n_keys = 0, .dict = dict};
+	char real[PATH_MAX];
 	int r;
 
+	if (!dict)
+		return -ENOMEM;
 	if (len > MAX_FILE_SIZE)
 		return bad(path, 0, NULL, NULL, "larger than %d bytes",
 			   MAX_FILE_SIZE);
@@ -343,17 +445,7 @@ static int load_file(struct load_state *st, const char *path,
 			return bad(from_file, from_line, "appliance", "include",
 				   "include cycle: '%s' is already being loaded", path);
 	snprintf(st->stack[st->depth], PATH_MAX, "%s", real);
-
-	/* iniparser reads files only: hand it the scanned bytes via a memfd. */
-	fd = memfd_create("profile", MFD_CLOEXEC);
-	if (fd < 0)
-		return log_error_errno(-errno, "memfd_create");
-	if (write(fd, data, len) != (ssize_t)len)
-		return log_error_errno(-errno, "memfd write");
-	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-	iniparser_set_error_callback(silent_errback);
-	dict = iniparser_load(fdpath);
-	if (!dict)
+	if (scan.unparsable)
 		return bad(path, 0, NULL, NULL, "cannot be parsed as INI");
 
 	for (size_t i = 0; i < scan.n_keys; i++) {

@@ -74,7 +74,7 @@ must_fail "[guest] cache (axis) as KEEP_UINT" "is not of the C type of KEY_KEEP_
 # planner, the typo hints, the Markdown, the doc strings
 # (profile/libprofile-build.a) and the plan's text form
 # (builder/plantext.c) are the builder's.  The control: buildapp has them.
-for sym in loader_load iniparser_load planner_build keyref_nearest keyref_write_markdown \
+for sym in loader_load iniparser_getstring planner_build keyref_nearest keyref_write_markdown \
 	keyref_doc plantext_write; do
 	if nm "$INIT" | grep -q " $sym\$"; then
 		echo "FAIL: $INIT links $sym"

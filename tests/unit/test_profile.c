@@ -263,6 +263,43 @@ static void test_syntax_and_junk(void **state)
 	expect_long_line("[host]\n;", '=', "t.ini:2: [host]: line longer than");
 }
 
+/* Values are read as iniparser reads them: quotes, comments after a
+ * value, '\' continuations, CRLF line ends. */
+static void test_value_syntax(void **state)
+{
+	struct profile p;
+	char *big;
+
+	(void)state;
+	assert_int_equal(load_text("[guest]\r\ncache = \"unsafe\" ; quoted\r\n"
+				   "memory = '1G'\n"
+				   "[storage]\nbackends = lvm, \\\n   qcow2 # both\n"
+				   "[sweep]\nruns = 4 ; a comment\nseed = \"7\n"
+				   "[appliance]\nupload = http://dav.lab/rack/#x\n",
+				   &p),
+			 0);
+	assert_int_equal(p.guest.cache, AXIS_BIT(CACHE_UNSAFE));
+	assert_int_equal(p.guest.memory, 1ULL << 30);
+	assert_int_equal(p.storage.backends,
+			 AXIS_BIT(BACKEND_LVM) | AXIS_BIT(BACKEND_QCOW2));
+	assert_int_equal(p.sweep.runs, 4);
+	assert_true(p.sweep.seed == 7);
+	assert_string_equal(p.appliance.upload, "http://dav.lab/rack/");
+	/* Empty once read: "", a comment, a continuation the file ends in. */
+	expect_error("[guest]\ncache = \"\"\n", "t.ini:2: [guest] cache: empty value",
+		     NULL);
+	expect_error("[guest]\ncache = ; none\n", "t.ini:2: [guest] cache: empty value",
+		     NULL);
+	expect_error("[sweep]\nruns = 3\n[guest]\ncache = none\\\n",
+		     "t.ini:4: [guest] cache: empty value", NULL);
+	/* Lines of 1000 characters joined past iniparser's 1023. */
+	big = malloc(3000);
+	assert_non_null(big);
+	snprintf(big, 3000, "[guest]\ncache = none, \\\n%900su\\\n%900sunsafe\n", "", "");
+	expect_error(big, "t.ini: cannot be parsed as INI", NULL);
+	free(big);
+}
+
 static void test_missing_file(void **state)
 {
 	struct profile p;
@@ -349,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_impossible_combination),
 		cmocka_unit_test(test_syntax_and_junk),
+		cmocka_unit_test(test_value_syntax),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_includes),
 		cmocka_unit_test(test_buffer_and_keys_table),
