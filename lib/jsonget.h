@@ -4,6 +4,7 @@
 #define BUILDAPP_JSONGET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <json.h>
 
@@ -22,5 +23,9 @@ bool jsonget_uint(json_object *o, const char *key, unsigned *ret);
  * V exactly (json-c's default prints 17), or NULL (JSON null) when V is
  * not finite.  The caller owns the reference. */
 json_object *jsonget_new_number(double v);
+/* V as jsonget_new_number writes it, into BUF (LEN, JSONGET_NUMBER_MAX
+ * is enough), or NULL when V is not finite. */
+#define JSONGET_NUMBER_MAX 32
+const char *jsonget_number_text(double v, char *buf, size_t len);
 
 #endif

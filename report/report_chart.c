@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonget.h"
+#include "model.h"
 
 /* Geometry in viewBox units (about CSS pixels at full size). */
 #define SLOT 48.0   /* one cell: its bar and its dots */
@@ -31,14 +31,6 @@ struct scale {
 static double finite_or(double v, double fallback)
 {
 	return isfinite(v) ? v : fallback;
-}
-
-static double number(json_object *o, const char *key)
-{
-	double v = NAN;
-
-	jsonget_number(o, key, &v);
-	return v;
 }
 
 /* Characters, not bytes, of UTF-8 text: for widths. */
@@ -63,23 +55,20 @@ static double nice_step(double x)
 /* From zero (bars start there) to the highest whisker or run.  The
  * whiskers of a cell with too few runs are left out (they would squash
  * every other bar) and drawn clipped; so are whiskers below zero. */
-static struct scale make_scale(json_object *cells)
+static struct scale make_scale(const struct model_metric *m)
 {
 	double lo = 0, hi = 0;
 
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
-		bool too_few = false;
-		jsonget_bool(c, "too_few_runs", &too_few);
-		double v[] = {number(c, "mean"), too_few ? NAN : number(c, "ci_high")};
+	for (size_t i = 0; i < m->n_cells; i++) {
+		const struct model_cell *c = &m->cells[i];
+		double v[] = {c->mean, c->too_few_runs ? NAN : c->ci_high};
 		for (size_t k = 0; k < 2; k++)
 			if (isfinite(v[k])) {
 				lo = fmin(lo, v[k]);
 				hi = fmax(hi, v[k]);
 			}
-		json_object *runs = report_html_array(c, "runs");
-		for (size_t k = 0; runs && k < json_object_array_length(runs); k++) {
-			double r = number(json_object_array_get_idx(runs, k), "value");
+		for (size_t k = 0; k < c->n_runs; k++) {
+			double r = c->runs[k].value;
 			if (isfinite(r)) {
 				lo = fmin(lo, r);
 				hi = fmax(hi, r);
@@ -164,16 +153,13 @@ static int write_axis(xmlTextWriterPtr w, const struct scale *s, double width,
 }
 
 /* The bar's tooltip: "raw / unsafe: 1230 ± 25 IOPS, n=5". */
-static int write_tooltip(xmlTextWriterPtr w, json_object *c, const char *unit,
+static int write_tooltip(xmlTextWriterPtr w, const struct model_cell *c, const char *unit,
 			 bool outlier)
 {
-	const char *group = jsonget_string(c, "group");
-	const char *label = jsonget_string(c, "label");
-	const char *display = jsonget_string(c, "display");
-	unsigned n = 0;
+	const char *group = c->group, *label = c->label, *display = c->display;
+	unsigned n = c->n;
 	char buf[512];
 
-	jsonget_uint(c, "n", &n);
 	snprintf(buf, sizeof(buf), "%s%s%s: %s %s, n=%u%s", group ? group : "",
 		 group && *group ? " / " : "", label ? label : "?",
 		 display ? display : "no ok run", unit, n,
@@ -184,27 +170,22 @@ static int write_tooltip(xmlTextWriterPtr w, json_object *c, const char *unit,
 	return 0;
 }
 
-static int write_runs(xmlTextWriterPtr w, json_object *c, double x,
+static int write_runs(xmlTextWriterPtr w, const struct model_cell *c, double x,
 		      const struct scale *s)
 {
-	json_object *runs = report_html_array(c, "runs");
-
-	for (size_t k = 0; runs && k < json_object_array_length(runs); k++) {
-		json_object *r = json_object_array_get_idx(runs, k);
-		double v = number(r, "value");
-		bool first = false;
+	for (size_t k = 0; k < c->n_runs; k++) {
+		double v = c->runs[k].value;
+		bool first = c->runs[k].first;
 		if (!isfinite(v))
 			continue;
-		jsonget_bool(r, "first", &first);
 		XW(xmlwrite_start(w, "circle"));
 		XW(xmlwrite_attr(w, "class", first ? "run first" : "run"));
 		/* Three columns so equal values do not hide each other. */
 		XW(attr_num(w, "cx", x + BAR + 6 + (double)(k % 3) * 4));
 		XW(attr_num(w, "cy", y_of(s, v)));
 		XW(xmlwrite_attr(w, "r", first ? "3.2" : "2.6"));
-		unsigned index = (unsigned)k;
+		unsigned index = c->runs[k].index;
 		char title[64];
-		jsonget_uint(r, "index", &index);
 		snprintf(title, sizeof(title), "run %u%s: %.4g", index,
 			 first ? " (first)" : "", v);
 		XW(xmlwrite_start(w, "title"));
@@ -226,29 +207,23 @@ static bool same(const char *a, const char *b)
 
 /* Whether cell C is one in which its server stands out: its host and id
  * among the metric's OUTLIERS (report_rack.c). */
-static bool is_outlier(json_object *c, json_object *outliers)
+static bool is_outlier(const struct model_cell *c, const struct model_metric *metric)
 {
-	for (size_t i = 0; outliers && i < json_object_array_length(outliers); i++) {
-		json_object *o = json_object_array_get_idx(outliers, i);
-		if (same(jsonget_string(o, "host"), jsonget_string(c, "host")) &&
-		    same(jsonget_string(o, "cell"), jsonget_string(c, "id")))
+	for (size_t i = 0; i < metric->n_outliers; i++) {
+		const struct model_outlier *o = &metric->outliers[i];
+		if (same(o->host, c->host) && same(o->cell, c->id))
 			return true;
 	}
 	return false;
 }
 
-static struct cell_marks marks_of(json_object *c, json_object *outliers)
+static struct cell_marks marks_of(const struct model_cell *c, const struct model_metric *metric)
 {
-	struct cell_marks m = {.outlier = is_outlier(c, outliers)};
-	json_object *b;
-	unsigned mism = 0, n = 0;
+	struct cell_marks m = {.outlier = is_outlier(c, metric)};
 
-	jsonget_uint(c, "cache_mismatches", &mism);
-	jsonget_uint(c, "n", &n);
-	m.mismatch = mism > 0;
-	m.empty = n == 0 || !isfinite(number(c, "mean"));
-	if (json_object_object_get_ex(c, "baseline", &b) && b)
-		jsonget_bool(b, "worse", &m.worse);
+	m.mismatch = c->cache_mismatches > 0;
+	m.empty = c->n == 0 || !isfinite(c->mean);
+	m.worse = c->has_baseline && c->baseline.worse;
 	return m;
 }
 
@@ -282,14 +257,14 @@ static int write_whisker(xmlTextWriterPtr w, double cx, double lo, double hi,
 	return 0;
 }
 
-static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
+static int write_bar(xmlTextWriterPtr w, const struct model_cell *c, double x,
 		     const struct scale *s, unsigned colour, unsigned chart,
-		     const char *unit, json_object *outliers)
+		     const char *unit, const struct model_metric *metric)
 {
-	struct cell_marks m = marks_of(c, outliers);
-	double mean = finite_or(number(c, "mean"), 0);
+	struct cell_marks m = marks_of(c, metric);
+	double mean = finite_or(c->mean, 0);
 	double y0 = y_of(s, 0), y1 = y_of(s, mean);
-	double lo = number(c, "ci_low"), hi = number(c, "ci_high");
+	double lo = c->ci_low, hi = c->ci_high;
 	char class[64], buf[64];
 
 	/* A hatched bar has no colour of its own: the class's fill would
@@ -336,24 +311,29 @@ static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
 	return 0;
 }
 
-static const char *label_at(json_object *cells, size_t i)
+static const char *label_at(const struct model_metric *m, size_t i)
 {
-	return jsonget_string(json_object_array_get_idx(cells, i), "label");
+	return m->cells[i].label;
+}
+
+static const char *group_at(const struct model_metric *m, size_t i)
+{
+	return m->cells[i].group;
 }
 
 /* The colour of a cell: the place of its label among the distinct labels
  * in order of appearance, so one cache mode has one colour in every
  * group. */
-static unsigned colour_of(json_object *cells, size_t i)
+static unsigned colour_of(const struct model_metric *m, size_t i)
 {
 	unsigned distinct = 0;
 
 	for (size_t k = 0; k < i; k++) {
-		if (same(label_at(cells, k), label_at(cells, i)))
+		if (same(label_at(m, k), label_at(m, i)))
 			return distinct % COLOURS;
 		bool seen = false;
 		for (size_t j = 0; j < k && !seen; j++)
-			seen = same(label_at(cells, j), label_at(cells, k));
+			seen = same(label_at(m, j), label_at(m, k));
 		distinct += !seen;
 	}
 	return distinct % COLOURS;
@@ -367,33 +347,31 @@ struct layout {
 /* Room added on each side of the group that starts at cell I when its
  * label (12px bold) is wider than its bars, so that neighbouring groups'
  * labels do not run into each other. */
-static double group_pad(json_object *cells, size_t i)
+static double group_pad(const struct model_metric *m, size_t i)
 {
-	const char *g = jsonget_string(json_object_array_get_idx(cells, i), "group");
-	size_t n = json_object_array_length(cells), k = i;
+	const char *g = group_at(m, i);
+	size_t n = m->n_cells, k = i;
 
-	while (k < n && same(g, jsonget_string(json_object_array_get_idx(cells, k), "group")))
+	while (k < n && same(g, group_at(m, k)))
 		k++;
 	double need = (double)chars(g) * CHAR_W * 1.2 + 8 - GROUP_GAP;
 	double span = (double)(k - i) * SLOT;
 	return need > span ? (need - span) / 2 : 0;
 }
 
-static struct layout make_layout(json_object *cells)
+static struct layout make_layout(const struct model_metric *m)
 {
 	struct layout l = {0};
-	size_t n = json_object_array_length(cells), longest = 0, n_groups = 0;
+	size_t n = m->n_cells, longest = 0, n_groups = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
-		const char *g = jsonget_string(c, "group");
-		if (i == 0 || !same(g, jsonget_string(json_object_array_get_idx(cells, i - 1),
-						      "group"))) {
+		const char *g = group_at(m, i);
+		if (i == 0 || !same(g, group_at(m, i - 1))) {
 			n_groups++;
-			l.width += 2 * group_pad(cells, i);
+			l.width += 2 * group_pad(m, i);
 		}
 		l.groups |= g && *g;
-		size_t k = chars(jsonget_string(c, "label"));
+		size_t k = chars(label_at(m, i));
 		longest = k > longest ? k : longest;
 	}
 	l.rotate = longest * CHAR_W > SLOT - 4;
@@ -445,36 +423,32 @@ static int write_group_label(xmlTextWriterPtr w, const struct layout *l,
 	return svg_text(w, "group", (x0 + x1) / 2, y + 15, "middle", NULL, group);
 }
 
-static int write_cells(xmlTextWriterPtr w, json_object *cells,
+static int write_cells(xmlTextWriterPtr w, const struct model_metric *m,
 		       const struct layout *l, const struct scale *s,
-		       unsigned chart, const char *unit, json_object *outliers)
+		       unsigned chart, const char *unit)
 {
-	size_t n = json_object_array_length(cells);
+	size_t n = m->n_cells;
 	double x = LEFT, group_x = LEFT, pad = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
-		const char *g = jsonget_string(c, "group");
-		bool first = i == 0 || !same(g, jsonget_string(json_object_array_get_idx(
-								      cells, i - 1),
-							      "group"));
+		const struct model_cell *c = &m->cells[i];
+		const char *g = c->group;
+		bool first = i == 0 || !same(g, group_at(m, i - 1));
 		if (first) {
-			x += (i > 0 ? GROUP_GAP : 0) + (pad = group_pad(cells, i));
+			x += (i > 0 ? GROUP_GAP : 0) + (pad = group_pad(m, i));
 			group_x = x;
 		}
 		double bx = x + (SLOT - BAR - 14) / 2;
-		XW(write_bar(w, c, bx, s, colour_of(cells, i), chart, unit, outliers));
+		XW(write_bar(w, c, bx, s, colour_of(m, i), chart, unit, m));
 		XW(write_runs(w, c, bx, s));
 		double lx = bx + BAR / 2, ly = TOP + PLOT + 14;
 		char rot[64];
 		snprintf(rot, sizeof(rot), "rotate(-45 %.1f %.1f)", lx, ly - 4);
-		const char *label = jsonget_string(c, "label");
+		const char *label = c->label;
 		XW(svg_text(w, "label", lx, ly, l->rotate ? "end" : "middle",
 			   l->rotate ? rot : NULL, label ? label : ""));
 		x += SLOT;
-		bool last = i + 1 == n ||
-			    !same(g, jsonget_string(json_object_array_get_idx(cells, i + 1),
-						    "group"));
+		bool last = i + 1 == n || !same(g, group_at(m, i + 1));
 		if (last && l->groups)
 			XW(write_group_label(w, l, group_x + 2, x - 2, g ? g : ""));
 		if (last)
@@ -524,12 +498,12 @@ static int write_key(xmlTextWriterPtr w, const char *shape, const char *class,
 	return 0;
 }
 
-static int write_legend(xmlTextWriterPtr w, json_object *cells, json_object *outliers)
+static int write_legend(xmlTextWriterPtr w, const struct model_metric *metric)
 {
 	bool mismatch = false, worse = false, outlier = false;
 
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		struct cell_marks m = marks_of(json_object_array_get_idx(cells, i), outliers);
+	for (size_t i = 0; i < metric->n_cells; i++) {
+		struct cell_marks m = marks_of(&metric->cells[i], metric);
 		mismatch |= m.mismatch;
 		worse |= m.worse;
 		outlier |= m.outlier;
@@ -554,19 +528,16 @@ static int write_legend(xmlTextWriterPtr w, json_object *cells, json_object *out
 	return 0;
 }
 
-int report_chart_write(xmlTextWriterPtr w, json_object *metric, unsigned chart)
+int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned chart)
 {
-	json_object *cells = report_html_array(metric, "cells");
-	const char *unit = jsonget_string(metric, "unit");
-	const char *name = jsonget_string(metric, "name");
-	json_object *outliers = report_html_array(metric, "outliers");
+	const char *unit = metric->unit, *name = metric->name;
 	char buf[256];
 
-	if (!cells || json_object_array_length(cells) == 0)
+	if (metric->n_cells == 0)
 		return 0;
 	unit = unit ? unit : "";
-	struct layout l = make_layout(cells);
-	struct scale s = make_scale(cells);
+	struct layout l = make_layout(metric);
+	struct scale s = make_scale(metric);
 
 	XW(xmlwrite_start(w, "div"));
 	XW(xmlwrite_attr(w, "class", "scroll"));
@@ -587,21 +558,22 @@ int report_chart_write(xmlTextWriterPtr w, json_object *metric, unsigned chart)
 	XW(xmlwrite_end(w));
 	XW(write_defs(w, chart));
 	XW(write_axis(w, &s, l.width, unit));
-	XW(write_cells(w, cells, &l, &s, chart, unit, outliers));
+	XW(write_cells(w, metric, &l, &s, chart, unit));
 	XW(xmlwrite_end(w));
 	XW(xmlwrite_end_full(w));
-	return write_legend(w, cells, outliers);
+	return write_legend(w, metric);
 }
 
-/* Distinct values of member KEY over CELLS in order of appearance, into
- * OUT (borrowed strings); returns their number. */
-static size_t distinct(json_object *cells, const char *key, const char **out,
-		       size_t max)
+/* Distinct values of AT (a cell's group or label) over M's cells in
+ * order of appearance, into OUT (borrowed strings); returns their number. */
+static size_t distinct(const struct model_metric *m,
+		       const char *(*at)(const struct model_metric *, size_t),
+		       const char **out, size_t max)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		const char *v = jsonget_string(json_object_array_get_idx(cells, i), key);
+	for (size_t i = 0; i < m->n_cells; i++) {
+		const char *v = at(m, i);
 		size_t k = 0;
 		while (k < n && !same(out[k], v))
 			k++;
@@ -611,21 +583,19 @@ static size_t distinct(json_object *cells, const char *key, const char **out,
 	return n;
 }
 
-static json_object *cell_at(json_object *cells, const char *group, const char *label)
+static const struct model_cell *cell_at(const struct model_metric *m, const char *group,
+				       const char *label)
 {
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
-		if (same(jsonget_string(c, "group"), group) &&
-		    same(jsonget_string(c, "label"), label))
-			return c;
-	}
+	for (size_t i = 0; i < m->n_cells; i++)
+		if (same(group_at(m, i), group) && same(label_at(m, i), label))
+			return &m->cells[i];
 	return NULL;
 }
 
-static int write_value(xmlTextWriterPtr w, json_object *c, json_object *outliers)
+static int write_value(xmlTextWriterPtr w, const struct model_cell *c,
+		       const struct model_metric *metric)
 {
 	char buf[160];
-	unsigned n = 0, failed = 0;
 
 	XW(xmlwrite_start(w, "td"));
 	XW(xmlwrite_attr(w, "class", "num"));
@@ -633,10 +603,9 @@ static int write_value(xmlTextWriterPtr w, json_object *c, json_object *outliers
 		XW(report_html_text(w, "\u2013"));
 		return xmlwrite_end_full(w);
 	}
-	struct cell_marks m = marks_of(c, outliers);
-	const char *display = jsonget_string(c, "display");
-	jsonget_uint(c, "n", &n);
-	jsonget_uint(c, "failed", &failed);
+	struct cell_marks m = marks_of(c, metric);
+	const char *display = c->display;
+	unsigned n = c->n, failed = c->failed;
 	XW(report_html_text(w, m.empty ? "no ok run" : display ? display : "?"));
 	if (failed)
 		snprintf(buf, sizeof(buf), " n=%u, %u failed", n, failed);
@@ -652,16 +621,14 @@ static int write_value(xmlTextWriterPtr w, json_object *c, json_object *outliers
 	return xmlwrite_end_full(w);
 }
 
-int report_chart_values(xmlTextWriterPtr w, json_object *metric)
+int report_chart_values(xmlTextWriterPtr w, const struct model_metric *metric)
 {
-	json_object *cells = report_html_array(metric, "cells");
-	json_object *outliers = report_html_array(metric, "outliers");
 	const char *groups[256], *labels[64];
 
-	if (!cells || json_object_array_length(cells) == 0)
+	if (metric->n_cells == 0)
 		return 0;
-	size_t ng = distinct(cells, "group", groups, 256);
-	size_t nl = distinct(cells, "label", labels, 64);
+	size_t ng = distinct(metric, group_at, groups, 256);
+	size_t nl = distinct(metric, label_at, labels, 64);
 	XW(xmlwrite_start(w, "div"));
 	XW(xmlwrite_attr(w, "class", "scroll"));
 	XW(xmlwrite_start(w, "table"));
@@ -679,7 +646,7 @@ int report_chart_values(xmlTextWriterPtr w, json_object *metric)
 		XW(xmlwrite_start(w, "tr"));
 		XW(report_html_element(w, "th", NULL, groups[g] && *groups[g] ? groups[g] : "all"));
 		for (size_t l = 0; l < nl; l++)
-			XW(write_value(w, cell_at(cells, groups[g], labels[l]), outliers));
+			XW(write_value(w, cell_at(metric, groups[g], labels[l]), metric));
 		XW(xmlwrite_end_full(w));
 	}
 	XW(xmlwrite_end_full(w));

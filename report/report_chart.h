@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <stdbool.h>
 
-#include <json.h>
 #include <libxml/xmlwriter.h>
 
+#include "model.h"
 #include "xmlwrite.h"
 
 /* Text as HTML can carry it: control characters (HTML forbids most, even
@@ -24,22 +24,11 @@ int report_html_text(xmlTextWriterPtr w, const char *s);
 int report_html_element(xmlTextWriterPtr w, const char *name,
 			const char *class, const char *text);
 
-/* The array member KEY of O, or NULL. */
-static inline json_object *report_html_array(json_object *o, const char *key)
-{
-	json_object *a;
-
-	if (!o || !json_object_object_get_ex(o, key, &a) ||
-	    !json_object_is_type(a, json_type_array))
-		return NULL;
-	return a;
-}
-
-/* Writes the chart of METRIC (a "metrics" entry of docs/report.md) as an
- * inline <svg>; N makes its ids unique in the page.  Returns 0 or -EIO. */
-int report_chart_write(xmlTextWriterPtr w, json_object *metric, unsigned n);
+/* Writes the chart of METRIC (a workload's metric, model.h) as an inline
+ * <svg>; N makes its ids unique in the page.  Returns 0 or -EIO. */
+int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned n);
 /* Writes METRIC's means and intervals as a table, groups by labels, with
  * the marks of the chart.  Returns 0 or -EIO. */
-int report_chart_values(xmlTextWriterPtr w, json_object *metric);
+int report_chart_values(xmlTextWriterPtr w, const struct model_metric *metric);
 
 #endif

@@ -161,8 +161,9 @@ int report_html_element(xmlTextWriterPtr w, const char *name,
 	return xmlwrite_end_full(w);
 }
 
-/* The value of member KEY of O as text: strings as they are, numbers and
- * booleans as JSON prints them, NULL for null or absent. */
+/* The value of member KEY of O (host.json's, a study's table) as text:
+ * strings as they are, numbers and booleans as JSON prints them, NULL
+ * for null or absent. */
 static const char *value_text(json_object *o, const char *key)
 {
 	json_object *v;
@@ -185,19 +186,15 @@ static int dl_item(xmlTextWriterPtr w, const char *term, const char *value,
 
 /* The host's sweep efficiency (docs/report.md), "unknown" without
  * timings.json. */
-static int write_efficiency(xmlTextWriterPtr w, json_object *host)
+static int write_efficiency(xmlTextWriterPtr w, const struct model_host *host)
 {
-	json_object *e = NULL;
-	double ratio, measured, wall;
+	const struct model_efficiency *e = &host->efficiency;
 	char buf[96];
 
-	if (!json_object_object_get_ex(host, "efficiency", &e) || !e ||
-	    !jsonget_number(e, "ratio", &ratio) ||
-	    !jsonget_number(e, "measured_seconds", &measured) ||
-	    !jsonget_number(e, "wall_seconds", &wall))
+	if (!host->has_efficiency)
 		return dl_item(w, "sweep efficiency", NULL, NULL);
-	snprintf(buf, sizeof(buf), "%.2f (%.0f s measuring in %.0f s of wall time)", ratio,
-		 measured, wall);
+	snprintf(buf, sizeof(buf), "%.2f (%.0f s measuring in %.0f s of wall time)", e->ratio,
+		 e->measured_seconds, e->wall_seconds);
 	return dl_item(w, "sweep efficiency", buf, NULL);
 }
 
@@ -250,6 +247,7 @@ static int write_disk(xmlTextWriterPtr w, json_object *disk)
 	return dl_item(w, "write cache", buf, differs ? "differs" : NULL);
 }
 
+/* INFO is host.json as the host wrote it (hostjson.h), kept as read. */
 static int write_host_info(xmlTextWriterPtr w, json_object *info)
 {
 	char buf[256];
@@ -290,32 +288,26 @@ static int write_host_info(xmlTextWriterPtr w, json_object *info)
 	return dl_item(w, "started", value_text(info, "started"), NULL);
 }
 
-static int write_hosts(xmlTextWriterPtr w, json_object *hosts)
+static int write_hosts(xmlTextWriterPtr w, const struct model *mo)
 {
 	char buf[128];
 
 	XW(xmlwrite_start(w, "section"));
-	XW(report_html_element(w, "h2", NULL,
-			      json_object_array_length(hosts) > 1 ? "Hosts" : "Host"));
+	XW(report_html_element(w, "h2", NULL, mo->n_hosts > 1 ? "Hosts" : "Host"));
 	XW(xmlwrite_start(w, "div"));
 	XW(xmlwrite_attr(w, "class", "hosts"));
-	for (size_t i = 0; i < json_object_array_length(hosts); i++) {
-		json_object *h = json_object_array_get_idx(hosts, i), *info = NULL;
+	for (size_t i = 0; i < mo->n_hosts; i++) {
+		const struct model_host *h = &mo->hosts[i];
 		XW(xmlwrite_start(w, "div"));
 		XW(xmlwrite_attr(w, "class", "host"));
-		const char *label = jsonget_string(h, "label");
-		XW(report_html_element(w, "h3", NULL, label ? label : "host"));
+		XW(report_html_element(w, "h3", NULL, h->label ? h->label : "host"));
 		XW(xmlwrite_start(w, "dl"));
-		XW(dl_item(w, "bundle", jsonget_string(h, "source"), "hash"));
-		unsigned runs = 0, failed = 0;
-		jsonget_uint(h, "runs", &runs);
-		jsonget_uint(h, "failed", &failed);
-		snprintf(buf, sizeof(buf), "%u, %u failed", runs, failed);
-		XW(dl_item(w, "runs", buf, failed ? "differs" : NULL));
+		XW(dl_item(w, "bundle", h->source, "hash"));
+		snprintf(buf, sizeof(buf), "%u, %u failed", h->runs, h->failed);
+		XW(dl_item(w, "runs", buf, h->failed ? "differs" : NULL));
 		XW(write_efficiency(w, h));
-		if (json_object_object_get_ex(h, "info", &info) && info &&
-		    json_object_is_type(info, json_type_object))
-			XW(write_host_info(w, info));
+		if (h->info && json_object_is_type(h->info, json_type_object))
+			XW(write_host_info(w, h->info));
 		else
 			XW(dl_item(w, "host", "no host.json in this bundle", "unknown"));
 		XW(xmlwrite_end_full(w));
@@ -402,50 +394,40 @@ static void percent(double ratio, char *buf, size_t len)
 		snprintf(buf, len, fabs(p) < 10 ? "%+.1f%%" : "%+.0f%%", p);
 }
 
-/* The ratio of O ("ratio", "ratio_low", "ratio_high") as a change in
- * percent and its interval: two cells. */
-static int write_ratio_cells(xmlTextWriterPtr w, json_object *o)
+/* RATIO as a change in percent and its interval: two cells. */
+static int write_ratio_cells(xmlTextWriterPtr w, const struct model_ratio *ratio)
 {
-	double r = NAN, rl = NAN, rh = NAN;
 	char buf[96], lo[32], hi[32];
 
-	jsonget_number(o, "ratio", &r);
-	jsonget_number(o, "ratio_low", &rl);
-	jsonget_number(o, "ratio_high", &rh);
-	percent(r, buf, sizeof(buf));
+	percent(ratio->ratio, buf, sizeof(buf));
 	XW(report_html_element(w, "td", "num", buf));
-	percent(rl, lo, sizeof(lo));
-	percent(rh, hi, sizeof(hi));
+	percent(ratio->low, lo, sizeof(lo));
+	percent(ratio->high, hi, sizeof(hi));
 	snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
 	XW(report_html_element(w, "td", "num", buf));
 	return 0;
 }
 
-static int write_comparisons(xmlTextWriterPtr w, json_object *cmps)
+static int write_comparisons(xmlTextWriterPtr w, const struct model_metric *m)
 {
 	static const char *const heads[] = {"comparison", "ratio", "95% interval",
 					    "n", "difference", NULL};
 	char buf[640];
 
-	if (!cmps || json_object_array_length(cmps) == 0)
+	if (m->n_comparisons == 0)
 		return 0;
 	XW(table_start(w, "comparisons", heads));
-	for (size_t i = 0; i < json_object_array_length(cmps); i++) {
-		json_object *c = json_object_array_get_idx(cmps, i);
-		bool shown = false, pooled = false, measured = true;
-		unsigned nl = 0, nr = 0;
-		jsonget_bool(c, "shown", &shown);
-		jsonget_bool(c, "pooled", &pooled);
-		jsonget_bool(c, "measured", &measured);
-		jsonget_uint(c, "n_level", &nl);
-		jsonget_uint(c, "n_reference", &nr);
+	for (size_t i = 0; i < m->n_comparisons; i++) {
+		const struct model_comparison *c = &m->comparisons[i];
+		bool shown = c->shown, measured = !c->unmeasured;
+		unsigned nl = c->n_level, nr = c->n_reference;
 		XW(xmlwrite_start(w, "tr"));
 		XW(xmlwrite_attr(w, "class", shown ? "shown" : "not-shown"));
-		snprintf(buf, sizeof(buf), "%s%s", jsonget_string(c, "sentence") ?: "",
-			 pooled ? " (pooled)" : "");
+		snprintf(buf, sizeof(buf), "%s%s", c->sentence ?: "",
+			 c->pooled ? " (pooled)" : "");
 		XW(report_html_element(w, "td", NULL, buf));
 		if (measured) {
-			XW(write_ratio_cells(w, c));
+			XW(write_ratio_cells(w, &c->r));
 		} else {
 			XW(report_html_element(w, "td", "num", "\u2013"));
 			XW(report_html_element(w, "td", "num", "\u2013"));
@@ -460,11 +442,11 @@ static int write_comparisons(xmlTextWriterPtr w, json_object *cmps)
 }
 
 static int write_metric(xmlTextWriterPtr w, const char *workload,
-			json_object *metric, unsigned *chart)
+			const struct model_metric *metric, unsigned *chart)
 {
-	const char *name = jsonget_string(metric, "name") ?: "?";
-	const char *unit = jsonget_string(metric, "unit") ?: "";
-	const char *better = jsonget_string(metric, "better");
+	const char *name = metric->name ?: "?";
+	const char *unit = metric->unit ?: "";
+	const char *better = metric->lower_is_better ? "lower" : "higher";
 	char buf[256];
 
 	XW(xmlwrite_start(w, "figure"));
@@ -472,55 +454,55 @@ static int write_metric(xmlTextWriterPtr w, const char *workload,
 	snprintf(buf, sizeof(buf), "%s: %s%s%s%s ", workload, name, *unit ? " (" : "",
 		 unit, *unit ? ")" : "");
 	XW(report_html_text(w, buf));
-	snprintf(buf, sizeof(buf), "%s is better",
-		 better && strcmp(better, "lower") == 0 ? "lower" : "higher");
-	XW(report_html_element(w, "span", "better", better ? buf : ""));
+	snprintf(buf, sizeof(buf), "%s is better", better);
+	XW(report_html_element(w, "span", "better", buf));
 	XW(xmlwrite_end_full(w));
 	XW(report_chart_write(w, metric, (*chart)++));
 	XW(xmlwrite_end_full(w));
 	XW(report_chart_values(w, metric));
-	return write_comparisons(w, report_html_array(metric, "comparisons"));
+	return write_comparisons(w, metric);
 }
 
-static int write_workloads(xmlTextWriterPtr w, json_object *workloads)
+static int write_workloads(xmlTextWriterPtr w, const struct model *mo)
 {
 	unsigned chart = 0;
 
-	for (size_t i = 0; i < json_object_array_length(workloads); i++) {
-		json_object *wl = json_object_array_get_idx(workloads, i);
-		json_object *metrics = report_html_array(wl, "metrics");
-		const char *name = jsonget_string(wl, "workload") ?: "?";
+	for (size_t i = 0; i < mo->n_workloads; i++) {
+		const struct model_workload *wl = &mo->workloads[i];
+		const char *name = wl->name ?: "?";
 		XW(xmlwrite_start(w, "section"));
 		XW(xmlwrite_attr(w, "class", "workload"));
 		XW(report_html_element(w, "h2", NULL, name));
-		for (size_t m = 0; metrics && m < json_object_array_length(metrics); m++)
-			XW(write_metric(w, name, json_object_array_get_idx(metrics, m), &chart));
+		for (size_t m = 0; m < wl->n_metrics; m++)
+			XW(write_metric(w, name, &wl->metrics[m], &chart));
 		XW(xmlwrite_end_full(w));
 	}
 	return 0;
 }
 
-static int write_failures(xmlTextWriterPtr w, json_object *failures)
+static int write_failures(xmlTextWriterPtr w, const struct model *mo)
 {
 	static const char *const heads[] = {"host", "cell", "run", "status",
 					    "message", "console log", NULL};
+	char index[16];
 
 	XW(xmlwrite_start(w, "section"));
 	XW(report_html_element(w, "h2", NULL, "Failed and timed-out runs"));
-	if (!failures || json_object_array_length(failures) == 0) {
+	if (mo->n_failures == 0) {
 		XW(report_html_element(w, "p", "muted", "None: every run ended normally."));
 		return xmlwrite_end_full(w) < 0 ? -EIO : 0;
 	}
 	XW(table_start(w, NULL, heads));
-	for (size_t i = 0; i < json_object_array_length(failures); i++) {
-		json_object *f = json_object_array_get_idx(failures, i);
+	for (size_t i = 0; i < mo->n_failures; i++) {
+		const struct model_failure *f = &mo->failures[i];
+		snprintf(index, sizeof(index), "%u", f->index);
 		XW(xmlwrite_start(w, "tr"));
-		XW(report_html_element(w, "td", NULL, value_text(f, "host") ?: ""));
-		XW(report_html_element(w, "td", "hash", value_text(f, "cell") ?: ""));
-		XW(report_html_element(w, "td", "num", value_text(f, "index") ?: ""));
-		XW(report_html_element(w, "td", "differs", value_text(f, "status") ?: ""));
-		XW(report_html_element(w, "td", NULL, value_text(f, "message") ?: ""));
-		XW(report_html_element(w, "td", "hash", value_text(f, "console_log") ?: ""));
+		XW(report_html_element(w, "td", NULL, f->host ?: ""));
+		XW(report_html_element(w, "td", "hash", f->cell ?: ""));
+		XW(report_html_element(w, "td", "num", index));
+		XW(report_html_element(w, "td", "differs", f->status ?: ""));
+		XW(report_html_element(w, "td", NULL, f->message ?: ""));
+		XW(report_html_element(w, "td", "hash", f->console_log ?: ""));
 		XW(xmlwrite_end_full(w));
 	}
 	XW(table_end(w));
@@ -528,26 +510,25 @@ static int write_failures(xmlTextWriterPtr w, json_object *failures)
 	return 0;
 }
 
-static int write_plan_differences(xmlTextWriterPtr w, json_object *diffs)
+static int write_plan_differences(xmlTextWriterPtr w, const struct model *mo)
 {
 	static const char *const heads[] = {"host", "key", "its value",
 					    "the reference host's", NULL};
 
-	if (!diffs || json_object_array_length(diffs) == 0)
+	if (mo->n_plan_differences == 0)
 		return 0;
 	XW(xmlwrite_start(w, "section"));
 	XW(report_html_element(w, "h2", NULL, "Plan differences between hosts"));
 	XW(report_html_element(w, "p", "muted",
 			      "Only what the plans have in common is compared."));
 	XW(table_start(w, NULL, heads));
-	for (size_t i = 0; i < json_object_array_length(diffs); i++) {
-		json_object *d = json_object_array_get_idx(diffs, i);
+	for (size_t i = 0; i < mo->n_plan_differences; i++) {
+		const struct model_plan_difference *d = &mo->plan_differences[i];
 		XW(xmlwrite_start(w, "tr"));
-		XW(report_html_element(w, "td", NULL, value_text(d, "host") ?: ""));
-		XW(report_html_element(w, "td", "hash", value_text(d, "key") ?: ""));
-		XW(report_html_element(w, "td", NULL, value_text(d, "value") ?: "(none)"));
-		XW(report_html_element(w, "td", NULL,
-				      value_text(d, "reference_value") ?: "(none)"));
+		XW(report_html_element(w, "td", NULL, d->host ?: ""));
+		XW(report_html_element(w, "td", "hash", d->key ?: ""));
+		XW(report_html_element(w, "td", NULL, d->value ?: "(none)"));
+		XW(report_html_element(w, "td", NULL, d->reference_value ?: "(none)"));
 		XW(xmlwrite_end_full(w));
 	}
 	XW(table_end(w));
@@ -555,22 +536,21 @@ static int write_plan_differences(xmlTextWriterPtr w, json_object *diffs)
 	return 0;
 }
 
-static int write_baseline(xmlTextWriterPtr w, json_object *baseline)
+static int write_baseline(xmlTextWriterPtr w, const struct model *mo)
 {
 	static const char *const heads[] = {"host", "cell", "metric", "ratio",
 					    "95% interval", NULL};
-	json_object *worse = report_html_array(baseline, "worse");
 	char buf[128];
 
-	if (!baseline || !json_object_is_type(baseline, json_type_object))
+	if (!mo->has_baseline)
 		return 0;
 	XW(xmlwrite_start(w, "section"));
 	XW(report_html_element(w, "h2", NULL, "Baseline check"));
 	snprintf(buf, sizeof(buf), "Against the bundle %s: ",
-		 value_text(baseline, "source") ?: "?");
+		 mo->baseline_source ?: "?");
 	XW(xmlwrite_start(w, "p"));
 	XW(report_html_text(w, buf));
-	size_t n = worse ? json_object_array_length(worse) : 0;
+	size_t n = mo->n_worse;
 	snprintf(buf, sizeof(buf), n ? "%zu significantly worse" : "no cell significantly worse",
 		 n);
 	XW(report_html_element(w, "strong", n ? "differs" : NULL, buf));
@@ -578,12 +558,12 @@ static int write_baseline(xmlTextWriterPtr w, json_object *baseline)
 	if (n) {
 		XW(table_start(w, NULL, heads));
 		for (size_t i = 0; i < n; i++) {
-			json_object *o = json_object_array_get_idx(worse, i);
+			const struct model_worse *o = &mo->worse[i];
 			XW(xmlwrite_start(w, "tr"));
-			XW(report_html_element(w, "td", NULL, value_text(o, "host") ?: ""));
-			XW(report_html_element(w, "td", "hash", value_text(o, "cell") ?: ""));
-			XW(report_html_element(w, "td", NULL, value_text(o, "metric") ?: ""));
-			XW(write_ratio_cells(w, o));
+			XW(report_html_element(w, "td", NULL, o->host ?: ""));
+			XW(report_html_element(w, "td", "hash", o->cell ?: ""));
+			XW(report_html_element(w, "td", NULL, o->metric ?: ""));
+			XW(write_ratio_cells(w, &o->r));
 			XW(xmlwrite_end_full(w));
 		}
 		XW(table_end(w));
@@ -592,11 +572,22 @@ static int write_baseline(xmlTextWriterPtr w, json_object *baseline)
 	return 0;
 }
 
+/* The array member KEY of O, or NULL. */
+static json_object *array_of(json_object *o, const char *key)
+{
+	json_object *a;
+
+	if (!o || !json_object_object_get_ex(o, key, &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return NULL;
+	return a;
+}
+
 static int write_side(xmlTextWriterPtr w, const char *title, json_object *t)
 {
 	XW(xmlwrite_start(w, "div"));
 	XW(report_html_element(w, "h4", NULL, title));
-	XW(write_json_table(w, report_html_array(t, "columns"), report_html_array(t, "rows")));
+	XW(write_json_table(w, array_of(t, "columns"), array_of(t, "rows")));
 	XW(xmlwrite_end_full(w));
 	return 0;
 }
@@ -620,7 +611,7 @@ static int write_references(xmlTextWriterPtr w, json_object *refs)
 		XW(write_side(w, "measured here",
 			     json_object_object_get_ex(r, "measured", &t) ? t : NULL));
 		XW(xmlwrite_end_full(w));
-		json_object *notes = report_html_array(r, "notes");
+		json_object *notes = array_of(r, "notes");
 		if (notes && json_object_array_length(notes)) {
 			XW(xmlwrite_start(w, "ul"));
 			for (size_t k = 0; k < json_object_array_length(notes); k++)
@@ -634,16 +625,15 @@ static int write_references(xmlTextWriterPtr w, json_object *refs)
 	return 0;
 }
 
-static int write_answers(xmlTextWriterPtr w, json_object *headlines)
+static int write_answers(xmlTextWriterPtr w, const struct model *mo)
 {
 	XW(xmlwrite_start(w, "section"));
 	XW(xmlwrite_attr(w, "class", "answers"));
 	XW(report_html_element(w, "h2", NULL, "Answers"));
 	XW(xmlwrite_start(w, "ul"));
-	size_t n = headlines ? json_object_array_length(headlines) : 0;
+	size_t n = mo->n_headlines;
 	for (size_t i = 0; i < n; i++)
-		XW(report_html_element(w, "li", NULL,
-				      json_object_get_string(json_object_array_get_idx(headlines, i))));
+		XW(report_html_element(w, "li", NULL, mo->headlines[i]));
 	if (n == 0)
 		XW(report_html_element(w, "li", "none",
 				      "No comparison: the sweep varied no axis with runs on both sides."));
@@ -671,10 +661,9 @@ static int write_head(xmlTextWriterPtr w, const char *title)
 	return 0;
 }
 
-static int write_page(xmlTextWriterPtr w, json_object *report)
+static int write_page(xmlTextWriterPtr w, const struct model *mo)
 {
-	const char *title = jsonget_string(report, "title") ?: "sweep";
-	json_object *hosts = report_html_array(report, "hosts"), *baseline = NULL;
+	const char *title = mo->title ?: "sweep";
 
 	XW(xmlTextWriterWriteDTD(w, BAD_CAST "html", NULL, NULL, NULL));
 	XW(xmlTextWriterWriteString(w, BAD_CAST "\n"));
@@ -684,17 +673,16 @@ static int write_page(xmlTextWriterPtr w, json_object *report)
 	XW(xmlwrite_start(w, "body"));
 	XW(xmlwrite_start(w, "header"));
 	XW(report_html_element(w, "h1", NULL, title));
-	XW(report_html_element(w, "p", "method", jsonget_string(report, "method") ?: ""));
+	XW(report_html_element(w, "p", "method", mo->method ?: ""));
 	XW(xmlwrite_end_full(w));
-	XW(write_answers(w, report_html_array(report, "headlines")));
-	if (json_object_object_get_ex(report, "baseline", &baseline))
-		XW(write_baseline(w, baseline));
-	if (hosts)
-		XW(write_hosts(w, hosts));
-	XW(write_workloads(w, report_html_array(report, "workloads")));
-	XW(write_failures(w, report_html_array(report, "failures")));
-	XW(write_plan_differences(w, report_html_array(report, "plan_differences")));
-	XW(write_references(w, report_html_array(report, "references")));
+	XW(write_answers(w, mo));
+	XW(write_baseline(w, mo));
+	if (mo->n_hosts)
+		XW(write_hosts(w, mo));
+	XW(write_workloads(w, mo));
+	XW(write_failures(w, mo));
+	XW(write_plan_differences(w, mo));
+	XW(write_references(w, mo->references));
 	XW(report_html_element(w, "footer", NULL,
 			      "Made by buildapp report from the journals of the bundles "
 			      "above; report.json holds the same numbers."));
@@ -704,15 +692,8 @@ static int write_page(xmlTextWriterPtr w, json_object *report)
 	return 0;
 }
 
-int report_html_write(json_object *report, FILE *f)
+int report_html_write(const struct model *report, FILE *f)
 {
-	const char *format = jsonget_string(report, "format");
-	unsigned version = 0;
-
-	if (!format || strcmp(format, "buildapp-report") != 0 ||
-	    !jsonget_uint(report, "version", &version) || version != 1 ||
-	    !report_html_array(report, "workloads"))
-		return -EINVAL;
 	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
 	if (!out)
 		return -ENOMEM;

@@ -19,6 +19,7 @@
 
 #include "journal.h"
 #include "jsonget.h"
+#include "model.h"
 #include "names.h"
 #include "report.h"
 #include "report_html.h"
@@ -118,10 +119,13 @@ static void html_outliers(json_object *model, int bars, const char *host)
 {
 	char *html = NULL;
 	size_t len = 0;
+	struct model *m = NULL;
+	assert_int_equal(model_from_json(model, &m), 0);
 	FILE *f = open_memstream(&html, &len);
 	assert_non_null(f);
-	assert_int_equal(report_html_write(model, f), 0);
+	assert_int_equal(report_html_write(m, f), 0);
 	assert_int_equal(fclose(f), 0);
+	model_free(m);
 	int marked = 0, labels = 0;
 	for (const char *p = html; (p = strstr(p, "<rect class=\"bar ")); p++) {
 		const char *o = strstr(p, " outlier\"");
