@@ -85,39 +85,77 @@ static void ratio_from(json_object *o, struct model_ratio *r)
 	r->high = number(o, "ratio_high");
 }
 
+int model_axes_from_json(json_object *axes, struct model_axis_value **ret, size_t *n)
+{
+	struct model_axis_value *v = NULL;
+	size_t k = 0, want;
+	int r = 0;
+
+	*ret = NULL;
+	*n = 0;
+	if (!json_object_is_type(axes, json_type_object))
+		return 0;
+	want = (size_t)json_object_object_length(axes);
+	if (want && !(v = calloc(want, sizeof *v)))
+		return -ENOMEM;
+	json_object_object_foreach(axes, key, val)
+	{
+		if (k == want)
+			break;
+		struct model_axis_value *a = &v[k++];
+		if (!(a->axis = strdup(key)))
+			r = -ENOMEM;
+		if (json_object_is_type(val, json_type_boolean)) {
+			a->kind = MODEL_VALUE_BOOL;
+			a->boolean = json_object_get_boolean(val);
+		} else if (json_object_is_type(val, json_type_int)) {
+			a->kind = MODEL_VALUE_INT;
+			a->integer = json_object_get_int64(val);
+		} else if (val) {
+			a->kind = MODEL_VALUE_STRING;
+			if (!(a->string = strdup(json_object_get_string(val))))
+				r = -ENOMEM;
+		}
+	}
+	/* Half made is still freed with the cell. */
+	*ret = v;
+	*n = k;
+	return r;
+}
+
+void *model_push(void *array, size_t *n, size_t size)
+{
+	void **p = array;
+	char *grown = realloc(*p, (*n + 1) * size);
+
+	if (!grown)
+		return NULL;
+	*p = grown;
+	memset(grown + *n * size, 0, size);
+	return grown + (*n)++ * size;
+}
+
+int model_push_string(char ***array, size_t *n, const char *s)
+{
+	char *copy = strdup(s);
+	char **slot = copy ? MODEL_PUSH(*array, *n) : NULL;
+
+	if (!slot) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*slot = copy;
+	return 0;
+}
+
 static void cell_from(json_object *o, struct model_cell *c, bool *oom)
 {
 	json_object *axes = member(o, "axes"), *runs = member(o, "runs"), *b;
 
 	c->id = text(o, "id", oom);
 	c->host = text(o, "host", oom);
-	if (axes && json_object_is_type(axes, json_type_object)) {
-		c->n_axes = (size_t)json_object_object_length(axes);
-		if (c->n_axes && !(c->axes = calloc(c->n_axes, sizeof *c->axes))) {
-			c->n_axes = 0;
-			*oom = true;
-		}
-		size_t i = 0;
-		json_object_object_foreach(axes, key, val)
-		{
-			if (i == c->n_axes)
-				break;
-			struct model_axis_value *a = &c->axes[i++];
-			if (!(a->axis = strdup(key)))
-				*oom = true;
-			if (json_object_is_type(val, json_type_boolean)) {
-				a->kind = MODEL_VALUE_BOOL;
-				a->boolean = json_object_get_boolean(val);
-			} else if (json_object_is_type(val, json_type_int)) {
-				a->kind = MODEL_VALUE_INT;
-				a->integer = json_object_get_int64(val);
-			} else if (val) {
-				a->kind = MODEL_VALUE_STRING;
-				if (!(a->string = strdup(json_object_get_string(val))))
-					*oom = true;
-			}
-		}
-	}
+	if (axes && model_axes_from_json(axes, &c->axes, &c->n_axes) < 0)
+		*oom = true;
 	c->group = text(o, "group", oom);
 	c->label = text(o, "label", oom);
 	c->display = text(o, "display", oom);

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cleanup.h"
+
 struct json_object;
 
 /* A cell's value of one axis, typed as the plan writes it (a name, a
@@ -180,7 +182,27 @@ struct model {
  * version 1 with a list of workloads, or -ENOMEM. */
 int model_from_json(struct json_object *o, struct model **ret);
 
+/* M as report.json holds it (docs/report.md): a new tree in *RET, whose
+ * member order and number forms are report.json's.  Returns 0 or -ENOMEM. */
+int model_to_json(const struct model *m, struct json_object **ret);
+
+/* A cell's axis values from AXES, an object of a plan cell's members
+ * (plan_cell_to_json's form), into a new array in *RET (N of them), and
+ * back into a new object.  Return 0 or -ENOMEM; NULL when out of memory. */
+int model_axes_from_json(struct json_object *axes, struct model_axis_value **ret, size_t *n);
+struct json_object *model_axes_to_json(const struct model_axis_value *axes, size_t n);
+
+/* One more zeroed entry of SIZE bytes at the end of the array *ARRAY (N
+ * of them, counted): a pointer to it, or NULL when out of memory.  Earlier
+ * pointers into the array no longer hold. */
+void *model_push(void *array, size_t *n, size_t size);
+#define MODEL_PUSH(arr, n) ((__typeof__(&(arr)[0]))model_push(&(arr), &(n), sizeof((arr)[0])))
+/* A copy of S added to the string array *ARRAY (N of them).  Returns 0 or
+ * -ENOMEM. */
+int model_push_string(char ***array, size_t *n, const char *s);
+
 /* Frees M and all it owns; NULL is nothing to do. */
 void model_free(struct model *m);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct model, model_free)
 
 #endif

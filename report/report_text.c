@@ -1,5 +1,6 @@
-/* The report model written out: report.txt (answers first), report.csv
- * (RFC 4180), report.json, and report.html through report_html.c; each
+/* The report model (model.h) written out: report.txt (answers first),
+ * report.csv (RFC 4180), report.json through model_json.c, and
+ * report.html through report_html.c; each
  * file through a temporary one, renamed only once all are written. */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,7 +21,8 @@
 #include "report.h"
 #include "report_html.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct model, model_free)
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 
 static size_t length(json_object *a)
 {
@@ -330,60 +332,56 @@ static int write_csv(const struct model *mo, FILE *f)
 /* --- report.json and the files ------------------------------------------ */
 
 /* Compact: a 10,000-run model is 16 MB pretty-printed, 5 plain. */
-static int write_json(json_object *report, FILE *f)
+static int write_json(const struct model *report, FILE *f)
 {
+	_cleanup_(json_object_putp) json_object *o = NULL;
+	int r = model_to_json(report, &o);
+
+	if (r < 0)
+		return r;
 	const char *text = json_object_to_json_string_ext(
-		report, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text)
 		return -ENOMEM;
 	return fputs(text, f) < 0 || fputc('\n', f) < 0 ? -EIO : 0;
 }
 
-/* The renderers that read the model's structures, and those that still
- * read its JSON form. */
 static const struct {
 	unsigned format;
 	const char *name;
 	int (*write)(const struct model *, FILE *);
-	int (*write_json)(json_object *, FILE *);
 } files[] = {
-	{REPORT_HTML, "report.html", report_html_write, NULL},
-	{REPORT_CSV, "report.csv", write_csv, NULL},
-	{REPORT_JSON, "report.json", NULL, write_json},
-	{REPORT_TXT, "report.txt", write_txt, NULL},
+	{REPORT_HTML, "report.html", report_html_write},
+	{REPORT_CSV, "report.csv", write_csv},
+	{REPORT_JSON, "report.json", write_json},
+	{REPORT_TXT, "report.txt", write_txt},
 };
 #define N_FILES (sizeof files / sizeof files[0])
 
 struct job {
-	json_object *report;
 	const struct model *model;
-	size_t file;
+	int (*write)(const struct model *, FILE *);
 };
 
 static int run_job(const void *ctx, FILE *f)
 {
 	const struct job *j = ctx;
-	if (files[j->file].write)
-		return files[j->file].write(j->model, f);
-	return files[j->file].write_json(j->report, f);
+	return j->write(j->model, f);
 }
 
-int report_write(struct json_object *report, unsigned formats, const char *dir)
+int report_write(const struct model *report, unsigned formats, const char *dir)
 {
 	char tmp[N_FILES][4096], path[4096];
 	bool made[N_FILES] = {false};
-	_cleanup_(model_freep) struct model *model = NULL;
-	int r = model_from_json(report, &model);
+	int r = 0;
 
-	if (r < 0)
-		return log_error_errno(r, "report: cannot write '%s'", dir);
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return log_error_errno(-errno, "report: cannot create '%s'", dir);
 	for (size_t i = 0; i < N_FILES && r == 0; i++) {
 		if (!(formats & files[i].format))
 			continue;
 		snprintf(tmp[i], sizeof tmp[i], "%s/.%s.tmp", dir, files[i].name);
-		struct job job = {report, model, i};
+		struct job job = {report, files[i].write};
 		r = atomicfile_write_tmp(tmp[i], run_job, &job);
 		made[i] = true;
 		if (r < 0) {
