@@ -116,6 +116,8 @@ int model_axes_from_json(json_object *axes, struct model_axis_value **ret, size_
 			if (!(a->string = strdup(json_object_get_string(val))))
 				r = -ENOMEM;
 		}
+		if (val && !(a->text = strdup(json_object_get_string(val))))
+			r = -ENOMEM;
 	}
 	/* Half made is still freed with the cell. */
 	*ret = v;
@@ -398,6 +400,7 @@ static void cell_release(struct model_cell *c)
 	for (size_t i = 0; i < c->n_axes; i++) {
 		free(c->axes[i].axis);
 		free(c->axes[i].string);
+		free(c->axes[i].text);
 	}
 	free(c->axes);
 	free(c->group);

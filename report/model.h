@@ -28,6 +28,9 @@ struct model_axis_value {
 	char *string;	/* MODEL_VALUE_STRING */
 	bool boolean;	/* MODEL_VALUE_BOOL */
 	int64_t integer; /* MODEL_VALUE_INT */
+	/* The value as its JSON text reads (l2_cache's bytes in digits,
+	 * true/false), NULL for null. */
+	char *text;
 };
 
 /* One ok run's value of a cell's metric. */

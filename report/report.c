@@ -697,19 +697,16 @@ static int build(struct builder *bd)
 	return 0;
 }
 
-/* The table of study NAME beside the measured one, into M's references:
- * the study reads the model's JSON form (reference.h). */
+/* The table of study NAME beside the measured one, into M's references. */
 static int add_study(struct model *m, const char *name)
 {
-	_cleanup_(json_object_putp) json_object *root = NULL, *refs = json_object_new_array();
+	_cleanup_(json_object_putp) json_object *refs = json_object_new_array();
 	json_object *study = NULL;
 	int r;
 
 	if (!refs)
 		return -ENOMEM;
-	if ((r = model_to_json(m, &root)) < 0)
-		return r;
-	r = reference_build(name, root, &study);
+	r = reference_build(name, m, &study);
 	if (r < 0)
 		return log_error_code(r == -ENOENT ? -EINVAL : r, "report: study '%s': %s", name,
 				      r == -ENOENT ? "not a shipped study" : strerror(-r));

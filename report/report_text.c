@@ -3,7 +3,6 @@
  * report.html through report_html.c; each
  * file through a temporary one, renamed only once all are written. */
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,29 +210,13 @@ static void csv_collect_axes(const struct model *mo, struct csv_axes *ax)
 /* Cell C's level of axis NAME as JSON text gives it ("" for none). */
 static void csv_level(FILE *f, const struct model_cell *c, const char *name)
 {
-	char buf[32];
 	const char *s = "";
 
-	for (size_t k = 0; k < c->n_axes; k++) {
-		const struct model_axis_value *a = &c->axes[k];
-		if (strcmp(a->axis, name) != 0)
-			continue;
-		switch (a->kind) {
-		case MODEL_VALUE_STRING:
-			s = a->string;
-			break;
-		case MODEL_VALUE_BOOL:
-			s = a->boolean ? "true" : "false";
-			break;
-		case MODEL_VALUE_INT:
-			snprintf(buf, sizeof buf, "%" PRId64, a->integer);
-			s = buf;
-			break;
-		case MODEL_VALUE_NULL:
+	for (size_t k = 0; k < c->n_axes; k++)
+		if (strcmp(c->axes[k].axis, name) == 0) {
+			s = c->axes[k].text ? c->axes[k].text : "";
 			break;
 		}
-		break;
-	}
 	csv_field(f, s, false);
 }
 
