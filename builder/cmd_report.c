@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "log.h"
 #include "reference.h"
+#include "model.h"
 #include "report.h"
 #include "tempfiles.h"
 
@@ -105,7 +106,7 @@ static int report(const char *const *inputs, size_t n, const char *baseline,
 {
 	char dirs[MAX_INPUTS][4096], base[4096];
 	const char *dirp[MAX_INPUTS];
-	_cleanup_(json_object_putp) json_object *model = NULL;
+	_cleanup_(model_freep) struct model *model = NULL;
 	int r;
 
 	size_t n_dirs = 0;

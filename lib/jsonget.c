@@ -52,18 +52,25 @@ bool jsonget_uint(json_object *o, const char *key, unsigned *ret)
 	return true;
 }
 
-json_object *jsonget_new_number(double v)
+const char *jsonget_number_text(double v, char *buf, size_t len)
 {
-	char buf[32];
-
 	if (!isfinite(v))
 		return NULL;
 	/* The shortest text that reads back as the same double. */
 	for (int digits = 15; digits <= 17; digits++) {
-		snprintf(buf, sizeof buf, "%.*g", digits, v);
+		snprintf(buf, len, "%.*g", digits, v);
 		if (strtod(buf, NULL) == v)
 			break;
 	}
+	return buf;
+}
+
+json_object *jsonget_new_number(double v)
+{
+	char buf[JSONGET_NUMBER_MAX];
+
+	if (!jsonget_number_text(v, buf, sizeof buf))
+		return NULL;
 	return json_object_new_double_s(v, buf);
 }
 

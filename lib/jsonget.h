@@ -5,6 +5,7 @@
 #define BUILDAPP_JSONGET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include <json.h>
@@ -24,6 +25,10 @@ bool jsonget_uint(json_object *o, const char *key, unsigned *ret);
  * V exactly (json-c's default prints 17), or NULL (JSON null) when V is
  * not finite.  The caller owns the reference. */
 json_object *jsonget_new_number(double v);
+/* V as jsonget_new_number writes it, into BUF (LEN, JSONGET_NUMBER_MAX
+ * is enough), or NULL when V is not finite. */
+#define JSONGET_NUMBER_MAX 32
+const char *jsonget_number_text(double v, char *buf, size_t len);
 
 /* Writes O (a json_object) to F, indented, '/' unescaped, with a final
  * newline: an atomicfile_writer (host.json, timings.json).  Returns 0 or

@@ -36,13 +36,13 @@ static const char *const bonnie_metrics[] = {
  * baseline cells carry the axis "guest" = false (the journal's boolean,
  * which reads as "false"; "no" too); a guest cell has true, "yes" or no
  * such axis. */
-static bool cell_on_host(json_object *cell)
+static bool cell_on_host(const struct model_cell *cell)
 {
 	const char *g = reftable_axis(cell, "guest");
 	return g && (strcmp(g, "false") == 0 || strcmp(g, "no") == 0);
 }
 
-static bool cell_in_guest(json_object *cell)
+static bool cell_in_guest(const struct model_cell *cell)
 {
 	return !cell_on_host(cell);
 }
@@ -61,7 +61,7 @@ static void note_if_empty(struct reftable_out *o, size_t n, const char *what)
 
 /* The image as kvm-perf names it: its format, and the backend when that
  * is not a file of that format ("raw on lvm"). */
-static void image_type(json_object *cell, char *buf, size_t len)
+static void image_type(const struct model_cell *cell, char *buf, size_t len)
 {
 	const char *fmt = reftable_axis(cell, "format");
 	const char *be = reftable_axis(cell, "backend");
@@ -75,7 +75,7 @@ static void image_type(json_object *cell, char *buf, size_t len)
 
 /* kvm-perf's prealloc yes/no: qcow2 with preallocated metadata is its
  * "yes"; the other preallocations say which. */
-static const char *prealloc_yes_no(json_object *cell)
+static const char *prealloc_yes_no(const struct model_cell *cell)
 {
 	const char *p = reftable_axis(cell, "preallocation");
 	if (!p || strcmp(p, "off") == 0 || strcmp(p, "sparse") == 0)
@@ -90,7 +90,7 @@ static const char *prealloc_yes_no(json_object *cell)
 /* bonnie-qcow2-vs-raw's configuration: "qcow2+virtio", "raw(file)+ide";
  * a host cell is the study's native row, named as the study names it (the
  * raw file's filesystem is the host's), with the backend when another. */
-static void bonnie_config(json_object *cell, char *buf, size_t len)
+static void bonnie_config(const struct model_cell *cell, char *buf, size_t len)
 {
 	const char *fmt = reftable_axis(cell, "format");
 	const char *be = reftable_axis(cell, "backend");
@@ -129,7 +129,7 @@ static int by_write_mean(const void *a, const void *b)
 }
 
 /* "mean +/- half-width" as the study printed it. */
-static void kvm_interval(json_object *cell, char *buf, size_t len)
+static void kvm_interval(const struct model_cell *cell, char *buf, size_t len)
 {
 	double m = reftable_mean(cell), h = reftable_half_width(cell);
 	if (!isfinite(m))
@@ -140,7 +140,7 @@ static void kvm_interval(json_object *cell, char *buf, size_t len)
 		snprintf(buf, len, "%.6f +/- %.6f", m, h);
 }
 
-static int layout_kvm_perf(json_object *report, struct reftable_out *o)
+static int layout_kvm_perf(const struct model *report, struct reftable_out *o)
 {
 	static const struct reftable_source src[] = {
 		{"tarball-read", M_BOOT}, {"tarball-write", M_BOOT}};
@@ -188,7 +188,7 @@ static int layout_kvm_perf(json_object *report, struct reftable_out *o)
 /* ---- bonnie-qcow2-vs-raw ------------------------------------------------- */
 
 /* bonnie++ prints K/sec as integers, seeks with one decimal below 1000. */
-static void bonnie_value(json_object *cell, size_t metric, char *buf,
+static void bonnie_value(const struct model_cell *cell, size_t metric, char *buf,
 			 size_t len)
 {
 	double m = reftable_mean(cell);
@@ -216,7 +216,7 @@ static int by_bonnie_config(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int layout_bonnie(json_object *report, struct reftable_out *o)
+static int layout_bonnie(const struct model *report, struct reftable_out *o)
 {
 	struct reftable_source src[N_BONNIE];
 	static const char *const shown[] = {"backend", "format", "bus", "guest",
@@ -279,7 +279,7 @@ static int by_study_cache(const void *a, const void *b)
 }
 
 /* bonnie++ K/sec as the study's whole MB/s (MiB: 1024 K). */
-static void mb_per_s(json_object *cell, const char *suffix, char *buf,
+static void mb_per_s(const struct model_cell *cell, const char *suffix, char *buf,
 		     size_t len)
 {
 	double m = reftable_mean(cell);
@@ -289,7 +289,7 @@ static void mb_per_s(json_object *cell, const char *suffix, char *buf,
 		snprintf(buf, len, "%.0f%s", m / 1024, suffix);
 }
 
-static int layout_cache_modes(json_object *report, struct reftable_out *o)
+static int layout_cache_modes(const struct model *report, struct reftable_out *o)
 {
 	static const struct reftable_source src[] = {
 		{"bonnie", "bonnie_block_write"}, {"bonnie", "bonnie_block_read"}};
@@ -318,8 +318,7 @@ static int layout_cache_modes(json_object *report, struct reftable_out *o)
 			snprintf(c[1], sizeof c[1], "-");
 			snprintf(c[2], sizeof c[2], "-");
 		}
-		unsigned mis = 0, n = reftable_n(row->any);
-		jsonget_uint(row->any, "cache_mismatches", &mis);
+		unsigned mis = row->any->cache_mismatches, n = reftable_n(row->any);
 		if (mis)
 			snprintf(c[3], sizeof c[3], "differed in %u runs", mis);
 		else
@@ -351,7 +350,7 @@ static double size_bytes(const char *s)
 	return parse_size(s, &v) == 0 ? (double)v : 0;
 }
 
-static bool is_qcow2(json_object *cell)
+static bool is_qcow2(const struct model_cell *cell)
 {
 	const char *f = reftable_axis(cell, "format");
 	return f && strcmp(f, "qcow2") == 0;
@@ -376,7 +375,7 @@ static int by_l2_cache(const void *a, const void *b)
  * report's axes write it (the journal records l2_cache in bytes, 16384;
  * they say 16K: format_size), and the image range it covers at QEMU's
  * default 64 KiB clusters (8 bytes of L2 table per cluster). */
-static void l2_cache_label(json_object *cell, char *buf, size_t len)
+static void l2_cache_label(const struct model_cell *cell, char *buf, size_t len)
 {
 	const char *v = reftable_axis(cell, "l2_cache");
 	double b = size_bytes(v);
@@ -393,7 +392,7 @@ static void l2_cache_label(json_object *cell, char *buf, size_t len)
 }
 
 /* IOPS the way fio prints them: at most 4 digits, then k, M. */
-static void fio_iops(json_object *cell, char *buf, size_t len)
+static void fio_iops(const struct model_cell *cell, char *buf, size_t len)
 {
 	double v = reftable_mean(cell);
 	static const char suffix[] = "kMG";
@@ -416,7 +415,7 @@ static void fio_iops(json_object *cell, char *buf, size_t len)
 	snprintf(buf, len, "%.*f%c", dec, v, suffix[s]);
 }
 
-static int layout_qcow2_l2_cache(json_object *report, struct reftable_out *o)
+static int layout_qcow2_l2_cache(const struct model *report, struct reftable_out *o)
 {
 	static const struct reftable_source src[] = {{"qemu-img-bench", M_BENCH},
 						     {"fio", M_FIO_READ},
@@ -465,7 +464,7 @@ static int layout_qcow2_l2_cache(json_object *report, struct reftable_out *o)
 /* ---- guest-vs-host ------------------------------------------------------- */
 
 /* dd's MB/s: three significant digits ("15.1", "196"). */
-static void dd_value(json_object *cell, size_t metric, char *buf, size_t len)
+static void dd_value(const struct model_cell *cell, size_t metric, char *buf, size_t len)
 {
 	(void)metric;
 	double v = reftable_mean(cell);
@@ -495,7 +494,7 @@ static const struct reftable_row *host_row(const struct reftable *hosts,
 {
 	static const char *const same[] = {"backend", "format"};
 	for (size_t i = 0; i < hosts->n; i++) {
-		json_object *h = hosts->rows[i].any;
+		const struct model_cell *h = hosts->rows[i].any;
 		bool ok = strcmp(reftable_host(h), reftable_host(guest->any)) == 0;
 		for (size_t k = 0; ok && k < 2; k++)
 			ok = strcmp(reftable_axis_or(h, same[k]),
@@ -506,7 +505,7 @@ static const struct reftable_row *host_row(const struct reftable *hosts,
 	return NULL;
 }
 
-static int layout_guest_vs_host(json_object *report, struct reftable_out *o)
+static int layout_guest_vs_host(const struct model *report, struct reftable_out *o)
 {
 	static const struct {
 		const char *measure, *unit;
@@ -540,7 +539,7 @@ static int layout_guest_vs_host(json_object *report, struct reftable_out *o)
 			snprintf(c[1], sizeof c[1], "%s", measures[m].unit);
 			bonnie_config(g->any, c[2], sizeof c[2]);
 			reftable_label_extra(&guests, g, shown, c[2], sizeof c[2]);
-			json_object *hc = h ? h->cell[m] : NULL;
+			const struct model_cell *hc = h ? h->cell[m] : NULL;
 			if (m == 0) {
 				dd_value(g->cell[m], 0, c[3], sizeof c[3]);
 				dd_value(hc, 0, c[4], sizeof c[4]);
@@ -575,7 +574,7 @@ static int layout_guest_vs_host(json_object *report, struct reftable_out *o)
 
 static const struct study {
 	const char *name;
-	int (*measure)(json_object *report, struct reftable_out *o);
+	int (*measure)(const struct model *report, struct reftable_out *o);
 } studies[] = {
 	{"kvm-perf-2011", layout_kvm_perf},
 	{"bonnie-qcow2-vs-raw", layout_bonnie},
@@ -612,7 +611,7 @@ static void copy_member(json_object *from, const char *key, json_object *to)
 	json_object_object_add(to, key, json_object_get(v));
 }
 
-int reference_build(const char *name, json_object *report, json_object **ret)
+int reference_build(const char *name, const struct model *report, json_object **ret)
 {
 	const struct study *s = study_find(name);
 	const char *text = s ? study_json(name) : NULL;

@@ -8,16 +8,17 @@
 #include <stdio.h>
 
 struct json_object;
+struct model;
 
 /* True when NAME is a shipped study: kvm-perf-2011, bonnie-qcow2-vs-raw,
  * qcow2-l2-cache, guest-vs-host, cache-modes-lvm. */
 bool reference_known(const char *name);
 
 /* The "references" entry of docs/report.md for study NAME: its published
- * table and the measured one, made from REPORT (the model, whose
- * "workloads" it reads), in the study's own layout.  *ret is a new
+ * table and the measured one, made from REPORT's cells (model.h), in the
+ * study's own layout.  *ret is a new
  * reference.  Returns 0, -ENOENT for an unknown study, or -ENOMEM. */
-int reference_build(const char *name, struct json_object *report,
+int reference_build(const char *name, const struct model *report,
 		    struct json_object **ret);
 
 /* REF (an object made by reference_build) as text to F: its title and

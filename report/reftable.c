@@ -16,76 +16,52 @@ void reftable_release(struct reftable *t)
 	t->n = 0;
 }
 
-const char *reftable_axis(json_object *cell, const char *name)
+const char *reftable_axis(const struct model_cell *cell, const char *name)
 {
-	json_object *axes, *v;
-	if (!cell || !json_object_object_get_ex(cell, "axes", &axes) ||
-	    !json_object_object_get_ex(axes, name, &v) || !v)
-		return NULL;
-	/* A number (l2_cache in bytes, say) reads as its JSON text. */
-	return json_object_get_string(v);
+	for (size_t i = 0; cell && i < cell->n_axes; i++)
+		if (strcmp(cell->axes[i].axis, name) == 0)
+			/* A number (l2_cache in bytes, say) reads as its JSON text. */
+			return cell->axes[i].text;
+	return NULL;
 }
 
-const char *reftable_axis_or(json_object *cell, const char *name)
+const char *reftable_axis_or(const struct model_cell *cell, const char *name)
 {
 	const char *v = reftable_axis(cell, name);
 	return v ? v : "-";
 }
 
-const char *reftable_host(json_object *cell)
+const char *reftable_host(const struct model_cell *cell)
 {
-	const char *h = cell ? jsonget_string(cell, "host") : NULL;
-	return h ? h : "";
+	return cell && cell->host ? cell->host : "";
 }
 
-double reftable_mean(json_object *cell)
+double reftable_mean(const struct model_cell *cell)
 {
-	double v = NAN;
-	if (!cell || !jsonget_number(cell, "mean", &v))
-		return NAN;
-	return v;
+	return cell ? cell->mean : NAN;
 }
 
-double reftable_half_width(json_object *cell)
+double reftable_half_width(const struct model_cell *cell)
 {
-	double lo = NAN, hi = NAN;
-	if (!cell || !jsonget_number(cell, "ci_low", &lo) ||
-	    !jsonget_number(cell, "ci_high", &hi))
-		return NAN;
-	return (hi - lo) / 2;
+	return cell ? (cell->ci_high - cell->ci_low) / 2 : NAN;
 }
 
-unsigned reftable_n(json_object *cell)
+unsigned reftable_n(const struct model_cell *cell)
 {
-	unsigned n = 0;
-	if (cell)
-		jsonget_uint(cell, "n", &n);
-	return n;
+	return cell ? cell->n : 0;
 }
 
-/* The cells of METRIC of WORKLOAD in REPORT, or NULL. */
-static json_object *model_cells(json_object *report, const char *workload,
-				const char *metric)
+/* The metric METRIC of WORKLOAD in REPORT, or NULL. */
+static const struct model_metric *model_cells(const struct model *report, const char *workload,
+					      const char *metric)
 {
-	json_object *ws, *ms, *cells;
-	if (!json_object_object_get_ex(report, "workloads", &ws) ||
-	    !json_object_is_type(ws, json_type_array))
-		return NULL;
-	for (size_t i = 0; i < json_object_array_length(ws); i++) {
-		json_object *w = json_object_array_get_idx(ws, i);
-		const char *name = jsonget_string(w, "workload");
-		if (!name || strcmp(name, workload) != 0 ||
-		    !json_object_object_get_ex(w, "metrics", &ms) ||
-		    !json_object_is_type(ms, json_type_array))
+	for (size_t i = 0; i < report->n_workloads; i++) {
+		const struct model_workload *w = &report->workloads[i];
+		if (!w->name || strcmp(w->name, workload) != 0)
 			continue;
-		for (size_t k = 0; k < json_object_array_length(ms); k++) {
-			json_object *m = json_object_array_get_idx(ms, k);
-			const char *mn = jsonget_string(m, "name");
-			if (mn && strcmp(mn, metric) == 0 &&
-			    json_object_object_get_ex(m, "cells", &cells) &&
-			    json_object_is_type(cells, json_type_array))
-				return cells;
-		}
+		for (size_t k = 0; k < w->n_metrics; k++)
+			if (w->metrics[k].name && strcmp(w->metrics[k].name, metric) == 0)
+				return &w->metrics[k];
 	}
 	return NULL;
 }
@@ -98,7 +74,7 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
-static void config_key(json_object *cell, const char *const *ignore,
+static void config_key(const struct model_cell *cell, const char *const *ignore,
 		       char *buf, size_t len)
 {
 	size_t used = snprintf(buf, len, "%s", reftable_host(cell));
@@ -132,16 +108,16 @@ static struct reftable_row *row_for(struct reftable *t, const char *key,
 	return r;
 }
 
-int reftable_gather(json_object *report, const struct reftable_source *src,
-		    size_t n, bool (*keep)(json_object *cell),
+int reftable_gather(const struct model *report, const struct reftable_source *src,
+		    size_t n, bool (*keep)(const struct model_cell *cell),
 		    struct reftable *ret)
 {
 	return reftable_gather_ignoring(report, src, n, keep, NULL, ret);
 }
 
-int reftable_gather_ignoring(json_object *report,
+int reftable_gather_ignoring(const struct model *report,
 			     const struct reftable_source *src, size_t n,
-			     bool (*keep)(json_object *cell),
+			     bool (*keep)(const struct model_cell *cell),
 			     const char *const *ignore, struct reftable *ret)
 {
 	struct reftable t = {0};
@@ -149,13 +125,11 @@ int reftable_gather_ignoring(json_object *report,
 	if (n > REFTABLE_MAX_SOURCES)
 		return -EINVAL;
 	for (size_t s = 0; s < n; s++) {
-		json_object *cells = model_cells(report, src[s].workload,
-						 src[s].metric);
-		for (size_t i = 0; cells && i < json_object_array_length(cells); i++) {
-			json_object *c = json_object_array_get_idx(cells, i);
+		const struct model_metric *m = model_cells(report, src[s].workload, src[s].metric);
+		for (size_t i = 0; m && i < m->n_cells; i++) {
+			const struct model_cell *c = &m->cells[i];
 			char key[512];
-			if (!json_object_is_type(c, json_type_object) ||
-			    (keep && !keep(c)))
+			if (keep && !keep(c))
 				continue;
 			config_key(c, ignore, key, sizeof key);
 			struct reftable_row *r = row_for(&t, key, &cap);
@@ -190,7 +164,7 @@ static bool varies(const struct reftable *t, const char *name)
 	bool per_backend = strcmp(name, "preallocation") == 0;
 	for (size_t i = 0; i < t->n; i++)
 		for (size_t k = i + 1; k < t->n; k++) {
-			json_object *a = t->rows[i].any, *b = t->rows[k].any;
+			const struct model_cell *a = t->rows[i].any, *b = t->rows[k].any;
 			const char *x = host ? reftable_host(a) : reftable_axis(a, name);
 			const char *y = host ? reftable_host(b) : reftable_axis(b, name);
 			if (!x || !y || strcmp(x, y) == 0)

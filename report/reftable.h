@@ -11,6 +11,8 @@
 
 #include <json.h>
 
+#include "model.h"
+
 #define REFTABLE_CELL_MAX 160
 #define REFTABLE_MAX_SOURCES 8
 
@@ -19,8 +21,8 @@ struct reftable_source {
 };
 
 struct reftable_row {
-	json_object *cell[REFTABLE_MAX_SOURCES]; /* borrowed; NULL: none */
-	json_object *any; /* the first cell found for the row */
+	const struct model_cell *cell[REFTABLE_MAX_SOURCES]; /* borrowed; NULL: none */
+	const struct model_cell *any; /* the first cell found for the row */
 	size_t order;     /* rank of first appearance in the model */
 	char key[512];
 };
@@ -40,30 +42,30 @@ static inline void reftable_releasep(struct reftable *t)
  * KEEP accepts (NULL: all), one row per configuration: the same host and
  * the same axis values but the workload.  Returns 0, -EINVAL for N too
  * large, or -ENOMEM; *ret is released with reftable_release. */
-int reftable_gather(json_object *report, const struct reftable_source *src,
-		    size_t n, bool (*keep)(json_object *cell),
+int reftable_gather(const struct model *report, const struct reftable_source *src,
+		    size_t n, bool (*keep)(const struct model_cell *cell),
 		    struct reftable *ret);
 /* The same, rows told apart by every axis but those in IGNORE
  * (NULL-terminated): a host-side tool's cell (qemu-img bench: no bus)
  * and a guest's cell on the same storage make one row. */
-int reftable_gather_ignoring(json_object *report,
+int reftable_gather_ignoring(const struct model *report,
 			     const struct reftable_source *src, size_t n,
-			     bool (*keep)(json_object *cell),
+			     bool (*keep)(const struct model_cell *cell),
 			     const char *const *ignore, struct reftable *ret);
 
 /* Sorts T's rows with CMP (on struct reftable_row); an empty T too. */
 void reftable_sort(struct reftable *t, int (*cmp)(const void *, const void *));
 
 /* Axis NAME of a model cell, or NULL (or "-" for the _or form). */
-const char *reftable_axis(json_object *cell, const char *name);
-const char *reftable_axis_or(json_object *cell, const char *name);
+const char *reftable_axis(const struct model_cell *cell, const char *name);
+const char *reftable_axis_or(const struct model_cell *cell, const char *name);
 /* The cell's host label, "" when it has none. */
-const char *reftable_host(json_object *cell);
+const char *reftable_host(const struct model_cell *cell);
 /* The cell's mean and interval half-width, NAN when absent (or CELL is
  * NULL); its n, 0 when absent. */
-double reftable_mean(json_object *cell);
-double reftable_half_width(json_object *cell);
-unsigned reftable_n(json_object *cell);
+double reftable_mean(const struct model_cell *cell);
+double reftable_half_width(const struct model_cell *cell);
+unsigned reftable_n(const struct model_cell *cell);
 
 /* Appends to the label in BUF " (axis=value, ...)" for the axes (and the
  * host) that take more than one value among T's rows and are not in

@@ -1,7 +1,8 @@
-/* The report model (docs/report.md) from result bundles (bundle.h): the
- * cells placed on the axes the sweep varied, per workload and metric,
- * with failures, hosts and plan differences.  The comparisons and the
- * baseline check are report_cmp.c's, the writers report_text.c's. */
+/* The report model (docs/report.md, model.h's structures) from result
+ * bundles (bundle.h): the cells placed on the axes the sweep varied, per
+ * workload and metric, with failures, hosts and plan differences.  The
+ * comparisons and the baseline check are report_cmp.c's, the writers
+ * report_text.c's (report.json: model_json.c). */
 #include "report_model.h"
 
 #include <errno.h>
@@ -326,21 +327,14 @@ static void group_label(const struct builder *bd, const struct rcell *c,
 	}
 }
 
-static json_object *runs_json(const double *v, const unsigned *idx, size_t n)
+/* Copies S into *RET; returns 0 or -ENOMEM. */
+static int dup_into(char **ret, const char *s)
 {
-	json_object *a = json_object_new_array_ext((int)n);
-	for (size_t i = 0; a && i < n; i++) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "index", json_object_new_int64(idx[i]));
-		json_object_object_add(o, "value", jsonget_new_number(v[i]));
-		json_object_object_add(o, "first", json_object_new_boolean(i == 0));
-		json_object_array_add(a, o);
-	}
-	return a;
+	return (*ret = strdup(s)) ? 0 : -ENOMEM;
 }
 
-static json_object *cell_json(struct builder *bd, const struct rcell *c,
-			      const char *metric)
+static int cell_fill(struct builder *bd, const struct rcell *c, const char *metric,
+		     struct model_cell *o)
 {
 	const struct summary_cell *sc = sc_of(c);
 	const struct summary_metric *m = metric_of(sc, metric);
@@ -348,59 +342,66 @@ static json_object *cell_json(struct builder *bd, const struct rcell *c,
 	_cleanup_free_ double *v = calloc(cr->n ? cr->n : 1, sizeof *v);
 	_cleanup_free_ unsigned *idx = calloc(cr->n ? cr->n : 1, sizeof *idx);
 	char group[256], label[BUNDLE_LABEL_MAX], display[64];
-	json_object *o = json_object_new_object();
+	int r;
 
-	if (!v || !idx || !o) {
-		json_object_put(o);
-		return NULL;
-	}
+	if (!v || !idx)
+		return -ENOMEM;
 	size_t n = bundle_values(cr, metric, v, idx);
-	/* A cell with no ok run is in the list all the same (workload_json). */
+	/* A cell with no ok run is in the list all the same (workload_fill). */
 	static const struct stats none = {.mean = NAN, .sd = NAN, .ci95 = NAN};
 	const struct stats *s = m ? &m->stats : &none;
 	bool wide = compare_display(s->mean, s->ci95, s->n, display, sizeof display);
 	if (!m)
 		snprintf(display, sizeof display, "no ok run");
 	group_label(bd, c, group, sizeof group, label, sizeof label);
-	json_object_object_add(o, "id", json_object_new_string(sc->cell.id));
-	json_object_object_add(o, "host", json_object_new_string(c->b->label));
-	json_object_object_add(o, "axes", json_object_get(c->axes));
-	json_object_object_add(o, "group", json_object_new_string(group));
-	json_object_object_add(o, "label", json_object_new_string(label));
-	json_object_object_add(o, "n", json_object_new_int64((int64_t)s->n));
-	json_object_object_add(o, "mean", jsonget_new_number(s->mean));
-	json_object_object_add(o, "sd", jsonget_new_number(s->sd));
-	json_object_object_add(o, "ci_low", jsonget_new_number(s->mean - s->ci95));
-	json_object_object_add(o, "ci_high", jsonget_new_number(s->mean + s->ci95));
-	json_object_object_add(o, "display", json_object_new_string(display));
-	json_object_object_add(o, "too_few_runs", json_object_new_boolean(wide));
-	json_object_object_add(o, "runs", runs_json(v, idx, n));
-	json_object_object_add(o, "failed", json_object_new_int64((int64_t)sc->n_failed));
-	json_object_object_add(o, "cache_mismatches",
-			       json_object_new_int64((int64_t)sc->n_cache_mismatch));
-	json_object_object_add(o, "baseline", m ? report_cmp_baseline(bd, c, m, v, n) : NULL);
-	return o;
+	if ((r = dup_into(&o->id, sc->cell.id)) < 0 || (r = dup_into(&o->host, c->b->label)) < 0 ||
+	    (r = model_axes_from_json(c->axes, &o->axes, &o->n_axes)) < 0 ||
+	    (r = dup_into(&o->group, group)) < 0 || (r = dup_into(&o->label, label)) < 0 ||
+	    (r = dup_into(&o->display, display)) < 0)
+		return r;
+	o->n = (unsigned)s->n;
+	o->mean = s->mean;
+	o->sd = s->sd;
+	o->ci_low = s->mean - s->ci95;
+	o->ci_high = s->mean + s->ci95;
+	o->too_few_runs = wide;
+	if (n && !(o->runs = calloc(n, sizeof *o->runs)))
+		return -ENOMEM;
+	o->n_runs = n;
+	for (size_t i = 0; i < n; i++)
+		o->runs[i] = (struct model_run){.index = idx[i], .value = v[i], .first = i == 0};
+	o->failed = (unsigned)sc->n_failed;
+	o->cache_mismatches = (unsigned)sc->n_cache_mismatch;
+	return m ? report_cmp_baseline(bd, c, m, v, n, o) : 0;
 }
 
 /* --- workloads ----------------------------------------------------------- */
 
-static json_object *metric_json(struct builder *bd, struct mcells *m, bool primary)
+static int metric_fill(struct builder *bd, struct mcells *m, bool primary,
+		       struct model_metric *o)
 {
-	json_object *o = json_object_new_object(), *cells = json_object_new_array();
-	json_object_object_add(o, "name", json_object_new_string(m->metric));
-	json_object_object_add(o, "unit", json_object_new_string(m->unit));
-	json_object_object_add(o, "better", json_object_new_string(m->lower ? "lower" : "higher"));
-	json_object_object_add(o, "cells", cells);
-	for (size_t i = 0; i < m->n; i++)
-		json_object_array_add(cells, cell_json(bd, m->c[i], m->metric));
-	json_object_object_add(o, "comparisons", report_cmp_json(bd, m, primary));
-	json_object_object_add(o, "outliers", report_rack_outliers(bd, m));
-	return o;
+	int r;
+
+	if ((r = dup_into(&o->name, m->metric)) < 0 || (r = dup_into(&o->unit, m->unit)) < 0)
+		return r;
+	o->lower_is_better = m->lower;
+	if (m->n && !(o->cells = calloc(m->n, sizeof *o->cells)))
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n; i++) {
+		o->n_cells++;
+		if ((r = cell_fill(bd, m->c[i], m->metric, &o->cells[i])) < 0)
+			return r;
+	}
+	if ((r = report_cmp(bd, m, primary, o)) < 0)
+		return r;
+	return report_rack_outliers(bd, m, o);
 }
 
 /* One workload: the cells [FROM, TO) of bd->cells (sorted by workload). */
-static int workload_json(struct builder *bd, size_t from, size_t to, json_object *out)
+static int workload_fill(struct builder *bd, size_t from, size_t to)
 {
+	int r;
+
 	_cleanup_free_ const struct rcell **pick = calloc(to - from, sizeof *pick);
 	_cleanup_free_ const char **names = NULL;
 	size_t n_names = 0;
@@ -423,11 +424,11 @@ static int workload_json(struct builder *bd, size_t from, size_t to, json_object
 			names[n_names++] = sc->metrics[k].name;
 		}
 	}
-	json_object *w = json_object_new_object(), *metrics = json_object_new_array();
-	json_object_object_add(w, "workload", json_object_new_string(
-						     workload_kind_name(sc_of(&bd->cells[from])->cell.workload)));
-	json_object_object_add(w, "metrics", metrics);
-	json_object_array_add(out, w);
+	struct model_workload *w = MODEL_PUSH(bd->m->workloads, bd->m->n_workloads);
+	if (!w)
+		return -ENOMEM;
+	if ((r = dup_into(&w->name, workload_kind_name(sc_of(&bd->cells[from])->cell.workload))) < 0)
+		return r;
 	for (size_t x = 0; x < n_names; x++) {
 		struct mcells m = {.c = pick, .workload = workload_kind_name(
 						      sc_of(&bd->cells[from])->cell.workload),
@@ -446,91 +447,96 @@ static int workload_json(struct builder *bd, size_t from, size_t to, json_object
 			}
 			pick[m.n++] = &bd->cells[i];
 		}
-		json_object *mo = metric_json(bd, &m, x == 0);
+		/* Made in place: the model's metric is W's, whose array only
+		 * this loop adds to. */
+		struct model_metric *mo = MODEL_PUSH(w->metrics, w->n_metrics);
 		if (!mo)
 			return -ENOMEM;
-		json_object_array_add(metrics, mo);
+		if ((r = metric_fill(bd, &m, x == 0, mo)) < 0)
+			return r;
 	}
 	return 0;
 }
 
 /* --- the rest of the model ----------------------------------------------- */
 
-static json_object *failures_json(const struct builder *bd)
+static int failures_fill(const struct builder *bd)
 {
-	json_object *a = json_object_new_array();
+	struct model *m = bd->m;
+	int r;
+
 	for (size_t b = 0; b < bd->n_bundles; b++) {
 		const struct bundle *bu = &bd->bundles[b];
 		for (size_t i = 0; i < bu->j.n_runs; i++) {
-			const struct journal_run *r = &bu->j.runs[i];
-			if (strcmp(r->status, "ok") == 0)
+			const struct journal_run *run = &bu->j.runs[i];
+			if (strcmp(run->status, "ok") == 0)
 				continue;
 			char log[64], path[4096];
-			snprintf(log, sizeof log, "console/run-%04u.log", r->position);
+			snprintf(log, sizeof log, "console/run-%04u.log", run->position);
 			snprintf(path, sizeof path, "%s/%s", bu->dir, log);
-			json_object *o = json_object_new_object();
-			json_object_object_add(o, "host", json_object_new_string(bu->label));
-			json_object_object_add(o, "cell", json_object_new_string(r->cell.id));
-			json_object_object_add(o, "index", json_object_new_int64(r->index));
-			json_object_object_add(o, "status", json_object_new_string(r->status));
-			json_object_object_add(o, "message", json_object_new_string(r->message));
-			json_object_object_add(o, "console_log",
-					       access(path, F_OK) == 0 ? json_object_new_string(log)
-								       : NULL);
-			json_object_array_add(a, o);
+			struct model_failure *o = MODEL_PUSH(m->failures, m->n_failures);
+			if (!o)
+				return -ENOMEM;
+			o->index = run->index;
+			if ((r = dup_into(&o->host, bu->label)) < 0 ||
+			    (r = dup_into(&o->cell, run->cell.id)) < 0 ||
+			    (r = dup_into(&o->status, run->status)) < 0 ||
+			    (r = dup_into(&o->message, run->message)) < 0 ||
+			    (access(path, F_OK) == 0 && (r = dup_into(&o->console_log, log)) < 0))
+				return r;
 		}
 	}
-	return a;
+	return 0;
 }
 
 /* The sweep's efficiency from its timings.json: measuring time over wall
- * time, over every session of the sweep; NULL when it was not recorded. */
-static json_object *efficiency_json(json_object *timings)
+ * time, over every session of the sweep; false when it was not recorded. */
+static bool efficiency_of(json_object *timings, struct model_efficiency *ret)
 {
-	json_object *s = NULL, *o;
+	json_object *s = NULL;
 	double ratio, measured, wall;
 
 	if (!timings || !jsonget_number(timings, "efficiency", &ratio) || !isfinite(ratio) ||
 	    !jsonget_number(timings, "measured_seconds", &measured) ||
 	    !jsonget_number(timings, "wall_seconds", &wall) ||
-	    !json_object_object_get_ex(timings, "sessions", &s) ||
-	    !(o = json_object_new_object()))
-		return NULL;
-	json_object_object_add(o, "ratio", jsonget_new_number(ratio));
-	json_object_object_add(o, "measured_seconds", jsonget_new_number(measured));
-	json_object_object_add(o, "wall_seconds", jsonget_new_number(wall));
-	json_object_object_add(o, "sessions",
-			       json_object_new_int64((int64_t)json_object_array_length(s)));
-	return o;
+	    !json_object_object_get_ex(timings, "sessions", &s))
+		return false;
+	*ret = (struct model_efficiency){.ratio = ratio, .measured_seconds = measured,
+					 .wall_seconds = wall,
+					 .sessions = (unsigned)json_object_array_length(s)};
+	return true;
 }
 
-static json_object *hosts_json(const struct builder *bd)
+static int hosts_fill(const struct builder *bd)
 {
-	json_object *a = json_object_new_array();
+	struct model *m = bd->m;
+	int r;
+
+	if (!(m->hosts = calloc(bd->n_bundles, sizeof *m->hosts)))
+		return -ENOMEM;
 	for (size_t b = 0; b < bd->n_bundles; b++) {
 		const struct bundle *bu = &bd->bundles[b];
+		struct model_host *h = &m->hosts[m->n_hosts++];
 		size_t failed = 0;
 		for (size_t i = 0; i < bu->j.n_runs; i++)
 			failed += strcmp(bu->j.runs[i].status, "ok") != 0;
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "label", json_object_new_string(bu->label));
-		json_object_object_add(o, "source", json_object_new_string(bu->dir));
-		json_object_object_add(o, "info", json_object_get(bu->host));
-		json_object_object_add(o, "runs", json_object_new_int64((int64_t)bu->j.n_runs));
-		json_object_object_add(o, "failed", json_object_new_int64((int64_t)failed));
-		json_object_object_add(o, "efficiency", efficiency_json(bu->timings));
-		json_object_array_add(a, o);
+		if ((r = dup_into(&h->label, bu->label)) < 0 || (r = dup_into(&h->source, bu->dir)) < 0)
+			return r;
+		h->info = json_object_get(bu->host);
+		h->runs = (unsigned)bu->j.n_runs;
+		h->failed = (unsigned)failed;
+		h->has_efficiency = efficiency_of(bu->timings, &h->efficiency);
 	}
-	return a;
+	return 0;
 }
 
 /* The profile keys whose values differ from the first bundle's plan. */
-static void plan_diff(const struct bundle *ref, const struct bundle *b, json_object *out)
+static int plan_diff(const struct bundle *ref, const struct bundle *b, struct model *m)
 {
 	json_object *pa, *pb;
 	if (!ref->plan || !b->plan || !json_object_object_get_ex(ref->plan, "profile", &pa) ||
 	    !json_object_object_get_ex(b->plan, "profile", &pb))
-		return;
+		return 0;
 	for (int pass = 0; pass < 2; pass++) {
 		json_object *x = pass ? pb : pa, *y = pass ? pa : pb;
 		json_object_object_foreach(x, section, keys)
@@ -552,34 +558,35 @@ static void plan_diff(const struct bundle *ref, const struct bundle *b, json_obj
 					continue;
 				char name[160];
 				snprintf(name, sizeof name, "[%s] %s", section, key);
-				json_object *o = json_object_new_object();
-				json_object_object_add(o, "host", json_object_new_string(b->label));
-				json_object_object_add(o, "key", json_object_new_string(name));
-				json_object_object_add(o, "value", json_object_new_string(pass ? s1 : s2));
-				json_object_object_add(o, "reference_value",
-						       json_object_new_string(pass ? s2 : s1));
-				json_object_array_add(out, o);
+				struct model_plan_difference *d =
+					MODEL_PUSH(m->plan_differences, m->n_plan_differences);
+				if (!d || dup_into(&d->host, b->label) < 0 || dup_into(&d->key, name) < 0 ||
+				    dup_into(&d->value, pass ? s1 : s2) < 0 ||
+				    dup_into(&d->reference_value, pass ? s2 : s1) < 0)
+					return -ENOMEM;
 			}
 		}
 	}
+	return 0;
 }
 
-static json_object *axes_json(const struct builder *bd)
+static int axes_fill(const struct builder *bd)
 {
-	json_object *a = json_object_new_array();
+	struct model *m = bd->m;
+
 	for (size_t i = 0; i < bd->n_axes; i++) {
-		if (!varied(&bd->axes[i]))
+		const struct axis *ax = &bd->axes[i];
+		if (!varied(ax))
 			continue;
-		json_object *o = json_object_new_object(), *l = json_object_new_array();
-		json_object_object_add(o, "name", json_object_new_string(bd->axes[i].name));
-		for (size_t k = 0; k < bd->axes[i].n_levels; k++)
-			json_object_array_add(l, json_object_new_string(bd->axes[i].levels[k]));
-		json_object_object_add(o, "levels", l);
-		json_object_object_add(o, "reference",
-				       json_object_new_string(bd->axes[i].levels[bd->axes[i].ref]));
-		json_object_array_add(a, o);
+		struct model_axis *o = MODEL_PUSH(m->axes, m->n_axes);
+		if (!o || dup_into(&o->name, ax->name) < 0 ||
+		    dup_into(&o->reference, ax->levels[ax->ref]) < 0)
+			return -ENOMEM;
+		for (size_t k = 0; k < ax->n_levels; k++)
+			if (model_push_string(&o->levels, &o->n_levels, ax->levels[k]) < 0)
+				return -ENOMEM;
 	}
-	return a;
+	return 0;
 }
 
 static const char *title_of(const struct bundle *b)
@@ -630,14 +637,12 @@ static void builder_release(struct builder *bd)
 		bundle_release(&bd->bundles[i]);
 	free(bd->bundles);
 	bundle_release(&bd->base);
-	json_object_put(bd->headlines);
-	json_object_put(bd->worse);
-	json_object_put(bd->outliers);
 }
 
-static int build(struct builder *bd, json_object *root)
+static int build(struct builder *bd)
 {
 	const struct report_options *o = bd->o;
+	struct model *m = bd->m;
 	int r;
 
 	if (!(bd->bundles = calloc(o->n_dirs, sizeof *bd->bundles)))
@@ -653,7 +658,8 @@ static int build(struct builder *bd, json_object *root)
 		bd->has_base = true;
 	}
 	unique_labels(bd);
-	json_object_object_add(root, "title", json_object_new_string(title_of(&bd->bundles[0])));
+	if ((r = dup_into(&m->title, title_of(&bd->bundles[0]))) < 0)
+		return r;
 	if ((r = make_cells(bd)) < 0)
 		return r == -E2BIG ? log_error_code(-EINVAL, "report: more than %d axes", MAX_AXES)
 				   : r;
@@ -661,101 +667,95 @@ static int build(struct builder *bd, json_object *root)
 	if ((r = mark_following_axes(bd)) < 0)
 		return r;
 
-	json_object *workloads = json_object_new_array();
-	json_object_object_add(root, "workloads", workloads);
 	for (size_t i = 0; i < bd->n_cells;) {
 		size_t k = i;
 		while (k < bd->n_cells &&
 		       sc_of(&bd->cells[k])->cell.workload == sc_of(&bd->cells[i])->cell.workload)
 			k++;
-		if ((r = workload_json(bd, i, k, workloads)) < 0)
+		if ((r = workload_fill(bd, i, k)) < 0)
 			return r;
 		i = k;
 	}
-	json_object *diffs = json_object_new_array();
 	for (size_t i = 1; i < bd->n_bundles; i++)
-		plan_diff(&bd->bundles[0], &bd->bundles[i], diffs);
-	json_object_object_add(root, "plan_differences", diffs);
-	json_object_object_add(root, "hosts", hosts_json(bd));
-	json_object_object_add(root, "axes", axes_json(bd));
-	json_object_object_add(root, "failures", failures_json(bd));
-	json_object_object_add(root, "outliers", json_object_get(bd->outliers));
+		if ((r = plan_diff(&bd->bundles[0], &bd->bundles[i], m)) < 0)
+			return r;
+	if ((r = hosts_fill(bd)) < 0 || (r = axes_fill(bd)) < 0 || (r = failures_fill(bd)) < 0)
+		return r;
 	if (bd->has_base) {
-		json_object *b = json_object_new_object();
-		json_object_object_add(b, "source", json_object_new_string(o->baseline_dir));
-		json_object_object_add(b, "worse", json_object_get(bd->worse));
-		json_object_object_add(root, "baseline", b);
-		size_t n = json_object_array_length(bd->worse);
+		m->has_baseline = true;
+		if ((r = dup_into(&m->baseline_source, o->baseline_dir)) < 0)
+			return r;
+		size_t n = m->n_worse;
 		if (n) {
 			char text[160];
 			snprintf(text, sizeof text, "%zu cell metric%s significantly worse than the baseline %s",
 				 n, n == 1 ? "" : "s", o->baseline_dir);
-			json_object_array_add(bd->headlines, json_object_new_string(text));
+			if ((r = model_push_string(&m->headlines, &m->n_headlines, text)) < 0)
+				return r;
 		}
-	} else {
-		json_object_object_add(root, "baseline", NULL);
 	}
 	return 0;
 }
 
-int report_build(const struct report_options *o, struct json_object **ret)
+/* The table of study NAME beside the measured one, into M's references. */
+static int add_study(struct model *m, const char *name)
 {
-	struct builder bd = {.o = o};
-	_cleanup_(json_object_putp) json_object *root = json_object_new_object();
+	_cleanup_(json_object_putp) json_object *refs = json_object_new_array();
+	json_object *study = NULL;
+	int r;
+
+	if (!refs)
+		return -ENOMEM;
+	r = reference_build(name, m, &study);
+	if (r < 0)
+		return log_error_code(r == -ENOENT ? -EINVAL : r, "report: study '%s': %s", name,
+				      r == -ENOENT ? "not a shipped study" : strerror(-r));
+	json_object_array_add(refs, study);
+	m->references = TAKE_PTR(refs);
+	return 0;
+}
+
+int report_build(const struct report_options *o, struct model **ret)
+{
+	_cleanup_(model_freep) struct model *m = calloc(1, sizeof *m);
+	struct builder bd = {.o = o, .m = m};
 	int r;
 
 	if (o->n_dirs == 0)
 		return log_error_code(-EINVAL, "report: no results given");
-	if (!root || !(bd.headlines = json_object_new_array()) ||
-	    !(bd.worse = json_object_new_array()) || !(bd.outliers = json_object_new_array()))
+	if (!m || !(m->format = strdup("buildapp-report")) ||
+	    !(m->method = strdup("ratio of geometric means, 95% CI by Welch's t on the log scale "
+				  "(Welch-Satterthwaite df); pooled: the unweighted mean of the "
+				  "cells' log ratios, Satterthwaite df (docs/results.md)")))
 		return -ENOMEM;
-	json_object_object_add(root, "format", json_object_new_string("buildapp-report"));
-	json_object_object_add(root, "version", json_object_new_int(1));
-	json_object_object_add(root, "confidence", jsonget_new_number(CONFIDENCE));
-	json_object_object_add(root, "method",
-			       json_object_new_string(
-				       "ratio of geometric means, 95% CI by Welch's t on the log scale "
-				       "(Welch-Satterthwaite df); pooled: the unweighted mean of the "
-				       "cells' log ratios, Satterthwaite df (docs/results.md)"));
-	json_object_object_add(root, "headlines", json_object_get(bd.headlines));
-	r = build(&bd, root);
+	m->version = 1;
+	m->confidence = CONFIDENCE;
+	r = build(&bd);
 	/* The study: the one asked for, else the one the profile reproduces
 	 * ([report] reference). */
 	const char *study_name = o->reference;
 	if (!study_name && (study_name = plan_report_key(&bd, "reference")) &&
 	    strcmp(study_name, "none") == 0)
 		study_name = NULL;
-	if (r == 0 && study_name) {
-		json_object *refs = json_object_new_array(), *study = NULL;
-		json_object_object_add(root, "references", refs);
-		r = reference_build(study_name, root, &study);
-		if (r < 0)
-			r = log_error_code(r == -ENOENT ? -EINVAL : r,
-					   "report: study '%s': %s", study_name,
-					   r == -ENOENT ? "not a shipped study" : strerror(-r));
-		else
-			json_object_array_add(refs, study);
-	}
+	if (r == 0 && study_name)
+		r = add_study(m, study_name);
 	builder_release(&bd);
 	if (r < 0)
 		return r;
-	*ret = TAKE_PTR(root);
+	*ret = TAKE_PTR(m);
 	return 0;
 }
 
-bool report_baseline_worse(struct json_object *report)
+bool report_baseline_worse(const struct model *report)
 {
-	json_object *b, *w;
-	return json_object_object_get_ex(report, "baseline", &b) && b &&
-	       json_object_object_get_ex(b, "worse", &w) &&
-	       json_object_array_length(w) > 0;
+	return report->has_baseline && report->n_worse > 0;
 }
 
 void report_after_sweep(const char *dir)
 {
 	const char *dirs[] = {dir};
 	struct report_options o = {.dirs = dirs, .n_dirs = 1};
-	_cleanup_(json_object_putp) json_object *model = NULL;
+	_cleanup_(model_freep) struct model *model = NULL;
 	int r = report_build(&o, &model);
 	if (r >= 0)
 		r = report_write(model, REPORT_ALL_FORMATS, dir);

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct json_object;
+struct model;
 
 enum report_format {
 	REPORT_HTML = 1 << 0,
@@ -35,20 +35,20 @@ struct report_options {
  * *RET NULL and N 0.  Returns 0 or -ENOMEM. */
 int report_rack_expand(const char *dir, char ***ret, size_t *n);
 
-/* Builds the model of the bundles in O into *ret (a new reference).
- * Reports bad input (no journal, a damaged journal, another version) with
- * the bundle's name and returns -EINVAL for it; else 0 or -ENOMEM. */
-int report_build(const struct report_options *o, struct json_object **ret);
+/* Builds the model of the bundles in O into *ret (model.h, a new one the
+ * caller frees with model_free).  Reports bad input (no journal, a
+ * damaged journal, another version) with the bundle's name and returns
+ * -EINVAL for it; else 0 or -ENOMEM. */
+int report_build(const struct report_options *o, struct model **ret);
 
 /* True when the model has a cell significantly worse than the baseline. */
-bool report_baseline_worse(struct json_object *report);
+bool report_baseline_worse(const struct model *report);
 
 /* Writes the FORMATS of REPORT into DIR (created when missing) as
  * report.html, report.csv, report.json and report.txt, each through a
  * temporary file and rename; on failure none of the new files is left.
  * Returns 0 or a negative errno (reported). */
-int report_write(struct json_object *report, unsigned formats,
-		 const char *dir);
+int report_write(const struct model *report, unsigned formats, const char *dir);
 
 /* The report of the one bundle DIR (a results directory at the end of its
  * sweep, once its summary is written), every format written into DIR

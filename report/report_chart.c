@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonget.h"
+#include "model.h"
 
 /* Geometry in viewBox units (about CSS pixels at full size). */
 #define SLOT 48.0   /* one cell: its bar and its dots */
@@ -31,14 +31,6 @@ struct scale {
 static double finite_or(double v, double fallback)
 {
 	return isfinite(v) ? v : fallback;
-}
-
-static double number(json_object *o, const char *key)
-{
-	double v = NAN;
-
-	jsonget_number(o, key, &v);
-	return v;
 }
 
 /* Characters, not bytes, of UTF-8 text: for widths. */
@@ -63,23 +55,20 @@ static double nice_step(double x)
 /* From zero (bars start there) to the highest whisker or run.  The
  * whiskers of a cell with too few runs are left out (they would squash
  * every other bar) and drawn clipped; so are whiskers below zero. */
-static struct scale make_scale(json_object *cells)
+static struct scale make_scale(const struct model_metric *m)
 {
 	double lo = 0, hi = 0;
 
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
-		bool too_few = false;
-		jsonget_bool(c, "too_few_runs", &too_few);
-		double v[] = {number(c, "mean"), too_few ? NAN : number(c, "ci_high")};
+	for (size_t i = 0; i < m->n_cells; i++) {
+		const struct model_cell *c = &m->cells[i];
+		double v[] = {c->mean, c->too_few_runs ? NAN : c->ci_high};
 		for (size_t k = 0; k < 2; k++)
 			if (isfinite(v[k])) {
 				lo = fmin(lo, v[k]);
 				hi = fmax(hi, v[k]);
 			}
-		json_object *runs = report_html_array(c, "runs");
-		for (size_t k = 0; runs && k < json_object_array_length(runs); k++) {
-			double r = number(json_object_array_get_idx(runs, k), "value");
+		for (size_t k = 0; k < c->n_runs; k++) {
+			double r = c->runs[k].value;
 			if (isfinite(r)) {
 				lo = fmin(lo, r);
 				hi = fmax(hi, r);
@@ -124,22 +113,22 @@ static int attr_num(xmlTextWriterPtr w, const char *name, double v)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%.1f", v);
-	return hattr(w, name, buf);
+	return xmlwrite_attr(w, name, buf);
 }
 
 static int svg_text(xmlTextWriterPtr w, const char *class, double x, double y,
 		    const char *anchor, const char *transform, const char *text)
 {
-	W(hstart(w, "text"));
-	W(hattr(w, "class", class));
-	W(attr_num(w, "x", x));
-	W(attr_num(w, "y", y));
+	XW(xmlwrite_start(w, "text"));
+	XW(xmlwrite_attr(w, "class", class));
+	XW(attr_num(w, "x", x));
+	XW(attr_num(w, "y", y));
 	if (anchor)
-		W(hattr(w, "text-anchor", anchor));
+		XW(xmlwrite_attr(w, "text-anchor", anchor));
 	if (transform)
-		W(hattr(w, "transform", transform));
-	W(report_html_text(w, text));
-	W(svgend(w));
+		XW(xmlwrite_attr(w, "transform", transform));
+	XW(report_html_text(w, text));
+	XW(xmlwrite_end(w));
 	return 0;
 }
 
@@ -150,67 +139,59 @@ static int write_axis(xmlTextWriterPtr w, const struct scale *s, double width,
 
 	for (double v = s->bottom; v <= s->top + s->step / 2; v += s->step) {
 		double y = y_of(s, v);
-		W(hstart(w, "path"));
-		W(hattr(w, "class", fabs(v) < s->step / 2 ? "axis" : "grid"));
+		XW(xmlwrite_start(w, "path"));
+		XW(xmlwrite_attr(w, "class", fabs(v) < s->step / 2 ? "axis" : "grid"));
 		snprintf(buf, sizeof(buf), "M%.1f,%.1fH%.1f", LEFT, y, width - RIGHT);
-		W(hattr(w, "d", buf));
-		W(svgend(w));
+		XW(xmlwrite_attr(w, "d", buf));
+		XW(xmlwrite_end(w));
 		tick_text(fabs(v) < s->step / 2 ? 0 : v, s->step, buf, sizeof(buf));
-		W(svg_text(w, "tick", LEFT - 6, y + 4, "end", NULL, buf));
+		XW(svg_text(w, "tick", LEFT - 6, y + 4, "end", NULL, buf));
 	}
 	snprintf(buf, sizeof(buf), "rotate(-90 14 %.1f)", TOP + PLOT / 2);
-	W(svg_text(w, "unit", 14, TOP + PLOT / 2, "middle", buf, unit));
+	XW(svg_text(w, "unit", 14, TOP + PLOT / 2, "middle", buf, unit));
 	return 0;
 }
 
 /* The bar's tooltip: "raw / unsafe: 1230 ± 25 IOPS, n=5". */
-static int write_tooltip(xmlTextWriterPtr w, json_object *c, const char *unit,
+static int write_tooltip(xmlTextWriterPtr w, const struct model_cell *c, const char *unit,
 			 bool outlier)
 {
-	const char *group = jsonget_string(c, "group");
-	const char *label = jsonget_string(c, "label");
-	const char *display = jsonget_string(c, "display");
-	unsigned n = 0;
+	const char *group = c->group, *label = c->label, *display = c->display;
+	unsigned n = c->n;
 	char buf[512];
 
-	jsonget_uint(c, "n", &n);
 	snprintf(buf, sizeof(buf), "%s%s%s: %s %s, n=%u%s", group ? group : "",
 		 group && *group ? " / " : "", label ? label : "?",
 		 display ? display : "no ok run", unit, n,
 		 outlier ? "; this server stands out from the others" : "");
-	W(hstart(w, "title"));
-	W(report_html_text(w, buf));
-	W(svgend(w));
+	XW(xmlwrite_start(w, "title"));
+	XW(report_html_text(w, buf));
+	XW(xmlwrite_end(w));
 	return 0;
 }
 
-static int write_runs(xmlTextWriterPtr w, json_object *c, double x,
+static int write_runs(xmlTextWriterPtr w, const struct model_cell *c, double x,
 		      const struct scale *s)
 {
-	json_object *runs = report_html_array(c, "runs");
-
-	for (size_t k = 0; runs && k < json_object_array_length(runs); k++) {
-		json_object *r = json_object_array_get_idx(runs, k);
-		double v = number(r, "value");
-		bool first = false;
+	for (size_t k = 0; k < c->n_runs; k++) {
+		double v = c->runs[k].value;
+		bool first = c->runs[k].first;
 		if (!isfinite(v))
 			continue;
-		jsonget_bool(r, "first", &first);
-		W(hstart(w, "circle"));
-		W(hattr(w, "class", first ? "run first" : "run"));
+		XW(xmlwrite_start(w, "circle"));
+		XW(xmlwrite_attr(w, "class", first ? "run first" : "run"));
 		/* Three columns so equal values do not hide each other. */
-		W(attr_num(w, "cx", x + BAR + 6 + (double)(k % 3) * 4));
-		W(attr_num(w, "cy", y_of(s, v)));
-		W(hattr(w, "r", first ? "3.2" : "2.6"));
-		unsigned index = (unsigned)k;
+		XW(attr_num(w, "cx", x + BAR + 6 + (double)(k % 3) * 4));
+		XW(attr_num(w, "cy", y_of(s, v)));
+		XW(xmlwrite_attr(w, "r", first ? "3.2" : "2.6"));
+		unsigned index = c->runs[k].index;
 		char title[64];
-		jsonget_uint(r, "index", &index);
 		snprintf(title, sizeof(title), "run %u%s: %.4g", index,
 			 first ? " (first)" : "", v);
-		W(hstart(w, "title"));
-		W(report_html_text(w, title));
-		W(svgend(w));
-		W(svgend(w));
+		XW(xmlwrite_start(w, "title"));
+		XW(report_html_text(w, title));
+		XW(xmlwrite_end(w));
+		XW(xmlwrite_end(w));
 	}
 	return 0;
 }
@@ -226,29 +207,23 @@ static bool same(const char *a, const char *b)
 
 /* Whether cell C is one in which its server stands out: its host and id
  * among the metric's OUTLIERS (report_rack.c). */
-static bool is_outlier(json_object *c, json_object *outliers)
+static bool is_outlier(const struct model_cell *c, const struct model_metric *metric)
 {
-	for (size_t i = 0; outliers && i < json_object_array_length(outliers); i++) {
-		json_object *o = json_object_array_get_idx(outliers, i);
-		if (same(jsonget_string(o, "host"), jsonget_string(c, "host")) &&
-		    same(jsonget_string(o, "cell"), jsonget_string(c, "id")))
+	for (size_t i = 0; i < metric->n_outliers; i++) {
+		const struct model_outlier *o = &metric->outliers[i];
+		if (same(o->host, c->host) && same(o->cell, c->id))
 			return true;
 	}
 	return false;
 }
 
-static struct cell_marks marks_of(json_object *c, json_object *outliers)
+static struct cell_marks marks_of(const struct model_cell *c, const struct model_metric *metric)
 {
-	struct cell_marks m = {.outlier = is_outlier(c, outliers)};
-	json_object *b;
-	unsigned mism = 0, n = 0;
+	struct cell_marks m = {.outlier = is_outlier(c, metric)};
 
-	jsonget_uint(c, "cache_mismatches", &mism);
-	jsonget_uint(c, "n", &n);
-	m.mismatch = mism > 0;
-	m.empty = n == 0 || !isfinite(number(c, "mean"));
-	if (json_object_object_get_ex(c, "baseline", &b) && b)
-		jsonget_bool(b, "worse", &m.worse);
+	m.mismatch = c->cache_mismatches > 0;
+	m.empty = c->n == 0 || !isfinite(c->mean);
+	m.worse = c->has_baseline && c->baseline.worse;
 	return m;
 }
 
@@ -275,21 +250,21 @@ static int write_whisker(xmlTextWriterPtr w, double cx, double lo, double hi,
 	else
 		snprintf(d + n, sizeof(d) - (size_t)n, "M%.1f,%.1fH%.1f", cx - 5, ylo,
 			 cx + 5);
-	W(hstart(w, "path"));
-	W(hattr(w, "class", "ci"));
-	W(hattr(w, "d", d));
-	W(svgend(w));
+	XW(xmlwrite_start(w, "path"));
+	XW(xmlwrite_attr(w, "class", "ci"));
+	XW(xmlwrite_attr(w, "d", d));
+	XW(xmlwrite_end(w));
 	return 0;
 }
 
-static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
+static int write_bar(xmlTextWriterPtr w, const struct model_cell *c, double x,
 		     const struct scale *s, unsigned colour, unsigned chart,
-		     const char *unit, json_object *outliers)
+		     const char *unit, const struct model_metric *metric)
 {
-	struct cell_marks m = marks_of(c, outliers);
-	double mean = finite_or(number(c, "mean"), 0);
+	struct cell_marks m = marks_of(c, metric);
+	double mean = finite_or(c->mean, 0);
 	double y0 = y_of(s, 0), y1 = y_of(s, mean);
-	double lo = number(c, "ci_low"), hi = number(c, "ci_high");
+	double lo = c->ci_low, hi = c->ci_high;
 	char class[64], buf[64];
 
 	/* A hatched bar has no colour of its own: the class's fill would
@@ -301,59 +276,64 @@ static int write_bar(xmlTextWriterPtr w, json_object *c, double x,
 	else
 		snprintf(class, sizeof(class), "bar c%u%s%s%s", colour,
 			 m.worse ? " worse" : "", m.empty ? " none" : "", more);
-	W(hstart(w, "rect"));
-	W(hattr(w, "class", class));
-	W(attr_num(w, "x", x));
-	W(attr_num(w, "y", fmin(y0, y1)));
-	W(attr_num(w, "width", BAR));
-	W(attr_num(w, "height", fabs(y1 - y0)));
+	XW(xmlwrite_start(w, "rect"));
+	XW(xmlwrite_attr(w, "class", class));
+	XW(attr_num(w, "x", x));
+	XW(attr_num(w, "y", fmin(y0, y1)));
+	XW(attr_num(w, "width", BAR));
+	XW(attr_num(w, "height", fabs(y1 - y0)));
 	if (m.mismatch) {
 		snprintf(buf, sizeof(buf), "url(#hatch-%u)", chart);
-		W(hattr(w, "fill", buf));
+		XW(xmlwrite_attr(w, "fill", buf));
 	}
-	W(write_tooltip(w, c, unit, m.outlier));
-	W(svgend(w));
+	XW(write_tooltip(w, c, unit, m.outlier));
+	XW(xmlwrite_end(w));
 	double top = y1;
 	if (isfinite(lo) && isfinite(hi)) {
-		W(write_whisker(w, x + BAR / 2, lo, hi, s));
+		XW(write_whisker(w, x + BAR / 2, lo, hi, s));
 		top = fmin(top, y_of(s, fmin(hi, s->top)));
 	}
 	if (m.empty)
-		W(svg_text(w, "val", x + BAR / 2, y0 - 4, "middle", NULL, "no ok run"));
+		XW(svg_text(w, "val", x + BAR / 2, y0 - 4, "middle", NULL, "no ok run"));
 	double my = fmax(12, top - 5);
 	/* The outlier's label right above its bar, the other marks above it. */
 	if (m.outlier) {
 		my = fmax(23, top - 5);
-		W(svg_text(w, "mark outlier", x + BAR / 2, my, "middle", NULL, "outlier"));
+		XW(svg_text(w, "mark outlier", x + BAR / 2, my, "middle", NULL, "outlier"));
 		my -= 11;
 	}
 	if (m.mismatch)
-		W(svg_text(w, "mark mismatch", x + BAR / 2 - (m.worse ? 6 : 0), my,
+		XW(svg_text(w, "mark mismatch", x + BAR / 2 - (m.worse ? 6 : 0), my,
 			   "middle", NULL, "!"));
 	if (m.worse)
-		W(svg_text(w, "mark worse", x + BAR / 2 + (m.mismatch ? 6 : 0), my,
+		XW(svg_text(w, "mark worse", x + BAR / 2 + (m.mismatch ? 6 : 0), my,
 			   "middle", NULL, "\u25bc"));
 	return 0;
 }
 
-static const char *label_at(json_object *cells, size_t i)
+static const char *label_at(const struct model_metric *m, size_t i)
 {
-	return jsonget_string(json_object_array_get_idx(cells, i), "label");
+	return m->cells[i].label;
+}
+
+static const char *group_at(const struct model_metric *m, size_t i)
+{
+	return m->cells[i].group;
 }
 
 /* The colour of a cell: the place of its label among the distinct labels
  * in order of appearance, so one cache mode has one colour in every
  * group. */
-static unsigned colour_of(json_object *cells, size_t i)
+static unsigned colour_of(const struct model_metric *m, size_t i)
 {
 	unsigned distinct = 0;
 
 	for (size_t k = 0; k < i; k++) {
-		if (same(label_at(cells, k), label_at(cells, i)))
+		if (same(label_at(m, k), label_at(m, i)))
 			return distinct % COLOURS;
 		bool seen = false;
 		for (size_t j = 0; j < k && !seen; j++)
-			seen = same(label_at(cells, j), label_at(cells, k));
+			seen = same(label_at(m, j), label_at(m, k));
 		distinct += !seen;
 	}
 	return distinct % COLOURS;
@@ -367,33 +347,31 @@ struct layout {
 /* Room added on each side of the group that starts at cell I when its
  * label (12px bold) is wider than its bars, so that neighbouring groups'
  * labels do not run into each other. */
-static double group_pad(json_object *cells, size_t i)
+static double group_pad(const struct model_metric *m, size_t i)
 {
-	const char *g = jsonget_string(json_object_array_get_idx(cells, i), "group");
-	size_t n = json_object_array_length(cells), k = i;
+	const char *g = group_at(m, i);
+	size_t n = m->n_cells, k = i;
 
-	while (k < n && same(g, jsonget_string(json_object_array_get_idx(cells, k), "group")))
+	while (k < n && same(g, group_at(m, k)))
 		k++;
 	double need = (double)chars(g) * CHAR_W * 1.2 + 8 - GROUP_GAP;
 	double span = (double)(k - i) * SLOT;
 	return need > span ? (need - span) / 2 : 0;
 }
 
-static struct layout make_layout(json_object *cells)
+static struct layout make_layout(const struct model_metric *m)
 {
 	struct layout l = {0};
-	size_t n = json_object_array_length(cells), longest = 0, n_groups = 0;
+	size_t n = m->n_cells, longest = 0, n_groups = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
-		const char *g = jsonget_string(c, "group");
-		if (i == 0 || !same(g, jsonget_string(json_object_array_get_idx(cells, i - 1),
-						      "group"))) {
+		const char *g = group_at(m, i);
+		if (i == 0 || !same(g, group_at(m, i - 1))) {
 			n_groups++;
-			l.width += 2 * group_pad(cells, i);
+			l.width += 2 * group_pad(m, i);
 		}
 		l.groups |= g && *g;
-		size_t k = chars(jsonget_string(c, "label"));
+		size_t k = chars(label_at(m, i));
 		longest = k > longest ? k : longest;
 	}
 	l.rotate = longest * CHAR_W > SLOT - 4;
@@ -410,24 +388,24 @@ static int write_defs(xmlTextWriterPtr w, unsigned chart)
 	char id[32];
 
 	snprintf(id, sizeof(id), "hatch-%u", chart);
-	W(hstart(w, "defs"));
-	W(hstart(w, "pattern"));
-	W(hattr(w, "id", id));
-	W(hattr(w, "patternUnits", "userSpaceOnUse"));
-	W(hattr(w, "width", "6"));
-	W(hattr(w, "height", "6"));
-	W(hattr(w, "patternTransform", "rotate(45)"));
-	W(hstart(w, "rect"));
-	W(hattr(w, "class", "hatch-bg"));
-	W(hattr(w, "width", "6"));
-	W(hattr(w, "height", "6"));
-	W(svgend(w));
-	W(hstart(w, "path"));
-	W(hattr(w, "class", "hatch"));
-	W(hattr(w, "d", "M0,0V6"));
-	W(svgend(w));
-	W(svgend(w));
-	W(svgend(w));
+	XW(xmlwrite_start(w, "defs"));
+	XW(xmlwrite_start(w, "pattern"));
+	XW(xmlwrite_attr(w, "id", id));
+	XW(xmlwrite_attr(w, "patternUnits", "userSpaceOnUse"));
+	XW(xmlwrite_attr(w, "width", "6"));
+	XW(xmlwrite_attr(w, "height", "6"));
+	XW(xmlwrite_attr(w, "patternTransform", "rotate(45)"));
+	XW(xmlwrite_start(w, "rect"));
+	XW(xmlwrite_attr(w, "class", "hatch-bg"));
+	XW(xmlwrite_attr(w, "width", "6"));
+	XW(xmlwrite_attr(w, "height", "6"));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_start(w, "path"));
+	XW(xmlwrite_attr(w, "class", "hatch"));
+	XW(xmlwrite_attr(w, "d", "M0,0V6"));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_end(w));
 	return 0;
 }
 
@@ -438,45 +416,41 @@ static int write_group_label(xmlTextWriterPtr w, const struct layout *l,
 	char d[96];
 
 	snprintf(d, sizeof(d), "M%.1f,%.1fH%.1f", x0, y, x1);
-	W(hstart(w, "path"));
-	W(hattr(w, "class", "bracket"));
-	W(hattr(w, "d", d));
-	W(svgend(w));
+	XW(xmlwrite_start(w, "path"));
+	XW(xmlwrite_attr(w, "class", "bracket"));
+	XW(xmlwrite_attr(w, "d", d));
+	XW(xmlwrite_end(w));
 	return svg_text(w, "group", (x0 + x1) / 2, y + 15, "middle", NULL, group);
 }
 
-static int write_cells(xmlTextWriterPtr w, json_object *cells,
+static int write_cells(xmlTextWriterPtr w, const struct model_metric *m,
 		       const struct layout *l, const struct scale *s,
-		       unsigned chart, const char *unit, json_object *outliers)
+		       unsigned chart, const char *unit)
 {
-	size_t n = json_object_array_length(cells);
+	size_t n = m->n_cells;
 	double x = LEFT, group_x = LEFT, pad = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
-		const char *g = jsonget_string(c, "group");
-		bool first = i == 0 || !same(g, jsonget_string(json_object_array_get_idx(
-								      cells, i - 1),
-							      "group"));
+		const struct model_cell *c = &m->cells[i];
+		const char *g = c->group;
+		bool first = i == 0 || !same(g, group_at(m, i - 1));
 		if (first) {
-			x += (i > 0 ? GROUP_GAP : 0) + (pad = group_pad(cells, i));
+			x += (i > 0 ? GROUP_GAP : 0) + (pad = group_pad(m, i));
 			group_x = x;
 		}
 		double bx = x + (SLOT - BAR - 14) / 2;
-		W(write_bar(w, c, bx, s, colour_of(cells, i), chart, unit, outliers));
-		W(write_runs(w, c, bx, s));
+		XW(write_bar(w, c, bx, s, colour_of(m, i), chart, unit, m));
+		XW(write_runs(w, c, bx, s));
 		double lx = bx + BAR / 2, ly = TOP + PLOT + 14;
 		char rot[64];
 		snprintf(rot, sizeof(rot), "rotate(-45 %.1f %.1f)", lx, ly - 4);
-		const char *label = jsonget_string(c, "label");
-		W(svg_text(w, "label", lx, ly, l->rotate ? "end" : "middle",
+		const char *label = c->label;
+		XW(svg_text(w, "label", lx, ly, l->rotate ? "end" : "middle",
 			   l->rotate ? rot : NULL, label ? label : ""));
 		x += SLOT;
-		bool last = i + 1 == n ||
-			    !same(g, jsonget_string(json_object_array_get_idx(cells, i + 1),
-						    "group"));
+		bool last = i + 1 == n || !same(g, group_at(m, i + 1));
 		if (last && l->groups)
-			W(write_group_label(w, l, group_x + 2, x - 2, g ? g : ""));
+			XW(write_group_label(w, l, group_x + 2, x - 2, g ? g : ""));
 		if (last)
 			x += pad;
 	}
@@ -488,120 +462,118 @@ static int write_cells(xmlTextWriterPtr w, json_object *cells,
 static int write_key(xmlTextWriterPtr w, const char *shape, const char *class,
 		     const char *text)
 {
-	W(hstart(w, "li"));
-	W(hstart(w, "svg"));
-	W(hattr(w, "class", "key"));
-	W(hattr(w, "viewBox", "0 0 14 14"));
-	W(hattr(w, "width", "14"));
-	W(hattr(w, "height", "14"));
-	W(hattr(w, "aria-hidden", "true"));
+	XW(xmlwrite_start(w, "li"));
+	XW(xmlwrite_start(w, "svg"));
+	XW(xmlwrite_attr(w, "class", "key"));
+	XW(xmlwrite_attr(w, "viewBox", "0 0 14 14"));
+	XW(xmlwrite_attr(w, "width", "14"));
+	XW(xmlwrite_attr(w, "height", "14"));
+	XW(xmlwrite_attr(w, "aria-hidden", "true"));
 	if (strcmp(shape, "text") == 0) {
-		W(svg_text(w, class, 7, 12, "middle", NULL,
+		XW(svg_text(w, class, 7, 12, "middle", NULL,
 			   strstr(class, "worse") ? "\u25bc" : "!"));
 	} else if (strcmp(shape, "path") == 0) {
-		W(hstart(w, "path"));
-		W(hattr(w, "class", class));
-		W(hattr(w, "d", "M7,1V13M3,1H11M3,13H11"));
-		W(svgend(w));
+		XW(xmlwrite_start(w, "path"));
+		XW(xmlwrite_attr(w, "class", class));
+		XW(xmlwrite_attr(w, "d", "M7,1V13M3,1H11M3,13H11"));
+		XW(xmlwrite_end(w));
 	} else {
-		W(hstart(w, shape));
-		W(hattr(w, "class", class));
+		XW(xmlwrite_start(w, shape));
+		XW(xmlwrite_attr(w, "class", class));
 		if (strcmp(shape, "circle") == 0) {
-			W(hattr(w, "cx", "7"));
-			W(hattr(w, "cy", "7"));
-			W(hattr(w, "r", "3.2"));
+			XW(xmlwrite_attr(w, "cx", "7"));
+			XW(xmlwrite_attr(w, "cy", "7"));
+			XW(xmlwrite_attr(w, "r", "3.2"));
 		} else {
-			W(hattr(w, "x", "2"));
-			W(hattr(w, "y", "2"));
-			W(hattr(w, "width", "10"));
-			W(hattr(w, "height", "10"));
+			XW(xmlwrite_attr(w, "x", "2"));
+			XW(xmlwrite_attr(w, "y", "2"));
+			XW(xmlwrite_attr(w, "width", "10"));
+			XW(xmlwrite_attr(w, "height", "10"));
 		}
-		W(svgend(w));
+		XW(xmlwrite_end(w));
 	}
-	W(svgend(w));
-	W(report_html_text(w, text));
-	W(hend(w));
+	XW(xmlwrite_end(w));
+	XW(report_html_text(w, text));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
-static int write_legend(xmlTextWriterPtr w, json_object *cells, json_object *outliers)
+static int write_legend(xmlTextWriterPtr w, const struct model_metric *metric)
 {
 	bool mismatch = false, worse = false, outlier = false;
 
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		struct cell_marks m = marks_of(json_object_array_get_idx(cells, i), outliers);
+	for (size_t i = 0; i < metric->n_cells; i++) {
+		struct cell_marks m = marks_of(&metric->cells[i], metric);
 		mismatch |= m.mismatch;
 		worse |= m.worse;
 		outlier |= m.outlier;
 	}
-	W(hstart(w, "ul"));
-	W(hattr(w, "class", "legend"));
-	W(write_key(w, "rect", "key-bar", "mean"));
-	W(write_key(w, "path", "key-ci", "95% interval"));
-	W(write_key(w, "circle", "key-run", "a run"));
-	W(write_key(w, "circle", "key-run first", "the first run of a cell"));
+	XW(xmlwrite_start(w, "ul"));
+	XW(xmlwrite_attr(w, "class", "legend"));
+	XW(write_key(w, "rect", "key-bar", "mean"));
+	XW(write_key(w, "path", "key-ci", "95% interval"));
+	XW(write_key(w, "circle", "key-run", "a run"));
+	XW(write_key(w, "circle", "key-run first", "the first run of a cell"));
 	if (mismatch)
-		W(write_key(w, "text", "mark mismatch",
+		XW(write_key(w, "text", "mark mismatch",
 			    "cache flags applied did not match (hatched)"));
 	if (worse)
-		W(write_key(w, "text", "mark worse",
+		XW(write_key(w, "text", "mark worse",
 			    "significantly worse than the baseline"));
 	if (outlier)
-		W(write_key(w, "rect", "key-bar key-outlier",
+		XW(write_key(w, "rect", "key-bar key-outlier",
 			    "outlier (dashed outline): this server's interval excludes "
 			    "the other servers'"));
-	W(hend(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
-int report_chart_write(xmlTextWriterPtr w, json_object *metric, unsigned chart)
+int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned chart)
 {
-	json_object *cells = report_html_array(metric, "cells");
-	const char *unit = jsonget_string(metric, "unit");
-	const char *name = jsonget_string(metric, "name");
-	json_object *outliers = report_html_array(metric, "outliers");
+	const char *unit = metric->unit, *name = metric->name;
 	char buf[256];
 
-	if (!cells || json_object_array_length(cells) == 0)
+	if (metric->n_cells == 0)
 		return 0;
 	unit = unit ? unit : "";
-	struct layout l = make_layout(cells);
-	struct scale s = make_scale(cells);
+	struct layout l = make_layout(metric);
+	struct scale s = make_scale(metric);
 
-	W(hstart(w, "div"));
-	W(hattr(w, "class", "scroll"));
-	W(hstart(w, "svg"));
-	W(hattr(w, "xmlns", "http://www.w3.org/2000/svg"));
-	W(hattr(w, "class", "chart"));
-	W(hattr(w, "role", "img"));
+	XW(xmlwrite_start(w, "div"));
+	XW(xmlwrite_attr(w, "class", "scroll"));
+	XW(xmlwrite_start(w, "svg"));
+	XW(xmlwrite_attr(w, "xmlns", "http://www.w3.org/2000/svg"));
+	XW(xmlwrite_attr(w, "class", "chart"));
+	XW(xmlwrite_attr(w, "role", "img"));
 	snprintf(buf, sizeof(buf), "0 0 %.0f %.0f", ceil(l.width), ceil(l.height));
-	W(hattr(w, "viewBox", buf));
+	XW(xmlwrite_attr(w, "viewBox", buf));
 	/* Full width on a phone down to 60% of the drawn size (then the box
 	 * scrolls), and no larger than 130% of it on a wide screen. */
 	snprintf(buf, sizeof(buf), "min-width:%.0fpx;max-width:%.0fpx",
 		 l.width * 0.6, l.width * 1.3);
-	W(hattr(w, "style", buf));
-	W(hstart(w, "title"));
+	XW(xmlwrite_attr(w, "style", buf));
+	XW(xmlwrite_start(w, "title"));
 	snprintf(buf, sizeof(buf), "%s (%s), one bar per cell", name ? name : "", unit);
-	W(report_html_text(w, buf));
-	W(svgend(w));
-	W(write_defs(w, chart));
-	W(write_axis(w, &s, l.width, unit));
-	W(write_cells(w, cells, &l, &s, chart, unit, outliers));
-	W(svgend(w));
-	W(hend(w));
-	return write_legend(w, cells, outliers);
+	XW(report_html_text(w, buf));
+	XW(xmlwrite_end(w));
+	XW(write_defs(w, chart));
+	XW(write_axis(w, &s, l.width, unit));
+	XW(write_cells(w, metric, &l, &s, chart, unit));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_end_full(w));
+	return write_legend(w, metric);
 }
 
-/* Distinct values of member KEY over CELLS in order of appearance, into
- * OUT (borrowed strings); returns their number. */
-static size_t distinct(json_object *cells, const char *key, const char **out,
-		       size_t max)
+/* Distinct values of AT (a cell's group or label) over M's cells in
+ * order of appearance, into OUT (borrowed strings); returns their number. */
+static size_t distinct(const struct model_metric *m,
+		       const char *(*at)(const struct model_metric *, size_t),
+		       const char **out, size_t max)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		const char *v = jsonget_string(json_object_array_get_idx(cells, i), key);
+	for (size_t i = 0; i < m->n_cells; i++) {
+		const char *v = at(m, i);
 		size_t k = 0;
 		while (k < n && !same(out[k], v))
 			k++;
@@ -611,79 +583,74 @@ static size_t distinct(json_object *cells, const char *key, const char **out,
 	return n;
 }
 
-static json_object *cell_at(json_object *cells, const char *group, const char *label)
+static const struct model_cell *cell_at(const struct model_metric *m, const char *group,
+				       const char *label)
 {
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
-		if (same(jsonget_string(c, "group"), group) &&
-		    same(jsonget_string(c, "label"), label))
-			return c;
-	}
+	for (size_t i = 0; i < m->n_cells; i++)
+		if (same(group_at(m, i), group) && same(label_at(m, i), label))
+			return &m->cells[i];
 	return NULL;
 }
 
-static int write_value(xmlTextWriterPtr w, json_object *c, json_object *outliers)
+static int write_value(xmlTextWriterPtr w, const struct model_cell *c,
+		       const struct model_metric *metric)
 {
 	char buf[160];
-	unsigned n = 0, failed = 0;
 
-	W(hstart(w, "td"));
-	W(hattr(w, "class", "num"));
+	XW(xmlwrite_start(w, "td"));
+	XW(xmlwrite_attr(w, "class", "num"));
 	if (!c) {
-		W(report_html_text(w, "\u2013"));
-		return hend(w);
+		XW(report_html_text(w, "\u2013"));
+		return xmlwrite_end_full(w);
 	}
-	struct cell_marks m = marks_of(c, outliers);
-	const char *display = jsonget_string(c, "display");
-	jsonget_uint(c, "n", &n);
-	jsonget_uint(c, "failed", &failed);
-	W(report_html_text(w, m.empty ? "no ok run" : display ? display : "?"));
+	struct cell_marks m = marks_of(c, metric);
+	const char *display = c->display;
+	unsigned n = c->n, failed = c->failed;
+	XW(report_html_text(w, m.empty ? "no ok run" : display ? display : "?"));
 	if (failed)
 		snprintf(buf, sizeof(buf), " n=%u, %u failed", n, failed);
 	else
 		snprintf(buf, sizeof(buf), " n=%u", n);
-	W(report_html_element(w, "span", "muted", buf));
+	XW(report_html_element(w, "span", "muted", buf));
 	if (m.mismatch)
-		W(report_html_element(w, "span", "mark mismatch", " !"));
+		XW(report_html_element(w, "span", "mark mismatch", " !"));
 	if (m.worse)
-		W(report_html_element(w, "span", "mark worse", " \u25bc"));
+		XW(report_html_element(w, "span", "mark worse", " \u25bc"));
 	if (m.outlier)
-		W(report_html_element(w, "span", "mark outlier", " outlier"));
-	return hend(w);
+		XW(report_html_element(w, "span", "mark outlier", " outlier"));
+	return xmlwrite_end_full(w);
 }
 
-int report_chart_values(xmlTextWriterPtr w, json_object *metric)
+int report_chart_values(xmlTextWriterPtr w, const struct model_metric *metric)
 {
-	json_object *cells = report_html_array(metric, "cells");
-	json_object *outliers = report_html_array(metric, "outliers");
 	const char *groups[256], *labels[64];
 
-	if (!cells || json_object_array_length(cells) == 0)
+	if (metric->n_cells == 0)
 		return 0;
-	size_t ng = distinct(cells, "group", groups, 256);
-	size_t nl = distinct(cells, "label", labels, 64);
-	W(hstart(w, "div"));
-	W(hattr(w, "class", "scroll"));
-	W(hstart(w, "table"));
-	W(hattr(w, "class", "values"));
-	W(report_html_element(w, "caption", NULL, "mean \u00b1 95% interval, runs"));
-	W(hstart(w, "thead"));
-	W(hstart(w, "tr"));
-	W(report_html_element(w, "th", NULL, ""));
+	size_t ng = distinct(metric, group_at, groups, 256);
+	size_t nl = distinct(metric, label_at, labels, 64);
+	XW(xmlwrite_start(w, "div"));
+	XW(xmlwrite_attr(w, "class", "scroll"));
+	XW(xmlwrite_start(w, "table"));
+	XW(xmlwrite_attr(w, "class", "values"));
+	XW(report_html_element(w, "caption", NULL, "mean \u00b1 95% interval, runs"));
+	XW(xmlwrite_start(w, "thead"));
+	XW(xmlwrite_start(w, "tr"));
+	XW(report_html_element(w, "th", NULL, ""));
 	for (size_t l = 0; l < nl; l++)
-		W(report_html_element(w, "th", "num", labels[l] ? labels[l] : ""));
-	W(hend(w));
-	W(hend(w));
-	W(hstart(w, "tbody"));
+		XW(report_html_element(w, "th", "num", labels[l] ? labels[l] : ""));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_start(w, "tbody"));
 	for (size_t g = 0; g < ng; g++) {
-		W(hstart(w, "tr"));
-		W(report_html_element(w, "th", NULL, groups[g] && *groups[g] ? groups[g] : "all"));
+		XW(xmlwrite_start(w, "tr"));
+		XW(report_html_element(w, "th", NULL, groups[g] && *groups[g] ? groups[g] : "all"));
 		for (size_t l = 0; l < nl; l++)
-			W(write_value(w, cell_at(cells, groups[g], labels[l]), outliers));
-		W(hend(w));
+			XW(write_value(w, cell_at(metric, groups[g], labels[l]), metric));
+		XW(xmlwrite_end_full(w));
 	}
-	W(hend(w));
-	W(hend(w));
-	W(hend(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }

@@ -1,22 +1,16 @@
-/* The SVG chart of one metric of report.html, and the few writer calls
- * the page and its charts share.  Private to report_html.c and
- * report_chart.c. */
+/* The SVG chart of one metric of report.html, and the HTML text calls
+ * the page and its charts share (the writer's own are lib/xmlwrite.h's).
+ * Private to report_html.c and report_chart.c. */
 #ifndef BUILDAPP_REPORT_CHART_H
 #define BUILDAPP_REPORT_CHART_H
 
 #include <errno.h>
 #include <stdbool.h>
 
-#include <json.h>
 #include <libxml/xmlwriter.h>
 
-/* Every writer call below returns what libxml2's does (< 0 on failure);
- * W() turns a failure into -EIO for the caller. */
-#define W(call)                                                                \
-	do {                                                                   \
-		if ((call) < 0)                                                \
-			return -EIO;                                           \
-	} while (0)
+#include "model.h"
+#include "xmlwrite.h"
 
 /* Text as HTML can carry it: control characters (HTML forbids most, even
  * as references) and bytes that are not UTF-8 become U+FFFD, so a
@@ -30,44 +24,11 @@ int report_html_text(xmlTextWriterPtr w, const char *s);
 int report_html_element(xmlTextWriterPtr w, const char *name,
 			const char *class, const char *text);
 
-static inline int hstart(xmlTextWriterPtr w, const char *name)
-{
-	return xmlTextWriterStartElement(w, BAD_CAST name);
-}
-
-static inline int hattr(xmlTextWriterPtr w, const char *name, const char *value)
-{
-	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value);
-}
-
-/* HTML's non-void elements need their end tag even when empty ("<td/>"
- * is not HTML); SVG's may be self-closed. */
-static inline int hend(xmlTextWriterPtr w)
-{
-	return xmlTextWriterFullEndElement(w);
-}
-
-static inline int svgend(xmlTextWriterPtr w)
-{
-	return xmlTextWriterEndElement(w);
-}
-
-/* The array member KEY of O, or NULL. */
-static inline json_object *report_html_array(json_object *o, const char *key)
-{
-	json_object *a;
-
-	if (!o || !json_object_object_get_ex(o, key, &a) ||
-	    !json_object_is_type(a, json_type_array))
-		return NULL;
-	return a;
-}
-
-/* Writes the chart of METRIC (a "metrics" entry of docs/report.md) as an
- * inline <svg>; N makes its ids unique in the page.  Returns 0 or -EIO. */
-int report_chart_write(xmlTextWriterPtr w, json_object *metric, unsigned n);
+/* Writes the chart of METRIC (a workload's metric, model.h) as an inline
+ * <svg>; N makes its ids unique in the page.  Returns 0 or -EIO. */
+int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned n);
 /* Writes METRIC's means and intervals as a table, groups by labels, with
  * the marks of the chart.  Returns 0 or -EIO. */
-int report_chart_values(xmlTextWriterPtr w, json_object *metric);
+int report_chart_values(xmlTextWriterPtr w, const struct model_metric *metric);
 
 #endif

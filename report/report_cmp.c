@@ -3,30 +3,27 @@
  * sentences; and the check against a baseline bundle. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cleanup.h"
 #include "compare.h"
-#include "jsonget.h"
 #include "report_model.h"
 
-static json_object *ratio_json(const struct compare_ratio *c)
+static struct model_ratio ratio_of(const struct compare_ratio *c)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "ratio", jsonget_new_number(c->ratio));
-	json_object_object_add(o, "ratio_low", jsonget_new_number(c->low));
-	json_object_object_add(o, "ratio_high", jsonget_new_number(c->high));
-	return o;
+	return (struct model_ratio){.ratio = c->ratio, .low = c->low, .high = c->high};
 }
 
 /* The cell against the same cell of the --baseline bundle. */
-json_object *report_cmp_baseline(struct builder *bd, const struct rcell *c,
-				 const struct summary_metric *m, const double *v, size_t n)
+int report_cmp_baseline(struct builder *bd, const struct rcell *c,
+			const struct summary_metric *m, const double *v, size_t n,
+			struct model_cell *out)
 {
 	const struct bundle *base = &bd->base;
 	if (!bd->has_base)
-		return NULL;
+		return 0;
 	for (size_t i = 0; i < base->s.n_cells; i++) {
 		if (strcmp(base->s.cells[i].cell.id, sc_of(c)->cell.id) != 0)
 			continue;
@@ -34,24 +31,26 @@ json_object *report_cmp_baseline(struct builder *bd, const struct rcell *c,
 		_cleanup_free_ double *bv = calloc(cr->n ? cr->n : 1, sizeof *bv);
 		struct compare_ratio cmp;
 		if (!bv)
-			return NULL;
+			return -ENOMEM;
 		size_t bn = bundle_values(cr, m->name, bv, NULL);
 		if (n == 0 || bn == 0 ||
 		    compare_ratio(v, n, bv, bn, CONFIDENCE, &cmp) < 0)
-			return NULL;
+			return 0;
 		bool worse = cmp.shown && !is_better(cmp.ratio, m->lower_is_better);
-		json_object *o = ratio_json(&cmp);
-		json_object_object_add(o, "worse", json_object_new_boolean(worse));
+		out->has_baseline = true;
+		out->baseline = (struct model_cell_baseline){.r = ratio_of(&cmp), .worse = worse};
 		if (worse) {
-			json_object *w = ratio_json(&cmp);
-			json_object_object_add(w, "host", json_object_new_string(c->b->label));
-			json_object_object_add(w, "cell", json_object_new_string(sc_of(c)->cell.id));
-			json_object_object_add(w, "metric", json_object_new_string(m->name));
-			json_object_array_add(bd->worse, w);
+			struct model_worse *w = MODEL_PUSH(bd->m->worse, bd->m->n_worse);
+			if (!w)
+				return -ENOMEM;
+			w->r = ratio_of(&cmp);
+			if (!(w->host = strdup(c->b->label)) ||
+			    !(w->cell = strdup(sc_of(c)->cell.id)) || !(w->metric = strdup(m->name)))
+				return -ENOMEM;
 		}
-		return o;
+		return 0;
 	}
-	return NULL;
+	return 0;
 }
 
 
@@ -149,29 +148,24 @@ static void sentence(const struct mcells *m, const char *level, const char *ref,
 			 ns, pr, lo, hi);
 }
 
-static json_object *comparison_json(const struct mcells *m, const char *axis,
-				    const char *level, const char *ref, json_object *held,
-				    size_t strata, const struct compare_ratio *c,
-				    const char *text)
+/* Fills comparison O (its held axes already in) of level LEVEL of AXIS
+ * against REF over STRATA pairs.  Returns 0 or -ENOMEM. */
+static int comparison_fill(const struct mcells *m, const char *axis, const char *level,
+			   const char *ref, size_t strata, const struct compare_ratio *c,
+			   const char *text, struct model_comparison *o)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "axis", json_object_new_string(axis));
-	json_object_object_add(o, "level", json_object_new_string(level));
-	json_object_object_add(o, "reference", json_object_new_string(ref));
-	json_object_object_add(o, "held", held);
-	json_object_object_add(o, "pooled", json_object_new_boolean(strata > 1));
-	json_object_object_add(o, "strata", json_object_new_int64((int64_t)strata));
-	json_object_object_add(o, "ratio", jsonget_new_number(c->ratio));
-	json_object_object_add(o, "ratio_low", jsonget_new_number(c->low));
-	json_object_object_add(o, "ratio_high", jsonget_new_number(c->high));
-	json_object_object_add(o, "df", jsonget_new_number(c->df));
-	json_object_object_add(o, "n_level", json_object_new_int64((int64_t)c->n_level));
-	json_object_object_add(o, "n_reference", json_object_new_int64((int64_t)c->n_reference));
-	json_object_object_add(o, "shown", json_object_new_boolean(c->shown));
-	json_object_object_add(o, "better",
-			       json_object_new_boolean(c->shown && is_better(c->ratio, m->lower)));
-	json_object_object_add(o, "sentence", json_object_new_string(text));
-	return o;
+	o->pooled = strata > 1;
+	o->strata = (unsigned)strata;
+	o->r = ratio_of(c);
+	o->df = c->df;
+	o->n_level = (unsigned)c->n_level;
+	o->n_reference = (unsigned)c->n_reference;
+	o->shown = c->shown;
+	o->better = c->shown && is_better(c->ratio, m->lower);
+	if (!(o->axis = strdup(axis)) || !(o->level = strdup(level)) ||
+	    !(o->reference = strdup(ref)) || !(o->sentence = strdup(text)))
+		return -ENOMEM;
+	return 0;
 }
 
 /* The values of cell C for M into a new array in *V; returns n. */
@@ -241,8 +235,9 @@ static bool strata_share_a_cell(const struct strata *s)
 /* What the pair C (at the compared level of axis A) and P (at the
  * reference) holds (into HELD, when not NULL) and the sentence's "where"
  * part: each axis held, or named with what each side had. */
-static void pair_where(const struct builder *bd, size_t a, const struct rcell *c,
-		       const struct rcell *p, json_object *held, char *where, size_t size)
+static int pair_where(const struct builder *bd, size_t a, const struct rcell *c,
+		      const struct rcell *p, struct model_comparison *held, char *where,
+		      size_t size)
 {
 	const struct axis *ax = &bd->axes[a];
 	size_t used = 0;
@@ -261,9 +256,11 @@ static void pair_where(const struct builder *bd, size_t a, const struct rcell *c
 					strcmp(hv, pv) != 0));
 		if (!named)
 			continue;
-		if (held_x && held)
-			json_object_object_add(held, bd->axes[x].name,
-					       json_object_new_string(hv));
+		if (held_x && held) {
+			struct model_held *h = MODEL_PUSH(held->held, held->n_held);
+			if (!h || !(h->axis = strdup(bd->axes[x].name)) || !(h->level = strdup(hv)))
+				return -ENOMEM;
+		}
 		if (used >= size)
 			continue;
 		if (held_x || strcmp(pv, "-") == 0)
@@ -276,6 +273,7 @@ static void pair_where(const struct builder *bd, size_t a, const struct rcell *c
 			used += (size_t)snprintf(where + used, size - used, "%s%s=%s vs %s",
 						 used ? ", " : "", bd->axes[x].name, hv, pv);
 	}
+	return 0;
 }
 
 /* Cell C as the tables group it ("raw / directsync": its levels of the
@@ -325,29 +323,31 @@ static void unmeasured_sentence(const struct builder *bd, const struct mcells *m
  * is 0: a cell with no ok run), into OUT. */
 static int add_unmeasured(struct builder *bd, const struct mcells *m, size_t a,
 			  const struct rcell *c, const struct rcell *p, size_t n_level,
-			  size_t n_ref, json_object *out)
+			  size_t n_ref, struct model_metric *out)
 {
 	const struct axis *ax = &bd->axes[a];
 	const char *level = ax->levels[c->lev[a]], *ref = ax->levels[ax->ref];
 	struct compare_ratio none = {.ratio = NAN, .low = NAN, .high = NAN, .df = NAN,
 				     .n_level = n_level, .n_reference = n_ref};
 	char text[512], where[256];
-	json_object *held = json_object_new_object();
+	struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
 
-	if (!held)
+	if (!o || pair_where(bd, a, c, p, o, where, sizeof where) < 0)
 		return -ENOMEM;
-	pair_where(bd, a, c, p, held, where, sizeof where);
 	unmeasured_sentence(bd, m, level, ref, where, n_level ? NULL : c, n_ref ? NULL : p,
 			    text, sizeof text);
-	json_object *o = comparison_json(m, ax->name, level, ref, held, 1, &none, text);
-	json_object_object_add(o, "measured", json_object_new_boolean(false));
-	json_object_array_add(out, o);
-	return 0;
+	o->unmeasured = true;
+	return comparison_fill(m, ax->name, level, ref, 1, &none, text, o);
+}
+
+static int headline(struct builder *bd, const char *sentence)
+{
+	return model_push_string(&bd->m->headlines, &bd->m->n_headlines, sentence);
 }
 
 /* Level L of axis A against the reference, per stratum and pooled. */
 static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
-			 size_t l, json_object *out, bool headline)
+			 size_t l, struct model_metric *out, bool headlines)
 {
 	const struct axis *ax = &bd->axes[a];
 	const char *level = ax->levels[l], *ref = ax->levels[ax->ref];
@@ -355,8 +355,8 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 	char text[512], where[256];
 	/* Pairs with a side not measured: added after the measured ones,
 	 * which the pooling below counts from the end of OUT. */
-	json_object *unmeasured = json_object_new_array();
-	int r = unmeasured ? 0 : -ENOMEM;
+	struct model_metric unmeasured = {0};
+	int r = 0;
 
 	for (size_t i = 0; i < m->n && r == 0; i++) {
 		const struct rcell *c = m->c[i], *p;
@@ -379,28 +379,29 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 			}
 			if (compare_ratio(lv, sl->n, rv, sr->n, CONFIDENCE, &cmp) < 0) {
 				if (sl->n == 0 || sr->n == 0)
-					r = add_unmeasured(bd, m, a, c, p, sl->n, sr->n, unmeasured);
+					r = add_unmeasured(bd, m, a, c, p, sl->n, sr->n, &unmeasured);
 				free(lv);
 				free(rv);
 				continue; /* or a value with no log */
 			}
 			st.cells[2 * st.n] = c;
 			st.cells[2 * st.n + 1] = p;
-			json_object *held = json_object_new_object();
-			pair_where(bd, a, c, p, held, where, sizeof where);
-			sentence(m, level, ref, where, &cmp, text, sizeof text);
-			json_object *one = comparison_json(m, ax->name, level, ref, held, 1, &cmp, text);
-			json_object_array_add(out, one);
 			st.n++;
+			struct model_comparison *one = MODEL_PUSH(out->comparisons, out->n_comparisons);
+			if (!one || pair_where(bd, a, c, p, one, where, sizeof where) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			sentence(m, level, ref, where, &cmp, text, sizeof text);
+			r = comparison_fill(m, ax->name, level, ref, 1, &cmp, text, one);
 		}
 	}
 	size_t k = st.n;
 	bool dependent = strata_share_a_cell(&st);
 	if (r == 0 && k > 0) {
 		struct compare_ratio cmp;
-		json_object *head = k == 1 ? json_object_array_get_idx(
-						     out, json_object_array_length(out) - 1)
-					   : NULL;
+		/* The headline: the only pair's, or the pooled one's. */
+		size_t head = k == 1 ? out->n_comparisons - 1 : SIZE_MAX;
 		if (k > 1 && !dependent &&
 		    compare_ratio_pooled(st.level, st.ref, k, CONFIDENCE, &cmp) == 0) {
 			char over[200];
@@ -414,31 +415,33 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 								 bd->axes[x].name);
 			snprintf(where, sizeof where, "pooled over %zu settings of %s", k, over);
 			sentence(m, level, ref, where, &cmp, text, sizeof text);
-			head = comparison_json(m, ax->name, level, ref, json_object_new_object(),
-					       k, &cmp, text);
-			json_object_array_add(out, head);
+			struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
+			r = o ? comparison_fill(m, ax->name, level, ref, k, &cmp, text, o) : -ENOMEM;
+			head = out->n_comparisons - 1;
 		}
 		/* The headline is the pooled sentence, or the only one; pairs
 		 * that share a cell are each a headline. */
-		if (headline && head)
-			json_object_array_add(bd->headlines,
-					      json_object_get(json_object_object_get(head, "sentence")));
-		size_t all = json_object_array_length(out);
-		for (size_t i = all - k; headline && dependent && k <= MAX_DEPENDENT_HEADLINES &&
-					 i < all; i++)
-			json_object_array_add(bd->headlines,
-					      json_object_get(json_object_object_get(
-						      json_object_array_get_idx(out, i), "sentence")));
+		if (r == 0 && headlines && head != SIZE_MAX)
+			r = headline(bd, out->comparisons[head].sentence);
+		size_t all = out->n_comparisons;
+		for (size_t i = all - k; r == 0 && headlines && dependent &&
+					 k <= MAX_DEPENDENT_HEADLINES && i < all; i++)
+			r = headline(bd, out->comparisons[i].sentence);
 	}
-	/* After the measured ones, in the comparisons and the answers. */
-	for (size_t i = 0; r == 0 && i < json_object_array_length(unmeasured); i++) {
-		json_object *o = json_object_array_get_idx(unmeasured, i);
-		json_object_array_add(out, json_object_get(o));
-		if (headline)
-			json_object_array_add(bd->headlines,
-					      json_object_get(json_object_object_get(o, "sentence")));
+	/* After the measured ones, in the comparisons and the answers (moved
+	 * even after a failure, to be freed with the model). */
+	for (size_t i = 0; i < unmeasured.n_comparisons; i++) {
+		struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
+		if (!o) {
+			r = -ENOMEM;
+			unmeasured.n_comparisons = i;
+			break;
+		}
+		*o = unmeasured.comparisons[i];
+		if (r == 0 && headlines)
+			r = headline(bd, o->sentence);
 	}
-	json_object_put(unmeasured);
+	free(unmeasured.comparisons);
 	strata_release(&st);
 	return r;
 }
@@ -454,22 +457,20 @@ static bool same_as_earlier(const struct builder *bd, size_t a)
 	return false;
 }
 
-json_object *report_cmp_json(struct builder *bd, const struct mcells *m, bool headline)
+int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
+	       struct model_metric *out)
 {
-	json_object *out = json_object_new_array();
-	for (size_t a = 0; out && a < bd->n_axes; a++) {
+	for (size_t a = 0; a < bd->n_axes; a++) {
 		const struct axis *ax = &bd->axes[a];
+		int r;
 		if (!varied(ax) || same_as_earlier(bd, a) || strcmp(ax->levels[ax->ref], "-") == 0)
 			continue;
 		/* "-": cells that do not have the axis (raw has no L2 cache)
 		 * are not one of its levels. */
 		for (size_t l = 0; l < ax->n_levels; l++)
 			if (l != ax->ref && strcmp(ax->levels[l], "-") != 0 &&
-			    compare_level(bd, m, a, l, out, headline) < 0) {
-				json_object_put(out);
-				return NULL;
-			}
+			    (r = compare_level(bd, m, a, l, out, headline)) < 0)
+				return r;
 	}
-	return out;
+	return 0;
 }
-

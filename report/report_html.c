@@ -155,14 +155,15 @@ int report_html_text(xmlTextWriterPtr w, const char *s)
 int report_html_element(xmlTextWriterPtr w, const char *name,
 			const char *class, const char *text)
 {
-	if (hstart(w, name) < 0 || (class && hattr(w, "class", class) < 0) ||
+	if (xmlwrite_start(w, name) < 0 || (class && xmlwrite_attr(w, "class", class) < 0) ||
 	    report_html_text(w, text) < 0)
 		return -1;
-	return hend(w);
+	return xmlwrite_end_full(w);
 }
 
-/* The value of member KEY of O as text: strings as they are, numbers and
- * booleans as JSON prints them, NULL for null or absent. */
+/* The value of member KEY of O (host.json's, a study's table) as text:
+ * strings as they are, numbers and booleans as JSON prints them, NULL
+ * for null or absent. */
 static const char *value_text(json_object *o, const char *key)
 {
 	json_object *v;
@@ -175,29 +176,25 @@ static const char *value_text(json_object *o, const char *key)
 static int dl_item(xmlTextWriterPtr w, const char *term, const char *value,
 		   const char *class)
 {
-	W(report_html_element(w, "dt", NULL, term));
+	XW(report_html_element(w, "dt", NULL, term));
 	if (!value)
-		W(report_html_element(w, "dd", "unknown", "unknown"));
+		XW(report_html_element(w, "dd", "unknown", "unknown"));
 	else
-		W(report_html_element(w, "dd", class, value));
+		XW(report_html_element(w, "dd", class, value));
 	return 0;
 }
 
 /* The host's sweep efficiency (docs/report.md), "unknown" without
  * timings.json. */
-static int write_efficiency(xmlTextWriterPtr w, json_object *host)
+static int write_efficiency(xmlTextWriterPtr w, const struct model_host *host)
 {
-	json_object *e = NULL;
-	double ratio, measured, wall;
+	const struct model_efficiency *e = &host->efficiency;
 	char buf[96];
 
-	if (!json_object_object_get_ex(host, "efficiency", &e) || !e ||
-	    !jsonget_number(e, "ratio", &ratio) ||
-	    !jsonget_number(e, "measured_seconds", &measured) ||
-	    !jsonget_number(e, "wall_seconds", &wall))
+	if (!host->has_efficiency)
 		return dl_item(w, "sweep efficiency", NULL, NULL);
-	snprintf(buf, sizeof(buf), "%.2f (%.0f s measuring in %.0f s of wall time)", ratio,
-		 measured, wall);
+	snprintf(buf, sizeof(buf), "%.2f (%.0f s measuring in %.0f s of wall time)", e->ratio,
+		 e->measured_seconds, e->wall_seconds);
 	return dl_item(w, "sweep efficiency", buf, NULL);
 }
 
@@ -223,25 +220,25 @@ static int write_disk(xmlTextWriterPtr w, json_object *disk)
 			       "unknown");
 	snprintf(buf, sizeof(buf), "%s%s%s", value_text(disk, "model") ?: "unknown model",
 		 value_text(disk, "name") ? " /dev/" : "", value_text(disk, "name") ?: "");
-	W(dl_item(w, "disk under test", buf, NULL));
-	W(dl_item(w, "disk firmware", value_text(disk, "firmware"), NULL));
-	W(dl_item(w, "disk serial", value_text(disk, "serial"), "hash"));
-	W(dl_item(w, "disk WWID", value_text(disk, "wwid"), "hash"));
+	XW(dl_item(w, "disk under test", buf, NULL));
+	XW(dl_item(w, "disk firmware", value_text(disk, "firmware"), NULL));
+	XW(dl_item(w, "disk serial", value_text(disk, "serial"), "hash"));
+	XW(dl_item(w, "disk WWID", value_text(disk, "wwid"), "hash"));
 	const char *size = NULL;
 	if (jsonget_number(disk, "size_bytes", &v) && isfinite(v)) {
 		format_bytes(v, buf, sizeof(buf));
 		size = buf;
 	}
-	W(dl_item(w, "disk size", size, NULL));
+	XW(dl_item(w, "disk size", size, NULL));
 	bool rot;
-	W(dl_item(w, "rotational",
+	XW(dl_item(w, "rotational",
 		  jsonget_bool(disk, "rotational", &rot) ? (rot ? "yes (HDD)" : "no (SSD/NVMe)")
 							 : NULL,
 		  NULL));
 	const char *ls = value_text(disk, "logical_sector_bytes");
 	const char *ps = value_text(disk, "physical_sector_bytes");
 	snprintf(buf, sizeof(buf), "%s B logical, %s B physical", ls ?: "?", ps ?: "?");
-	W(dl_item(w, "sectors", ls || ps ? buf : NULL, NULL));
+	XW(dl_item(w, "sectors", ls || ps ? buf : NULL, NULL));
 	const char *req = value_text(disk, "write_cache_requested");
 	const char *back = value_text(disk, "write_cache_read_back");
 	snprintf(buf, sizeof(buf), "set %s, read back %s", req ?: "(not set)",
@@ -250,6 +247,7 @@ static int write_disk(xmlTextWriterPtr w, json_object *disk)
 	return dl_item(w, "write cache", buf, differs ? "differs" : NULL);
 }
 
+/* INFO is host.json as the host wrote it (hostjson.h), kept as read. */
 static int write_host_info(xmlTextWriterPtr w, json_object *info)
 {
 	char buf[256];
@@ -257,72 +255,66 @@ static int write_host_info(xmlTextWriterPtr w, json_object *info)
 
 	snprintf(buf, sizeof(buf), "%s \u00d7 %s", value_text(info, "cpu_model") ?: "unknown CPU",
 		 value_text(info, "cpus") ?: "?");
-	W(dl_item(w, "CPU", buf, NULL));
+	XW(dl_item(w, "CPU", buf, NULL));
 	const char *mem = NULL;
 	if (jsonget_number(info, "memory_bytes", &v) && isfinite(v)) {
 		format_bytes(v, buf, sizeof(buf));
 		mem = buf;
 	}
-	W(dl_item(w, "memory", mem, NULL));
+	XW(dl_item(w, "memory", mem, NULL));
 	json_object *disk = NULL;
 	json_object_object_get_ex(info, "disk", &disk);
-	W(write_disk(w, disk));
-	W(dl_item(w, "kernel", value_text(info, "kernel"), NULL));
-	W(dl_item(w, "QEMU", value_text(info, "qemu_version"), NULL));
-	W(dl_item(w, "libvirt", value_text(info, "libvirt_version"), NULL));
+	XW(write_disk(w, disk));
+	XW(dl_item(w, "kernel", value_text(info, "kernel"), NULL));
+	XW(dl_item(w, "QEMU", value_text(info, "qemu_version"), NULL));
+	XW(dl_item(w, "libvirt", value_text(info, "libvirt_version"), NULL));
 	const char *accel = value_text(info, "accel");
-	W(dl_item(w, "accelerator",
+	XW(dl_item(w, "accelerator",
 		  !accel ? NULL
 		  : strcmp(accel, "kvm") == 0 ? "KVM"
 		  : strcmp(accel, "tcg") == 0 ? "TCG (emulated: not a disk benchmark)"
 					      : accel,
 		  accel && strcmp(accel, "tcg") == 0 ? "differs" : NULL));
-	W(dl_item(w, "firmware", value_text(info, "firmware"), NULL));
+	XW(dl_item(w, "firmware", value_text(info, "firmware"), NULL));
 	json_object *kit = NULL, *plan = NULL;
 	json_object_object_get_ex(info, "kit", &kit);
 	json_object_object_get_ex(info, "plan", &plan);
-	W(dl_item(w, "kit", kit ? value_text(kit, "profile") : "none (buildapp run)",
+	XW(dl_item(w, "kit", kit ? value_text(kit, "profile") : "none (buildapp run)",
 		  kit ? NULL : "unknown"));
 	if (kit)
-		W(dl_item(w, "kit sha256", value_text(kit, "sha256"), "hash"));
-	W(dl_item(w, "plan seed", value_text(plan, "seed"), NULL));
-	W(dl_item(w, "plan sha256", value_text(plan, "sha256"), "hash"));
+		XW(dl_item(w, "kit sha256", value_text(kit, "sha256"), "hash"));
+	XW(dl_item(w, "plan seed", value_text(plan, "seed"), NULL));
+	XW(dl_item(w, "plan sha256", value_text(plan, "sha256"), "hash"));
 	return dl_item(w, "started", value_text(info, "started"), NULL);
 }
 
-static int write_hosts(xmlTextWriterPtr w, json_object *hosts)
+static int write_hosts(xmlTextWriterPtr w, const struct model *mo)
 {
 	char buf[128];
 
-	W(hstart(w, "section"));
-	W(report_html_element(w, "h2", NULL,
-			      json_object_array_length(hosts) > 1 ? "Hosts" : "Host"));
-	W(hstart(w, "div"));
-	W(hattr(w, "class", "hosts"));
-	for (size_t i = 0; i < json_object_array_length(hosts); i++) {
-		json_object *h = json_object_array_get_idx(hosts, i), *info = NULL;
-		W(hstart(w, "div"));
-		W(hattr(w, "class", "host"));
-		const char *label = jsonget_string(h, "label");
-		W(report_html_element(w, "h3", NULL, label ? label : "host"));
-		W(hstart(w, "dl"));
-		W(dl_item(w, "bundle", jsonget_string(h, "source"), "hash"));
-		unsigned runs = 0, failed = 0;
-		jsonget_uint(h, "runs", &runs);
-		jsonget_uint(h, "failed", &failed);
-		snprintf(buf, sizeof(buf), "%u, %u failed", runs, failed);
-		W(dl_item(w, "runs", buf, failed ? "differs" : NULL));
-		W(write_efficiency(w, h));
-		if (json_object_object_get_ex(h, "info", &info) && info &&
-		    json_object_is_type(info, json_type_object))
-			W(write_host_info(w, info));
+	XW(xmlwrite_start(w, "section"));
+	XW(report_html_element(w, "h2", NULL, mo->n_hosts > 1 ? "Hosts" : "Host"));
+	XW(xmlwrite_start(w, "div"));
+	XW(xmlwrite_attr(w, "class", "hosts"));
+	for (size_t i = 0; i < mo->n_hosts; i++) {
+		const struct model_host *h = &mo->hosts[i];
+		XW(xmlwrite_start(w, "div"));
+		XW(xmlwrite_attr(w, "class", "host"));
+		XW(report_html_element(w, "h3", NULL, h->label ? h->label : "host"));
+		XW(xmlwrite_start(w, "dl"));
+		XW(dl_item(w, "bundle", h->source, "hash"));
+		snprintf(buf, sizeof(buf), "%u, %u failed", h->runs, h->failed);
+		XW(dl_item(w, "runs", buf, h->failed ? "differs" : NULL));
+		XW(write_efficiency(w, h));
+		if (h->info && json_object_is_type(h->info, json_type_object))
+			XW(write_host_info(w, h->info));
 		else
-			W(dl_item(w, "host", "no host.json in this bundle", "unknown"));
-		W(hend(w));
-		W(hend(w));
+			XW(dl_item(w, "host", "no host.json in this bundle", "unknown"));
+		XW(xmlwrite_end_full(w));
+		XW(xmlwrite_end_full(w));
 	}
-	W(hend(w));
-	W(hend(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
@@ -331,36 +323,36 @@ static int write_hosts(xmlTextWriterPtr w, json_object *hosts)
 static int write_json_table(xmlTextWriterPtr w, json_object *columns,
 			    json_object *rows)
 {
-	W(hstart(w, "div"));
-	W(hattr(w, "class", "scroll"));
-	W(hstart(w, "table"));
-	W(hstart(w, "thead"));
-	W(hstart(w, "tr"));
+	XW(xmlwrite_start(w, "div"));
+	XW(xmlwrite_attr(w, "class", "scroll"));
+	XW(xmlwrite_start(w, "table"));
+	XW(xmlwrite_start(w, "thead"));
+	XW(xmlwrite_start(w, "tr"));
 	for (size_t i = 0; columns && i < json_object_array_length(columns); i++)
-		W(report_html_element(w, "th", NULL,
+		XW(report_html_element(w, "th", NULL,
 				      json_object_get_string(json_object_array_get_idx(columns, i))));
-	W(hend(w));
-	W(hend(w));
-	W(hstart(w, "tbody"));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_start(w, "tbody"));
 	for (size_t r = 0; rows && r < json_object_array_length(rows); r++) {
 		json_object *row = json_object_array_get_idx(rows, r);
-		W(hstart(w, "tr"));
+		XW(xmlwrite_start(w, "tr"));
 		for (size_t i = 0; json_object_is_type(row, json_type_array) &&
 				   i < json_object_array_length(row);
 		     i++) {
 			json_object *v = json_object_array_get_idx(row, i);
-			W(report_html_element(w, "td",
+			XW(report_html_element(w, "td",
 					      json_object_is_type(v, json_type_double) ||
 							      json_object_is_type(v, json_type_int)
 						      ? "num"
 						      : NULL,
 					      v ? json_object_get_string(v) : ""));
 		}
-		W(hend(w));
+		XW(xmlwrite_end_full(w));
 	}
-	W(hend(w));
-	W(hend(w));
-	W(hend(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
@@ -369,26 +361,26 @@ static int write_json_table(xmlTextWriterPtr w, json_object *columns,
 static int table_start(xmlTextWriterPtr w, const char *class,
 		       const char *const *heads)
 {
-	W(hstart(w, "div"));
-	W(hattr(w, "class", "scroll"));
-	W(hstart(w, "table"));
+	XW(xmlwrite_start(w, "div"));
+	XW(xmlwrite_attr(w, "class", "scroll"));
+	XW(xmlwrite_start(w, "table"));
 	if (class)
-		W(hattr(w, "class", class));
-	W(hstart(w, "thead"));
-	W(hstart(w, "tr"));
+		XW(xmlwrite_attr(w, "class", class));
+	XW(xmlwrite_start(w, "thead"));
+	XW(xmlwrite_start(w, "tr"));
 	for (; *heads; heads++)
-		W(report_html_element(w, "th", NULL, *heads));
-	W(hend(w));
-	W(hend(w));
-	W(hstart(w, "tbody"));
+		XW(report_html_element(w, "th", NULL, *heads));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_start(w, "tbody"));
 	return 0;
 }
 
 static int table_end(xmlTextWriterPtr w)
 {
-	W(hend(w));
-	W(hend(w));
-	W(hend(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
@@ -402,202 +394,201 @@ static void percent(double ratio, char *buf, size_t len)
 		snprintf(buf, len, fabs(p) < 10 ? "%+.1f%%" : "%+.0f%%", p);
 }
 
-/* The ratio of O ("ratio", "ratio_low", "ratio_high") as a change in
- * percent and its interval: two cells. */
-static int write_ratio_cells(xmlTextWriterPtr w, json_object *o)
+/* RATIO as a change in percent and its interval: two cells. */
+static int write_ratio_cells(xmlTextWriterPtr w, const struct model_ratio *ratio)
 {
-	double r = NAN, rl = NAN, rh = NAN;
 	char buf[96], lo[32], hi[32];
 
-	jsonget_number(o, "ratio", &r);
-	jsonget_number(o, "ratio_low", &rl);
-	jsonget_number(o, "ratio_high", &rh);
-	percent(r, buf, sizeof(buf));
-	W(report_html_element(w, "td", "num", buf));
-	percent(rl, lo, sizeof(lo));
-	percent(rh, hi, sizeof(hi));
+	percent(ratio->ratio, buf, sizeof(buf));
+	XW(report_html_element(w, "td", "num", buf));
+	percent(ratio->low, lo, sizeof(lo));
+	percent(ratio->high, hi, sizeof(hi));
 	snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
-	W(report_html_element(w, "td", "num", buf));
+	XW(report_html_element(w, "td", "num", buf));
 	return 0;
 }
 
-static int write_comparisons(xmlTextWriterPtr w, json_object *cmps)
+static int write_comparisons(xmlTextWriterPtr w, const struct model_metric *m)
 {
 	static const char *const heads[] = {"comparison", "ratio", "95% interval",
 					    "n", "difference", NULL};
 	char buf[640];
 
-	if (!cmps || json_object_array_length(cmps) == 0)
+	if (m->n_comparisons == 0)
 		return 0;
-	W(table_start(w, "comparisons", heads));
-	for (size_t i = 0; i < json_object_array_length(cmps); i++) {
-		json_object *c = json_object_array_get_idx(cmps, i);
-		bool shown = false, pooled = false, measured = true;
-		unsigned nl = 0, nr = 0;
-		jsonget_bool(c, "shown", &shown);
-		jsonget_bool(c, "pooled", &pooled);
-		jsonget_bool(c, "measured", &measured);
-		jsonget_uint(c, "n_level", &nl);
-		jsonget_uint(c, "n_reference", &nr);
-		W(hstart(w, "tr"));
-		W(hattr(w, "class", shown ? "shown" : "not-shown"));
-		snprintf(buf, sizeof(buf), "%s%s", jsonget_string(c, "sentence") ?: "",
-			 pooled ? " (pooled)" : "");
-		W(report_html_element(w, "td", NULL, buf));
+	XW(table_start(w, "comparisons", heads));
+	for (size_t i = 0; i < m->n_comparisons; i++) {
+		const struct model_comparison *c = &m->comparisons[i];
+		bool shown = c->shown, measured = !c->unmeasured;
+		unsigned nl = c->n_level, nr = c->n_reference;
+		XW(xmlwrite_start(w, "tr"));
+		XW(xmlwrite_attr(w, "class", shown ? "shown" : "not-shown"));
+		snprintf(buf, sizeof(buf), "%s%s", c->sentence ?: "",
+			 c->pooled ? " (pooled)" : "");
+		XW(report_html_element(w, "td", NULL, buf));
 		if (measured) {
-			W(write_ratio_cells(w, c));
+			XW(write_ratio_cells(w, &c->r));
 		} else {
-			W(report_html_element(w, "td", "num", "\u2013"));
-			W(report_html_element(w, "td", "num", "\u2013"));
+			XW(report_html_element(w, "td", "num", "\u2013"));
+			XW(report_html_element(w, "td", "num", "\u2013"));
 		}
 		snprintf(buf, sizeof(buf), "%u / %u", nl, nr);
-		W(report_html_element(w, "td", "num", buf));
-		W(report_html_element(w, "td", shown ? "yes" : NULL,
+		XW(report_html_element(w, "td", "num", buf));
+		XW(report_html_element(w, "td", shown ? "yes" : NULL,
 				      shown ? "shown" : measured ? "none shown" : "not measured"));
-		W(hend(w));
+		XW(xmlwrite_end_full(w));
 	}
 	return table_end(w);
 }
 
 static int write_metric(xmlTextWriterPtr w, const char *workload,
-			json_object *metric, unsigned *chart)
+			const struct model_metric *metric, unsigned *chart)
 {
-	const char *name = jsonget_string(metric, "name") ?: "?";
-	const char *unit = jsonget_string(metric, "unit") ?: "";
-	const char *better = jsonget_string(metric, "better");
+	const char *name = metric->name ?: "?";
+	const char *unit = metric->unit ?: "";
+	const char *better = metric->lower_is_better ? "lower" : "higher";
 	char buf[256];
 
-	W(hstart(w, "figure"));
-	W(hstart(w, "figcaption"));
+	XW(xmlwrite_start(w, "figure"));
+	XW(xmlwrite_start(w, "figcaption"));
 	snprintf(buf, sizeof(buf), "%s: %s%s%s%s ", workload, name, *unit ? " (" : "",
 		 unit, *unit ? ")" : "");
-	W(report_html_text(w, buf));
-	snprintf(buf, sizeof(buf), "%s is better",
-		 better && strcmp(better, "lower") == 0 ? "lower" : "higher");
-	W(report_html_element(w, "span", "better", better ? buf : ""));
-	W(hend(w));
-	W(report_chart_write(w, metric, (*chart)++));
-	W(hend(w));
-	W(report_chart_values(w, metric));
-	return write_comparisons(w, report_html_array(metric, "comparisons"));
+	XW(report_html_text(w, buf));
+	snprintf(buf, sizeof(buf), "%s is better", better);
+	XW(report_html_element(w, "span", "better", buf));
+	XW(xmlwrite_end_full(w));
+	XW(report_chart_write(w, metric, (*chart)++));
+	XW(xmlwrite_end_full(w));
+	XW(report_chart_values(w, metric));
+	return write_comparisons(w, metric);
 }
 
-static int write_workloads(xmlTextWriterPtr w, json_object *workloads)
+static int write_workloads(xmlTextWriterPtr w, const struct model *mo)
 {
 	unsigned chart = 0;
 
-	for (size_t i = 0; i < json_object_array_length(workloads); i++) {
-		json_object *wl = json_object_array_get_idx(workloads, i);
-		json_object *metrics = report_html_array(wl, "metrics");
-		const char *name = jsonget_string(wl, "workload") ?: "?";
-		W(hstart(w, "section"));
-		W(hattr(w, "class", "workload"));
-		W(report_html_element(w, "h2", NULL, name));
-		for (size_t m = 0; metrics && m < json_object_array_length(metrics); m++)
-			W(write_metric(w, name, json_object_array_get_idx(metrics, m), &chart));
-		W(hend(w));
+	for (size_t i = 0; i < mo->n_workloads; i++) {
+		const struct model_workload *wl = &mo->workloads[i];
+		const char *name = wl->name ?: "?";
+		XW(xmlwrite_start(w, "section"));
+		XW(xmlwrite_attr(w, "class", "workload"));
+		XW(report_html_element(w, "h2", NULL, name));
+		for (size_t m = 0; m < wl->n_metrics; m++)
+			XW(write_metric(w, name, &wl->metrics[m], &chart));
+		XW(xmlwrite_end_full(w));
 	}
 	return 0;
 }
 
-static int write_failures(xmlTextWriterPtr w, json_object *failures)
+static int write_failures(xmlTextWriterPtr w, const struct model *mo)
 {
 	static const char *const heads[] = {"host", "cell", "run", "status",
 					    "message", "console log", NULL};
+	char index[16];
 
-	W(hstart(w, "section"));
-	W(report_html_element(w, "h2", NULL, "Failed and timed-out runs"));
-	if (!failures || json_object_array_length(failures) == 0) {
-		W(report_html_element(w, "p", "muted", "None: every run ended normally."));
-		return hend(w) < 0 ? -EIO : 0;
+	XW(xmlwrite_start(w, "section"));
+	XW(report_html_element(w, "h2", NULL, "Failed and timed-out runs"));
+	if (mo->n_failures == 0) {
+		XW(report_html_element(w, "p", "muted", "None: every run ended normally."));
+		return xmlwrite_end_full(w) < 0 ? -EIO : 0;
 	}
-	W(table_start(w, NULL, heads));
-	for (size_t i = 0; i < json_object_array_length(failures); i++) {
-		json_object *f = json_object_array_get_idx(failures, i);
-		W(hstart(w, "tr"));
-		W(report_html_element(w, "td", NULL, value_text(f, "host") ?: ""));
-		W(report_html_element(w, "td", "hash", value_text(f, "cell") ?: ""));
-		W(report_html_element(w, "td", "num", value_text(f, "index") ?: ""));
-		W(report_html_element(w, "td", "differs", value_text(f, "status") ?: ""));
-		W(report_html_element(w, "td", NULL, value_text(f, "message") ?: ""));
-		W(report_html_element(w, "td", "hash", value_text(f, "console_log") ?: ""));
-		W(hend(w));
+	XW(table_start(w, NULL, heads));
+	for (size_t i = 0; i < mo->n_failures; i++) {
+		const struct model_failure *f = &mo->failures[i];
+		snprintf(index, sizeof(index), "%u", f->index);
+		XW(xmlwrite_start(w, "tr"));
+		XW(report_html_element(w, "td", NULL, f->host ?: ""));
+		XW(report_html_element(w, "td", "hash", f->cell ?: ""));
+		XW(report_html_element(w, "td", "num", index));
+		XW(report_html_element(w, "td", "differs", f->status ?: ""));
+		XW(report_html_element(w, "td", NULL, f->message ?: ""));
+		XW(report_html_element(w, "td", "hash", f->console_log ?: ""));
+		XW(xmlwrite_end_full(w));
 	}
-	W(table_end(w));
-	W(hend(w));
+	XW(table_end(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
-static int write_plan_differences(xmlTextWriterPtr w, json_object *diffs)
+static int write_plan_differences(xmlTextWriterPtr w, const struct model *mo)
 {
 	static const char *const heads[] = {"host", "key", "its value",
 					    "the reference host's", NULL};
 
-	if (!diffs || json_object_array_length(diffs) == 0)
+	if (mo->n_plan_differences == 0)
 		return 0;
-	W(hstart(w, "section"));
-	W(report_html_element(w, "h2", NULL, "Plan differences between hosts"));
-	W(report_html_element(w, "p", "muted",
+	XW(xmlwrite_start(w, "section"));
+	XW(report_html_element(w, "h2", NULL, "Plan differences between hosts"));
+	XW(report_html_element(w, "p", "muted",
 			      "Only what the plans have in common is compared."));
-	W(table_start(w, NULL, heads));
-	for (size_t i = 0; i < json_object_array_length(diffs); i++) {
-		json_object *d = json_object_array_get_idx(diffs, i);
-		W(hstart(w, "tr"));
-		W(report_html_element(w, "td", NULL, value_text(d, "host") ?: ""));
-		W(report_html_element(w, "td", "hash", value_text(d, "key") ?: ""));
-		W(report_html_element(w, "td", NULL, value_text(d, "value") ?: "(none)"));
-		W(report_html_element(w, "td", NULL,
-				      value_text(d, "reference_value") ?: "(none)"));
-		W(hend(w));
+	XW(table_start(w, NULL, heads));
+	for (size_t i = 0; i < mo->n_plan_differences; i++) {
+		const struct model_plan_difference *d = &mo->plan_differences[i];
+		XW(xmlwrite_start(w, "tr"));
+		XW(report_html_element(w, "td", NULL, d->host ?: ""));
+		XW(report_html_element(w, "td", "hash", d->key ?: ""));
+		XW(report_html_element(w, "td", NULL, d->value ?: "(none)"));
+		XW(report_html_element(w, "td", NULL, d->reference_value ?: "(none)"));
+		XW(xmlwrite_end_full(w));
 	}
-	W(table_end(w));
-	W(hend(w));
+	XW(table_end(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
-static int write_baseline(xmlTextWriterPtr w, json_object *baseline)
+static int write_baseline(xmlTextWriterPtr w, const struct model *mo)
 {
 	static const char *const heads[] = {"host", "cell", "metric", "ratio",
 					    "95% interval", NULL};
-	json_object *worse = report_html_array(baseline, "worse");
 	char buf[128];
 
-	if (!baseline || !json_object_is_type(baseline, json_type_object))
+	if (!mo->has_baseline)
 		return 0;
-	W(hstart(w, "section"));
-	W(report_html_element(w, "h2", NULL, "Baseline check"));
+	XW(xmlwrite_start(w, "section"));
+	XW(report_html_element(w, "h2", NULL, "Baseline check"));
 	snprintf(buf, sizeof(buf), "Against the bundle %s: ",
-		 value_text(baseline, "source") ?: "?");
-	W(hstart(w, "p"));
-	W(report_html_text(w, buf));
-	size_t n = worse ? json_object_array_length(worse) : 0;
+		 mo->baseline_source ?: "?");
+	XW(xmlwrite_start(w, "p"));
+	XW(report_html_text(w, buf));
+	size_t n = mo->n_worse;
 	snprintf(buf, sizeof(buf), n ? "%zu significantly worse" : "no cell significantly worse",
 		 n);
-	W(report_html_element(w, "strong", n ? "differs" : NULL, buf));
-	W(hend(w));
+	XW(report_html_element(w, "strong", n ? "differs" : NULL, buf));
+	XW(xmlwrite_end_full(w));
 	if (n) {
-		W(table_start(w, NULL, heads));
+		XW(table_start(w, NULL, heads));
 		for (size_t i = 0; i < n; i++) {
-			json_object *o = json_object_array_get_idx(worse, i);
-			W(hstart(w, "tr"));
-			W(report_html_element(w, "td", NULL, value_text(o, "host") ?: ""));
-			W(report_html_element(w, "td", "hash", value_text(o, "cell") ?: ""));
-			W(report_html_element(w, "td", NULL, value_text(o, "metric") ?: ""));
-			W(write_ratio_cells(w, o));
-			W(hend(w));
+			const struct model_worse *o = &mo->worse[i];
+			XW(xmlwrite_start(w, "tr"));
+			XW(report_html_element(w, "td", NULL, o->host ?: ""));
+			XW(report_html_element(w, "td", "hash", o->cell ?: ""));
+			XW(report_html_element(w, "td", NULL, o->metric ?: ""));
+			XW(write_ratio_cells(w, &o->r));
+			XW(xmlwrite_end_full(w));
 		}
-		W(table_end(w));
+		XW(table_end(w));
 	}
-	W(hend(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
+}
+
+/* The array member KEY of O, or NULL. */
+static json_object *array_of(json_object *o, const char *key)
+{
+	json_object *a;
+
+	if (!o || !json_object_object_get_ex(o, key, &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return NULL;
+	return a;
 }
 
 static int write_side(xmlTextWriterPtr w, const char *title, json_object *t)
 {
-	W(hstart(w, "div"));
-	W(report_html_element(w, "h4", NULL, title));
-	W(write_json_table(w, report_html_array(t, "columns"), report_html_array(t, "rows")));
-	W(hend(w));
+	XW(xmlwrite_start(w, "div"));
+	XW(report_html_element(w, "h4", NULL, title));
+	XW(write_json_table(w, array_of(t, "columns"), array_of(t, "rows")));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
@@ -605,50 +596,49 @@ static int write_references(xmlTextWriterPtr w, json_object *refs)
 {
 	if (!refs || json_object_array_length(refs) == 0)
 		return 0;
-	W(hstart(w, "section"));
-	W(hattr(w, "class", "workload"));
-	W(report_html_element(w, "h2", NULL, "The studies side by side"));
+	XW(xmlwrite_start(w, "section"));
+	XW(xmlwrite_attr(w, "class", "workload"));
+	XW(report_html_element(w, "h2", NULL, "The studies side by side"));
 	for (size_t i = 0; i < json_object_array_length(refs); i++) {
 		json_object *r = json_object_array_get_idx(refs, i), *t;
-		W(report_html_element(w, "h3", NULL,
+		XW(report_html_element(w, "h3", NULL,
 				      jsonget_string(r, "title") ?: jsonget_string(r, "study")));
-		W(report_html_element(w, "p", "muted", jsonget_string(r, "source") ?: ""));
-		W(hstart(w, "div"));
-		W(hattr(w, "class", "tables"));
-		W(write_side(w, "published",
+		XW(report_html_element(w, "p", "muted", jsonget_string(r, "source") ?: ""));
+		XW(xmlwrite_start(w, "div"));
+		XW(xmlwrite_attr(w, "class", "tables"));
+		XW(write_side(w, "published",
 			     json_object_object_get_ex(r, "published", &t) ? t : NULL));
-		W(write_side(w, "measured here",
+		XW(write_side(w, "measured here",
 			     json_object_object_get_ex(r, "measured", &t) ? t : NULL));
-		W(hend(w));
-		json_object *notes = report_html_array(r, "notes");
+		XW(xmlwrite_end_full(w));
+		json_object *notes = array_of(r, "notes");
 		if (notes && json_object_array_length(notes)) {
-			W(hstart(w, "ul"));
+			XW(xmlwrite_start(w, "ul"));
 			for (size_t k = 0; k < json_object_array_length(notes); k++)
-				W(report_html_element(w, "li", "muted",
+				XW(report_html_element(w, "li", "muted",
 						      json_object_get_string(
 							      json_object_array_get_idx(notes, k))));
-			W(hend(w));
+			XW(xmlwrite_end_full(w));
 		}
 	}
-	W(hend(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
-static int write_answers(xmlTextWriterPtr w, json_object *headlines)
+static int write_answers(xmlTextWriterPtr w, const struct model *mo)
 {
-	W(hstart(w, "section"));
-	W(hattr(w, "class", "answers"));
-	W(report_html_element(w, "h2", NULL, "Answers"));
-	W(hstart(w, "ul"));
-	size_t n = headlines ? json_object_array_length(headlines) : 0;
+	XW(xmlwrite_start(w, "section"));
+	XW(xmlwrite_attr(w, "class", "answers"));
+	XW(report_html_element(w, "h2", NULL, "Answers"));
+	XW(xmlwrite_start(w, "ul"));
+	size_t n = mo->n_headlines;
 	for (size_t i = 0; i < n; i++)
-		W(report_html_element(w, "li", NULL,
-				      json_object_get_string(json_object_array_get_idx(headlines, i))));
+		XW(report_html_element(w, "li", NULL, mo->headlines[i]));
 	if (n == 0)
-		W(report_html_element(w, "li", "none",
+		XW(report_html_element(w, "li", "none",
 				      "No comparison: the sweep varied no axis with runs on both sides."));
-	W(hend(w));
-	W(hend(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
@@ -656,63 +646,54 @@ static int write_head(xmlTextWriterPtr w, const char *title)
 {
 	char buf[256];
 
-	W(hstart(w, "head"));
-	W(hstart(w, "meta"));
-	W(hattr(w, "charset", "utf-8"));
-	W(svgend(w)); /* void elements: <meta .../> is valid HTML5 */
-	W(hstart(w, "meta"));
-	W(hattr(w, "name", "viewport"));
-	W(hattr(w, "content", "width=device-width, initial-scale=1"));
-	W(svgend(w));
+	XW(xmlwrite_start(w, "head"));
+	XW(xmlwrite_start(w, "meta"));
+	XW(xmlwrite_attr(w, "charset", "utf-8"));
+	XW(xmlwrite_end(w)); /* void elements: <meta .../> is valid HTML5 */
+	XW(xmlwrite_start(w, "meta"));
+	XW(xmlwrite_attr(w, "name", "viewport"));
+	XW(xmlwrite_attr(w, "content", "width=device-width, initial-scale=1"));
+	XW(xmlwrite_end(w));
 	snprintf(buf, sizeof(buf), "%s: buildapp report", title);
-	W(report_html_element(w, "title", NULL, buf));
-	W(report_html_element(w, "style", NULL, css));
-	W(hend(w));
+	XW(report_html_element(w, "title", NULL, buf));
+	XW(report_html_element(w, "style", NULL, css));
+	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
-static int write_page(xmlTextWriterPtr w, json_object *report)
+static int write_page(xmlTextWriterPtr w, const struct model *mo)
 {
-	const char *title = jsonget_string(report, "title") ?: "sweep";
-	json_object *hosts = report_html_array(report, "hosts"), *baseline = NULL;
+	const char *title = mo->title ?: "sweep";
 
-	W(xmlTextWriterWriteDTD(w, BAD_CAST "html", NULL, NULL, NULL));
-	W(xmlTextWriterWriteString(w, BAD_CAST "\n"));
-	W(hstart(w, "html"));
-	W(hattr(w, "lang", "en"));
-	W(write_head(w, title));
-	W(hstart(w, "body"));
-	W(hstart(w, "header"));
-	W(report_html_element(w, "h1", NULL, title));
-	W(report_html_element(w, "p", "method", jsonget_string(report, "method") ?: ""));
-	W(hend(w));
-	W(write_answers(w, report_html_array(report, "headlines")));
-	if (json_object_object_get_ex(report, "baseline", &baseline))
-		W(write_baseline(w, baseline));
-	if (hosts)
-		W(write_hosts(w, hosts));
-	W(write_workloads(w, report_html_array(report, "workloads")));
-	W(write_failures(w, report_html_array(report, "failures")));
-	W(write_plan_differences(w, report_html_array(report, "plan_differences")));
-	W(write_references(w, report_html_array(report, "references")));
-	W(report_html_element(w, "footer", NULL,
+	XW(xmlTextWriterWriteDTD(w, BAD_CAST "html", NULL, NULL, NULL));
+	XW(xmlTextWriterWriteString(w, BAD_CAST "\n"));
+	XW(xmlwrite_start(w, "html"));
+	XW(xmlwrite_attr(w, "lang", "en"));
+	XW(write_head(w, title));
+	XW(xmlwrite_start(w, "body"));
+	XW(xmlwrite_start(w, "header"));
+	XW(report_html_element(w, "h1", NULL, title));
+	XW(report_html_element(w, "p", "method", mo->method ?: ""));
+	XW(xmlwrite_end_full(w));
+	XW(write_answers(w, mo));
+	XW(write_baseline(w, mo));
+	if (mo->n_hosts)
+		XW(write_hosts(w, mo));
+	XW(write_workloads(w, mo));
+	XW(write_failures(w, mo));
+	XW(write_plan_differences(w, mo));
+	XW(write_references(w, mo->references));
+	XW(report_html_element(w, "footer", NULL,
 			      "Made by buildapp report from the journals of the bundles "
 			      "above; report.json holds the same numbers."));
-	W(hend(w));
-	W(hend(w));
-	W(xmlTextWriterWriteString(w, BAD_CAST "\n"));
+	XW(xmlwrite_end_full(w));
+	XW(xmlwrite_end_full(w));
+	XW(xmlTextWriterWriteString(w, BAD_CAST "\n"));
 	return 0;
 }
 
-int report_html_write(json_object *report, FILE *f)
+int report_html_write(const struct model *report, FILE *f)
 {
-	const char *format = jsonget_string(report, "format");
-	unsigned version = 0;
-
-	if (!format || strcmp(format, "buildapp-report") != 0 ||
-	    !jsonget_uint(report, "version", &version) || version != 1 ||
-	    !report_html_array(report, "workloads"))
-		return -EINVAL;
 	xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
 	if (!out)
 		return -ENOMEM;

@@ -7,11 +7,10 @@
 
 #include <stdio.h>
 
-struct json_object;
+struct model;
 
-/* Writes the HTML page of REPORT (the model, as report.json holds it) to
- * F.  Returns 0, -EINVAL for a model it cannot read, or another negative
+/* Writes the HTML page of REPORT (model.h) to F.  Returns 0 or a negative
  * errno. */
-int report_html_write(struct json_object *report, FILE *f);
+int report_html_write(const struct model *report, FILE *f);
 
 #endif

@@ -1,5 +1,7 @@
-/* The report builder's own types, shared by report.c (the model) and
- * report_cmp.c (comparisons and the baseline check).  Not an interface. */
+/* The report builder's own types, shared by report.c (the model),
+ * report_cmp.c (comparisons and the baseline check) and report_rack.c
+ * (servers that stand out) as they fill the model's structures (model.h).
+ * Not an interface. */
 #ifndef BUILDAPP_REPORT_MODEL_H
 #define BUILDAPP_REPORT_MODEL_H
 
@@ -9,6 +11,7 @@
 #include <json.h>
 
 #include "bundle.h"
+#include "model.h"
 #include "report.h"
 
 #define CONFIDENCE 0.95
@@ -46,8 +49,9 @@ struct builder {
 	bool follows[MAX_AXES];
 	/* decides[j][k]: every cell's level of axis j gives its level of k. */
 	bool decides[MAX_AXES][MAX_AXES];
-	json_object *headlines, *worse;
-	json_object *outliers; /* servers that stand out (report_rack.c) */
+	/* What is being made: its headlines, the baseline's worse cells and
+	 * the servers that stand out are added to as the metrics are made. */
+	struct model *m;
 };
 
 
@@ -74,19 +78,23 @@ static inline bool is_better(double ratio, bool lower_is_better)
 	return lower_is_better ? ratio < 1 : ratio > 1;
 }
 
-/* The comparisons of metric M (docs/report.md), a new array; with
- * HEADLINE their pooled sentences are added to bd->headlines.  NULL: no
- * memory. */
-json_object *report_cmp_json(struct builder *bd, const struct mcells *m, bool headline);
+/* The comparisons of metric M (docs/report.md) into OUT's; with HEADLINE
+ * their pooled sentences are added to the model's headlines.  Returns 0
+ * or -ENOMEM. */
+int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
+	       struct model_metric *out);
 /* Cell C's metric M (its ok values V, N of them) against the same cell of
- * the --baseline bundle: the cell's "baseline" member, or NULL; a worse
- * one is added to bd->worse. */
-json_object *report_cmp_baseline(struct builder *bd, const struct rcell *c,
-				 const struct summary_metric *m, const double *v, size_t n);
+ * the --baseline bundle into OUT's baseline; a worse one is added to the
+ * model's.  Returns 0 (OUT has none when there is nothing to compare) or
+ * -ENOMEM. */
+int report_cmp_baseline(struct builder *bd, const struct rcell *c,
+			const struct summary_metric *m, const double *v, size_t n,
+			struct model_cell *out);
 
-/* The servers that stand out in metric M (with at least three bundles),
- * a new array; each is added to bd->outliers and its sentence to
- * bd->headlines.  Never NULL but when out of memory. */
-json_object *report_rack_outliers(struct builder *bd, const struct mcells *m);
+/* The servers that stand out in metric M (with at least three bundles)
+ * into OUT's outliers; each is added to the model's too and its sentence
+ * to its headlines.  Returns 0 or -ENOMEM. */
+int report_rack_outliers(struct builder *bd, const struct mcells *m,
+			 struct model_metric *out);
 
 #endif

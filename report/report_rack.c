@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "cleanup.h"
-#include "jsonget.h"
 #include "log.h"
 #include "report_model.h"
 #include "stats.h"
@@ -94,72 +93,91 @@ static size_t gather(const struct mcells *m, const char *id, struct server_runs 
 	return n;
 }
 
-static json_object *outlier_json(const struct mcells *m, const struct server_runs *s,
-				 const struct stats *mine, const struct stats *rest,
-				 size_t others)
+/* Fills O: server S stands out in M. */
+static int outlier_fill(const struct mcells *m, const struct server_runs *s,
+			const struct stats *mine, const struct stats *rest, size_t others,
+			struct model_outlier *o)
 {
 	bool higher = mine->mean > rest->mean;
 	bool worse = m->lower ? higher : !higher;
 	char text[512];
-	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "host", json_object_new_string(s->c->b->label));
-	json_object_object_add(o, "cell", json_object_new_string(sc_of(s->c)->cell.id));
-	json_object_object_add(o, "workload", json_object_new_string(m->workload));
-	json_object_object_add(o, "metric", json_object_new_string(m->metric));
-	json_object_object_add(o, "mean", jsonget_new_number(mine->mean));
-	json_object_object_add(o, "ci_low", jsonget_new_number(mine->mean - mine->ci95));
-	json_object_object_add(o, "ci_high", jsonget_new_number(mine->mean + mine->ci95));
-	json_object_object_add(o, "others", json_object_new_int64((int64_t)others));
-	json_object_object_add(o, "others_mean", jsonget_new_number(rest->mean));
-	json_object_object_add(o, "others_ci_low", jsonget_new_number(rest->mean - rest->ci95));
-	json_object_object_add(o, "others_ci_high", jsonget_new_number(rest->mean + rest->ci95));
-	json_object_object_add(o, "worse", json_object_new_boolean(worse));
+	o->mean = mine->mean;
+	o->ci_low = mine->mean - mine->ci95;
+	o->ci_high = mine->mean + mine->ci95;
+	o->others = (unsigned)others;
+	o->others_mean = rest->mean;
+	o->others_ci_low = rest->mean - rest->ci95;
+	o->others_ci_high = rest->mean + rest->ci95;
+	o->worse = worse;
 	snprintf(text, sizeof text,
 		 "server %s stands out: %s %s (%s) %.4g [%.4g, %.4g] %s, the other %zu "
 		 "servers %.4g [%.4g, %.4g] %s, %s",
 		 s->c->b->label, m->workload, m->metric, sc_of(s->c)->cell.id, mine->mean,
 		 mine->mean - mine->ci95, mine->mean + mine->ci95, m->unit, others, rest->mean,
 		 rest->mean - rest->ci95, rest->mean + rest->ci95, m->unit, worse ? "worse" : "better");
-	json_object_object_add(o, "sentence", json_object_new_string(text));
-	return o;
+	if (!(o->host = strdup(s->c->b->label)) || !(o->cell = strdup(sc_of(s->c)->cell.id)) ||
+	    !(o->workload = strdup(m->workload)) || !(o->metric = strdup(m->metric)) ||
+	    !(o->sentence = strdup(text)))
+		return -ENOMEM;
+	return 0;
 }
 
-/* Server K of S (N servers) against the others: the outlier object when
- * its 95% interval does not overlap the 95% interval of the mean of the
- * others' means (each server counted once, so the spread between servers
- * is what its interval measures, not the runs' spread within one), else
- * NULL. */
-static json_object *stands_out(const struct mcells *m, const struct server_runs *s,
-			       size_t n, size_t k)
+/* A copy of O at the end of the array *ARRAY (N of them). */
+static int outlier_copy(const struct model_outlier *o, struct model_outlier **array, size_t *n)
+{
+	struct model_outlier *c = MODEL_PUSH(*array, *n);
+
+	if (!c)
+		return -ENOMEM;
+	*c = *o;
+	c->host = strdup(o->host);
+	c->cell = strdup(o->cell);
+	c->workload = strdup(o->workload);
+	c->metric = strdup(o->metric);
+	c->sentence = strdup(o->sentence);
+	return c->host && c->cell && c->workload && c->metric && c->sentence ? 0 : -ENOMEM;
+}
+
+/* Server K of S (N servers) against the others: true, with *MINE and
+ * *OTHERS (of USED servers), when its 95% interval does not overlap the
+ * 95% interval of the mean of the others' means (each server counted
+ * once, so the spread between servers is what its interval measures, not
+ * the runs' spread within one). */
+static bool stands_out(const struct server_runs *s, size_t n, size_t k, struct stats *ret_mine,
+		       struct stats *ret_others, size_t *ret_used)
 {
 	_cleanup_free_ double *rest = malloc(n * sizeof *rest);
 	struct stats mine, one, others;
 	size_t used = 0;
 
 	if (!rest)
-		return NULL;
+		return false;
 	for (size_t i = 0; i < n; i++)
 		if (i != k && stats_compute(s[i].v, s[i].n, &one) == 0)
 			rest[used++] = one.mean;
 	if (stats_compute(s[k].v, s[k].n, &mine) < 0 || stats_compute(rest, used, &others) < 0 ||
 	    used < 2)
-		return NULL;
+		return false;
 	if (mine.mean - mine.ci95 <= others.mean + others.ci95 &&
 	    others.mean - others.ci95 <= mine.mean + mine.ci95)
-		return NULL;
-	return outlier_json(m, &s[k], &mine, &others, used);
+		return false;
+	*ret_mine = mine;
+	*ret_others = others;
+	*ret_used = used;
+	return true;
 }
 
-json_object *report_rack_outliers(struct builder *bd, const struct mcells *m)
+int report_rack_outliers(struct builder *bd, const struct mcells *m, struct model_metric *out)
 {
-	json_object *out = json_object_new_array();
-	if (!out || bd->n_bundles < RACK_MIN_SERVERS)
-		return out;
+	int r = 0;
+
+	if (bd->n_bundles < RACK_MIN_SERVERS)
+		return 0;
 	struct server_runs *s = calloc(m->n ? m->n : 1, sizeof *s);
 	if (!s)
-		return out;
-	for (size_t i = 0; i < m->n; i++) {
+		return -ENOMEM;
+	for (size_t i = 0; i < m->n && r == 0; i++) {
 		const char *id = sc_of(m->c[i])->cell.id;
 		bool seen = false;
 		for (size_t x = 0; x < i && !seen; x++)
@@ -167,18 +185,22 @@ json_object *report_rack_outliers(struct builder *bd, const struct mcells *m)
 		if (seen)
 			continue;
 		size_t n = gather(m, id, s);
-		for (size_t k = 0; n >= RACK_MIN_SERVERS && k < n; k++) {
-			json_object *o = stands_out(m, s, n, k);
-			if (!o)
+		for (size_t k = 0; r == 0 && n >= RACK_MIN_SERVERS && k < n; k++) {
+			struct stats mine, others;
+			size_t used;
+			if (!stands_out(s, n, k, &mine, &others, &used))
 				continue;
-			json_object_array_add(bd->headlines,
-					      json_object_get(json_object_object_get(o, "sentence")));
-			json_object_array_add(bd->outliers, json_object_get(o));
-			json_object_array_add(out, o);
+			struct model_outlier *o = MODEL_PUSH(out->outliers, out->n_outliers);
+			r = o ? outlier_fill(m, &s[k], &mine, &others, used, o) : -ENOMEM;
+			if (r == 0)
+				r = model_push_string(&bd->m->headlines, &bd->m->n_headlines,
+						      o->sentence);
+			if (r == 0)
+				r = outlier_copy(o, &bd->m->outliers, &bd->m->n_outliers);
 		}
 		for (size_t k = 0; k < n; k++)
 			free(s[k].v);
 	}
 	free(s);
-	return out;
+	return r;
 }

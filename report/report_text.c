@@ -1,5 +1,6 @@
-/* The report model written out: report.txt (answers first), report.csv
- * (RFC 4180), report.json, and report.html through report_html.c; each
+/* The report model (model.h) written out: report.txt (answers first),
+ * report.csv (RFC 4180), report.json through model_json.c, and
+ * report.html through report_html.c; each
  * file through a temporary one, renamed only once all are written. */
 #include <errno.h>
 #include <math.h>
@@ -14,57 +15,52 @@
 #include "cleanup.h"
 #include "jsonget.h"
 #include "log.h"
+#include "model.h"
 #include "reference.h"
 #include "report.h"
 #include "report_html.h"
 
-/* Member KEY of O as text ("" when absent or null). */
-static const char *str(json_object *o, const char *key)
-{
-	const char *s = jsonget_string(o, key);
-	return s ? s : "";
-}
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-	return json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 
-static size_t len(json_object *a)
+static size_t length(json_object *a)
 {
 	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
-#define FOR_EACH(v, arr) \
-	for (size_t v##_i = 0; v##_i < len(arr) && ((v) = json_object_array_get_idx(arr, v##_i)); v##_i++)
+/* S, or "" for none. */
+static const char *str(const char *s)
+{
+	return s ? s : "";
+}
 
 /* --- report.txt ------------------------------------------------------- */
 
-static void text_hosts(json_object *report, FILE *f)
+static void text_hosts(const struct model *mo, FILE *f)
 {
 	static const char *const fields[] = {"cpu_model", "cpus", "memory_bytes", "kernel",
 					     "qemu_version", "libvirt_version", "accel"};
-	json_object *h;
 
 	fprintf(f, "\n== Hosts ==\n");
-	FOR_EACH(h, get(report, "hosts")) {
-		json_object *info = get(h, "info");
-		fprintf(f, "%s (%s): %d runs, %d failed", str(h, "label"), str(h, "source"),
-			json_object_get_int(get(h, "runs")), json_object_get_int(get(h, "failed")));
-		for (size_t i = 0; info && i < sizeof fields / sizeof fields[0]; i++) {
-			json_object *v = get(info, fields[i]);
-			if (v)
+	for (size_t k = 0; k < mo->n_hosts; k++) {
+		const struct model_host *h = &mo->hosts[k];
+		fprintf(f, "%s (%s): %d runs, %d failed", str(h->label), str(h->source),
+			(int)h->runs, (int)h->failed);
+		/* host.json's own members, as it holds them. */
+		for (size_t i = 0; h->info && i < sizeof fields / sizeof fields[0]; i++) {
+			json_object *v = NULL;
+			if (json_object_object_get_ex(h->info, fields[i], &v) && v)
 				fprintf(f, "; %s %s", fields[i], json_object_get_string(v));
 		}
 		fputc('\n', f);
 	}
-	json_object *d;
-	if (len(get(report, "plan_differences")))
+	if (mo->n_plan_differences)
 		fprintf(f, "\n== Plan differences (what is common is compared) ==\n");
-	FOR_EACH(d, get(report, "plan_differences"))
-		fprintf(f, "%s: %s = %s (first bundle: %s)\n", str(d, "host"), str(d, "key"),
-			str(d, "value"), str(d, "reference_value"));
+	for (size_t k = 0; k < mo->n_plan_differences; k++) {
+		const struct model_plan_difference *d = &mo->plan_differences[k];
+		fprintf(f, "%s: %s = %s (first bundle: %s)\n", str(d->host), str(d->key),
+			str(d->value), str(d->reference_value));
+	}
 }
 
 static int widest(int width, const char *s)
@@ -73,88 +69,82 @@ static int widest(int width, const char *s)
 	return n > width ? n : width;
 }
 
-static void text_metric(json_object *w, json_object *m, FILE *f)
+static void text_metric(const struct model_workload *w, const struct model_metric *m, FILE *f)
 {
-	json_object *c, *cmp;
-
-	fprintf(f, "\n== %s: %s (%s, %s is better) ==\n", str(w, "workload"), str(m, "name"),
-		str(m, "unit"), str(m, "better"));
+	fprintf(f, "\n== %s: %s (%s, %s is better) ==\n", str(w->name), str(m->name),
+		str(m->unit), m->lower_is_better ? "lower" : "higher");
 	/* Columns as wide as their longest entry, so long groups line up. */
 	int wg = 5, wl = 5, wh = 4;
-	FOR_EACH(c, get(m, "cells")) {
-		wg = widest(wg, str(c, "group"));
-		wl = widest(wl, str(c, "label"));
-		wh = widest(wh, str(c, "host"));
+	for (size_t i = 0; i < m->n_cells; i++) {
+		wg = widest(wg, str(m->cells[i].group));
+		wl = widest(wl, str(m->cells[i].label));
+		wh = widest(wh, str(m->cells[i].host));
 	}
 	fprintf(f, "%-*s  %-*s  %-*s  %3s  %-26s %s\n", wg, "group", wl, "level", wh, "host",
 		"n", "mean ± 95% CI", "notes");
-	FOR_EACH(c, get(m, "cells")) {
+	for (size_t i = 0; i < m->n_cells; i++) {
+		const struct model_cell *c = &m->cells[i];
 		char notes[160] = "";
 		size_t used = 0;
-		int failed = json_object_get_int(get(c, "failed")),
-		    mism = json_object_get_int(get(c, "cache_mismatches"));
-		json_object *b = get(c, "baseline");
-		if (failed)
+		if (c->failed)
 			used += (size_t)snprintf(notes + used, sizeof notes - used, "%d failed; ",
-						 failed);
-		if (mism && used < sizeof notes)
+						 (int)c->failed);
+		if (c->cache_mismatches && used < sizeof notes)
 			used += (size_t)snprintf(notes + used, sizeof notes - used,
-						 "cache flags did not match in %d run(s); ", mism);
-		if (b && json_object_get_boolean(get(b, "worse")) && used < sizeof notes)
+						 "cache flags did not match in %d run(s); ",
+						 (int)c->cache_mismatches);
+		if (c->has_baseline && c->baseline.worse && used < sizeof notes)
 			snprintf(notes + used, sizeof notes - used, "WORSE than the baseline; ");
-		fprintf(f, "%-*s  %-*s  %-*s  %3d  %-26s %s\n", wg, str(c, "group"), wl,
-			str(c, "label"), wh, str(c, "host"), json_object_get_int(get(c, "n")),
-			str(c, "display"), notes);
+		fprintf(f, "%-*s  %-*s  %-*s  %3d  %-26s %s\n", wg, str(c->group), wl,
+			str(c->label), wh, str(c->host), (int)c->n, str(c->display), notes);
 	}
-	FOR_EACH(cmp, get(m, "comparisons"))
-		fprintf(f, "  %s\n", str(cmp, "sentence"));
+	for (size_t i = 0; i < m->n_comparisons; i++)
+		fprintf(f, "  %s\n", str(m->comparisons[i].sentence));
 }
 
-static int write_txt(json_object *report, FILE *f)
+static int write_txt(const struct model *mo, FILE *f)
 {
-	json_object *h, *w, *m, *x;
-
-	fprintf(f, "buildapp report: %s\n%s.\n", str(report, "title"), str(report, "method"));
-	FOR_EACH(h, get(report, "hosts")) {
-		json_object *e = get(h, "efficiency");
-		if (e)
+	fprintf(f, "buildapp report: %s\n%s.\n", str(mo->title), str(mo->method));
+	for (size_t i = 0; i < mo->n_hosts; i++) {
+		const struct model_host *h = &mo->hosts[i];
+		if (h->has_efficiency)
 			fprintf(f, "Sweep efficiency of %s: %.2f (%.0f s measuring in %.0f s "
-				"of wall time)\n", str(h, "label"),
-				json_object_get_double(get(e, "ratio")),
-				json_object_get_double(get(e, "measured_seconds")),
-				json_object_get_double(get(e, "wall_seconds")));
+				"of wall time)\n", str(h->label), h->efficiency.ratio,
+				h->efficiency.measured_seconds, h->efficiency.wall_seconds);
 	}
 	fprintf(f, "\n== Answers ==\n");
-	if (!len(get(report, "headlines")))
+	if (!mo->n_headlines)
 		fprintf(f, "(the sweep varied no axis: nothing to compare)\n");
-	FOR_EACH(h, get(report, "headlines"))
-		fprintf(f, "%s\n", json_object_get_string(h));
-	text_hosts(report, f);
-	FOR_EACH(w, get(report, "workloads"))
-		FOR_EACH(m, get(w, "metrics"))
-			text_metric(w, m, f);
-	if (len(get(report, "failures")))
+	for (size_t i = 0; i < mo->n_headlines; i++)
+		fprintf(f, "%s\n", str(mo->headlines[i]));
+	text_hosts(mo, f);
+	for (size_t w = 0; w < mo->n_workloads; w++)
+		for (size_t m = 0; m < mo->workloads[w].n_metrics; m++)
+			text_metric(&mo->workloads[w], &mo->workloads[w].metrics[m], f);
+	if (mo->n_failures)
 		fprintf(f, "\n== Failed runs ==\n");
-	FOR_EACH(x, get(report, "failures"))
-		fprintf(f, "%s %s run %d: %s: %s%s%s\n", str(x, "host"), str(x, "cell"),
-			json_object_get_int(get(x, "index")), str(x, "status"), str(x, "message"),
-			get(x, "console_log") ? "; console: " : "", str(x, "console_log"));
-	json_object *base = get(report, "baseline");
-	if (base) {
-		fprintf(f, "\n== Against the baseline %s ==\n", str(base, "source"));
-		if (!len(get(base, "worse")))
+	for (size_t i = 0; i < mo->n_failures; i++) {
+		const struct model_failure *x = &mo->failures[i];
+		fprintf(f, "%s %s run %d: %s: %s%s%s\n", str(x->host), str(x->cell),
+			(int)x->index, str(x->status), str(x->message),
+			x->console_log ? "; console: " : "", str(x->console_log));
+	}
+	if (mo->has_baseline) {
+		fprintf(f, "\n== Against the baseline %s ==\n", str(mo->baseline_source));
+		if (!mo->n_worse)
 			fprintf(f, "no cell significantly worse\n");
-		FOR_EACH(x, get(base, "worse")) {
+		for (size_t i = 0; i < mo->n_worse; i++) {
+			const struct model_worse *x = &mo->worse[i];
 			char lo[32], hi[32];
-			snprintf(lo, sizeof lo, "%+.0f%%", (json_object_get_double(get(x, "ratio_low")) - 1) * 100);
-			snprintf(hi, sizeof hi, "%+.0f%%", (json_object_get_double(get(x, "ratio_high")) - 1) * 100);
-			fprintf(f, "worse: %s %s %s: %+.0f%% [%s, %s]\n", str(x, "host"), str(x, "cell"),
-				str(x, "metric"), (json_object_get_double(get(x, "ratio")) - 1) * 100, lo, hi);
+			snprintf(lo, sizeof lo, "%+.0f%%", (x->r.low - 1) * 100);
+			snprintf(hi, sizeof hi, "%+.0f%%", (x->r.high - 1) * 100);
+			fprintf(f, "worse: %s %s %s: %+.0f%% [%s, %s]\n", str(x->host),
+				str(x->cell), str(x->metric), (x->r.ratio - 1) * 100, lo, hi);
 		}
 	}
-	FOR_EACH(x, get(report, "references")) {
+	for (size_t i = 0; i < length(mo->references); i++) {
 		fputc('\n', f);
-		int r = reference_write_text(x, f);
+		int r = reference_write_text(json_object_array_get_idx(mo->references, i), f);
 		if (r < 0)
 			return r;
 	}
@@ -181,10 +171,17 @@ static void csv_field(FILE *f, const char *s, bool first)
 	fputc('"', f);
 }
 
-/* A number as JSON writes it (shortest exact form), "" for null. */
-static void csv_number(FILE *f, json_object *v)
+/* A number as report.json writes it (shortest exact form), "" for none. */
+static void csv_number(FILE *f, double v)
 {
-	csv_field(f, v ? json_object_to_json_string(v) : "", false);
+	char buf[JSONGET_NUMBER_MAX];
+	const char *s = jsonget_number_text(v, buf, sizeof buf);
+	csv_field(f, s ? s : "", false);
+}
+
+static void csv_count(FILE *f, unsigned n)
+{
+	fprintf(f, ",%u", n);
 }
 
 #define CSV_MAX_AXES 16
@@ -193,47 +190,88 @@ struct csv_axes {
 	size_t n;
 };
 
-static void csv_collect_axes(json_object *report, struct csv_axes *ax)
+static void csv_collect_axes(const struct model *mo, struct csv_axes *ax)
 {
-	json_object *w, *m, *c;
-	FOR_EACH(w, get(report, "workloads"))
-		FOR_EACH(m, get(w, "metrics"))
-			FOR_EACH(c, get(m, "cells")) {
-				json_object_object_foreach(get(c, "axes"), key, val)
-				{
-					(void)val;
+	for (size_t w = 0; w < mo->n_workloads; w++)
+		for (size_t m = 0; m < mo->workloads[w].n_metrics; m++) {
+			const struct model_metric *me = &mo->workloads[w].metrics[m];
+			for (size_t c = 0; c < me->n_cells; c++)
+				for (size_t k = 0; k < me->cells[c].n_axes; k++) {
+					const char *key = me->cells[c].axes[k].axis;
 					bool seen = false;
 					for (size_t i = 0; i < ax->n && !seen; i++)
 						seen = strcmp(ax->names[i], key) == 0;
 					if (!seen && ax->n < CSV_MAX_AXES)
 						ax->names[ax->n++] = key;
 				}
-			}
+		}
 }
 
-static void csv_row_start(FILE *f, const char *kind, json_object *w, json_object *c,
-			  const struct csv_axes *ax)
+/* Cell C's level of axis NAME as JSON text gives it ("" for none). */
+static void csv_level(FILE *f, const struct model_cell *c, const char *name)
+{
+	const char *s = "";
+
+	for (size_t k = 0; k < c->n_axes; k++)
+		if (strcmp(c->axes[k].axis, name) == 0) {
+			s = c->axes[k].text ? c->axes[k].text : "";
+			break;
+		}
+	csv_field(f, s, false);
+}
+
+static void csv_row_start(FILE *f, const char *kind, const struct model_workload *w,
+			  const struct model_cell *c, const struct csv_axes *ax)
 {
 	csv_field(f, kind, true);
-	csv_field(f, str(c, "host"), false);
-	csv_field(f, str(c, "id"), false);
-	csv_field(f, str(w, "workload"), false);
-	for (size_t i = 0; i < ax->n; i++) {
-		json_object *v = get(get(c, "axes"), ax->names[i]);
-		csv_field(f, v ? json_object_get_string(v) : "", false);
-	}
+	csv_field(f, str(c->host), false);
+	csv_field(f, str(c->id), false);
+	csv_field(f, str(w->name), false);
+	for (size_t i = 0; i < ax->n; i++)
+		csv_level(f, c, ax->names[i]);
 }
 
-static int write_csv(json_object *report, FILE *f)
+static void csv_metric(FILE *f, const struct model_metric *m)
+{
+	csv_field(f, str(m->name), false);
+	csv_field(f, str(m->unit), false);
+	csv_field(f, m->lower_is_better ? "lower" : "higher", false);
+}
+
+static void csv_cell(FILE *f, const struct model_workload *w, const struct model_metric *m,
+		     const struct model_cell *c, const struct csv_axes *ax)
+{
+	for (size_t i = 0; i < c->n_runs; i++) {
+		csv_row_start(f, "run", w, c, ax);
+		csv_metric(f, m);
+		csv_count(f, c->runs[i].index);
+		csv_field(f, c->runs[i].first ? "yes" : "no", false);
+		csv_field(f, "ok", false);
+		csv_number(f, c->runs[i].value);
+		fputs(",,,,,,,,\r\n", f);
+	}
+	csv_row_start(f, "cell", w, c, ax);
+	csv_metric(f, m);
+	fputs(",,,,", f); /* run_index .. value */
+	csv_count(f, c->n);
+	csv_number(f, c->mean);
+	csv_number(f, c->sd);
+	csv_number(f, c->ci_low);
+	csv_number(f, c->ci_high);
+	csv_count(f, c->failed);
+	csv_count(f, c->cache_mismatches);
+	fputs(",\r\n", f);
+}
+
+static int write_csv(const struct model *mo, FILE *f)
 {
 	static const char *const tail[] = {"metric", "unit", "better", "run_index", "first_run",
 					   "status", "value (unit)", "n", "mean (unit)",
 					   "sd (unit)", "ci95_low (unit)", "ci95_high (unit)",
 					   "failed_runs", "cache_mismatches", "answer"};
 	struct csv_axes ax = {0};
-	json_object *w, *m, *c, *r;
 
-	csv_collect_axes(report, &ax);
+	csv_collect_axes(mo, &ax);
 	csv_field(f, "kind", true);
 	csv_field(f, "host", false);
 	csv_field(f, "cell", false);
@@ -245,51 +283,30 @@ static int write_csv(json_object *report, FILE *f)
 	fputs("\r\n", f);
 	/* The answers first, as in every format: the sentence in the last
 	 * column. */
-	FOR_EACH(r, get(report, "headlines")) {
+	for (size_t r = 0; r < mo->n_headlines; r++) {
 		csv_field(f, "answer", true);
 		for (size_t i = 0; i < ax.n + sizeof tail / sizeof tail[0] + 2; i++)
 			fputc(',', f);
-		csv_field(f, json_object_get_string(r), false);
+		csv_field(f, str(mo->headlines[r]), false);
 		fputs("\r\n", f);
 	}
-	FOR_EACH(w, get(report, "workloads"))
-		FOR_EACH(m, get(w, "metrics"))
-			FOR_EACH(c, get(m, "cells")) {
-				FOR_EACH(r, get(c, "runs")) {
-					csv_row_start(f, "run", w, c, &ax);
-					csv_field(f, str(m, "name"), false);
-					csv_field(f, str(m, "unit"), false);
-					csv_field(f, str(m, "better"), false);
-					csv_number(f, get(r, "index"));
-					csv_field(f, json_object_get_boolean(get(r, "first")) ? "yes" : "no", false);
-					csv_field(f, "ok", false);
-					csv_number(f, get(r, "value"));
-					fputs(",,,,,,,,\r\n", f);
-				}
-				csv_row_start(f, "cell", w, c, &ax);
-				csv_field(f, str(m, "name"), false);
-				csv_field(f, str(m, "unit"), false);
-				csv_field(f, str(m, "better"), false);
-				fputs(",,,,", f); /* run_index .. value */
-				csv_number(f, get(c, "n"));
-				csv_number(f, get(c, "mean"));
-				csv_number(f, get(c, "sd"));
-				csv_number(f, get(c, "ci_low"));
-				csv_number(f, get(c, "ci_high"));
-				csv_number(f, get(c, "failed"));
-				csv_number(f, get(c, "cache_mismatches"));
-				fputs(",\r\n", f);
-			}
+	for (size_t w = 0; w < mo->n_workloads; w++)
+		for (size_t m = 0; m < mo->workloads[w].n_metrics; m++) {
+			const struct model_metric *me = &mo->workloads[w].metrics[m];
+			for (size_t c = 0; c < me->n_cells; c++)
+				csv_cell(f, &mo->workloads[w], me, &me->cells[c], &ax);
+		}
 	/* The runs that measured nothing: one row each, with their status. */
-	FOR_EACH(r, get(report, "failures")) {
+	for (size_t r = 0; r < mo->n_failures; r++) {
+		const struct model_failure *x = &mo->failures[r];
 		csv_field(f, "run", true);
-		csv_field(f, str(r, "host"), false);
-		csv_field(f, str(r, "cell"), false);
+		csv_field(f, str(x->host), false);
+		csv_field(f, str(x->cell), false);
 		for (size_t i = 0; i < ax.n + 4; i++) /* workload .. better */
 			fputc(',', f);
-		csv_number(f, get(r, "index"));
+		csv_count(f, x->index);
 		fputc(',', f);
-		csv_field(f, str(r, "status"), false);
+		csv_field(f, str(x->status), false);
 		fputs(",,,,,,,,,\r\n", f);
 	}
 	return ferror(f) ? -EIO : 0;
@@ -298,10 +315,15 @@ static int write_csv(json_object *report, FILE *f)
 /* --- report.json and the files ------------------------------------------ */
 
 /* Compact: a 10,000-run model is 16 MB pretty-printed, 5 plain. */
-static int write_json(json_object *report, FILE *f)
+static int write_json(const struct model *report, FILE *f)
 {
+	_cleanup_(json_object_putp) json_object *o = NULL;
+	int r = model_to_json(report, &o);
+
+	if (r < 0)
+		return r;
 	const char *text = json_object_to_json_string_ext(
-		report, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text)
 		return -ENOMEM;
 	return fputs(text, f) < 0 || fputc('\n', f) < 0 ? -EIO : 0;
@@ -310,7 +332,7 @@ static int write_json(json_object *report, FILE *f)
 static const struct {
 	unsigned format;
 	const char *name;
-	int (*write)(json_object *, FILE *);
+	int (*write)(const struct model *, FILE *);
 } files[] = {
 	{REPORT_HTML, "report.html", report_html_write},
 	{REPORT_CSV, "report.csv", write_csv},
@@ -320,17 +342,17 @@ static const struct {
 #define N_FILES (sizeof files / sizeof files[0])
 
 struct job {
-	json_object *report;
-	int (*write)(json_object *, FILE *);
+	const struct model *model;
+	int (*write)(const struct model *, FILE *);
 };
 
 static int run_job(const void *ctx, FILE *f)
 {
 	const struct job *j = ctx;
-	return j->write(j->report, f);
+	return j->write(j->model, f);
 }
 
-int report_write(struct json_object *report, unsigned formats, const char *dir)
+int report_write(const struct model *report, unsigned formats, const char *dir)
 {
 	char tmp[N_FILES][4096], path[4096];
 	bool made[N_FILES] = {false};

@@ -11,6 +11,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "cleanup.h"
+#include "xmlwrite.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(xmlTextWriter, xmlFreeTextWriter)
 DEFINE_TRIVIAL_CLEANUP_FUNC(xmlBuffer, xmlBufferFree)
@@ -42,32 +43,6 @@ static bool text_ok(const char *s)
 	return xmlCheckUTF8((const xmlChar *)s);
 }
 
-#define W(call)                                                                \
-	do {                                                                   \
-		if ((call) < 0)                                                \
-			return -ENOMEM;                                        \
-	} while (0)
-
-static int start(xmlTextWriterPtr w, const char *element)
-{
-	return xmlTextWriterStartElement(w, BAD_CAST element);
-}
-
-static int attr(xmlTextWriterPtr w, const char *name, const char *value)
-{
-	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST value);
-}
-
-static int end(xmlTextWriterPtr w)
-{
-	return xmlTextWriterEndElement(w);
-}
-
-static int element(xmlTextWriterPtr w, const char *name, const char *text)
-{
-	return xmlTextWriterWriteElement(w, BAD_CAST name, BAD_CAST text);
-}
-
 static int write_os(xmlTextWriterPtr w, const struct vm_spec *spec)
 {
 	_cleanup_free_ char *cmdline = NULL;
@@ -81,17 +56,17 @@ static int write_os(xmlTextWriterPtr w, const struct vm_spec *spec)
 			     : " panic=-1") < 0)
 		return -ENOMEM;
 
-	W(start(w, "os"));
-	W(start(w, "type"));
-	W(attr(w, "arch", "x86_64"));
+	XW(xmlwrite_start(w, "os"));
+	XW(xmlwrite_start(w, "type"));
+	XW(xmlwrite_attr(w, "arch", "x86_64"));
 	/* q35 has no IDE controller: IDE disks get the i440fx machine. */
-	W(attr(w, "machine", spec->bus == BUS_IDE ? "pc" : "q35"));
-	W(xmlTextWriterWriteString(w, BAD_CAST "hvm"));
-	W(end(w));
-	W(element(w, "kernel", spec->kernel));
-	W(element(w, "initrd", spec->initrd));
-	W(element(w, "cmdline", cmdline));
-	W(end(w));
+	XW(xmlwrite_attr(w, "machine", spec->bus == BUS_IDE ? "pc" : "q35"));
+	XW(xmlTextWriterWriteString(w, BAD_CAST "hvm"));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_element(w, "kernel", spec->kernel));
+	XW(xmlwrite_element(w, "initrd", spec->initrd));
+	XW(xmlwrite_element(w, "cmdline", cmdline));
+	XW(xmlwrite_end(w));
 	return 0;
 }
 
@@ -100,73 +75,73 @@ static int write_disk(xmlTextWriterPtr w, const struct vm_spec *spec)
 	struct stat st;
 	bool block = stat(spec->disk, &st) == 0 && S_ISBLK(st.st_mode);
 
-	W(start(w, "disk"));
-	W(attr(w, "type", block ? "block" : "file"));
-	W(attr(w, "device", "disk"));
-	W(start(w, "driver"));
-	W(attr(w, "name", "qemu"));
-	W(attr(w, "type", image_format_name(spec->format)));
-	W(attr(w, "cache", cache_mode_name(spec->cache)));
-	W(attr(w, "io", aio_mode_name(spec->aio)));
+	XW(xmlwrite_start(w, "disk"));
+	XW(xmlwrite_attr(w, "type", block ? "block" : "file"));
+	XW(xmlwrite_attr(w, "device", "disk"));
+	XW(xmlwrite_start(w, "driver"));
+	XW(xmlwrite_attr(w, "name", "qemu"));
+	XW(xmlwrite_attr(w, "type", image_format_name(spec->format)));
+	XW(xmlwrite_attr(w, "cache", cache_mode_name(spec->cache)));
+	XW(xmlwrite_attr(w, "io", aio_mode_name(spec->aio)));
 	if (spec->metadata_cache > 0) {
 		char bytes[32];
 		snprintf(bytes, sizeof bytes, "%llu",
 			 (unsigned long long)spec->metadata_cache);
-		W(start(w, "metadata_cache"));
-		W(start(w, "max_size"));
-		W(attr(w, "unit", "bytes"));
-		W(xmlTextWriterWriteString(w, BAD_CAST bytes));
-		W(end(w));
-		W(end(w));
+		XW(xmlwrite_start(w, "metadata_cache"));
+		XW(xmlwrite_start(w, "max_size"));
+		XW(xmlwrite_attr(w, "unit", "bytes"));
+		XW(xmlTextWriterWriteString(w, BAD_CAST bytes));
+		XW(xmlwrite_end(w));
+		XW(xmlwrite_end(w));
 	}
-	W(end(w));
-	W(start(w, "source"));
-	W(attr(w, block ? "dev" : "file", spec->disk));
-	W(end(w));
-	W(start(w, "target"));
-	W(attr(w, "dev", domain_target_dev(spec->bus)));
-	W(attr(w, "bus", disk_bus_name(spec->bus)));
-	W(end(w));
-	W(element(w, "serial", spec->serial ? spec->serial : DOMAIN_DISK_SERIAL));
-	W(end(w));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_start(w, "source"));
+	XW(xmlwrite_attr(w, block ? "dev" : "file", spec->disk));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_start(w, "target"));
+	XW(xmlwrite_attr(w, "dev", domain_target_dev(spec->bus)));
+	XW(xmlwrite_attr(w, "bus", disk_bus_name(spec->bus)));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_element(w, "serial", spec->serial ? spec->serial : DOMAIN_DISK_SERIAL));
+	XW(xmlwrite_end(w));
 	return 0;
 }
 
 static int write_devices(xmlTextWriterPtr w, const struct vm_spec *spec)
 {
-	W(start(w, "devices"));
-	W(write_disk(w, spec));
+	XW(xmlwrite_start(w, "devices"));
+	XW(write_disk(w, spec));
 	if (spec->bus == BUS_SCSI) {
 		/* libvirt's default SCSI controller is the LSI one; the
 		 * virtio one is what a KVM user means by "scsi". */
-		W(start(w, "controller"));
-		W(attr(w, "type", "scsi"));
-		W(attr(w, "model", "virtio-scsi"));
-		W(end(w));
+		XW(xmlwrite_start(w, "controller"));
+		XW(xmlwrite_attr(w, "type", "scsi"));
+		XW(xmlwrite_attr(w, "model", "virtio-scsi"));
+		XW(xmlwrite_end(w));
 	}
 	/* Lean: no USB, no balloon; no graphics means no video, and no
 	 * interface means no network. */
-	W(start(w, "controller"));
-	W(attr(w, "type", "usb"));
-	W(attr(w, "model", "none"));
-	W(end(w));
-	W(start(w, "serial"));
-	W(attr(w, "type", "file"));
-	W(start(w, "source"));
-	W(attr(w, "path", spec->console_log));
-	W(end(w));
-	W(start(w, "target"));
-	W(attr(w, "port", "0"));
-	W(end(w));
-	W(end(w));
-	W(start(w, "memballoon"));
-	W(attr(w, "model", "none"));
-	W(end(w));
+	XW(xmlwrite_start(w, "controller"));
+	XW(xmlwrite_attr(w, "type", "usb"));
+	XW(xmlwrite_attr(w, "model", "none"));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_start(w, "serial"));
+	XW(xmlwrite_attr(w, "type", "file"));
+	XW(xmlwrite_start(w, "source"));
+	XW(xmlwrite_attr(w, "path", spec->console_log));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_start(w, "target"));
+	XW(xmlwrite_attr(w, "port", "0"));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_start(w, "memballoon"));
+	XW(xmlwrite_attr(w, "model", "none"));
+	XW(xmlwrite_end(w));
 	/* pvpanic: a guest that loads the driver reports its panic. */
-	W(start(w, "panic"));
-	W(attr(w, "model", "isa"));
-	W(end(w));
-	W(end(w));
+	XW(xmlwrite_start(w, "panic"));
+	XW(xmlwrite_attr(w, "model", "isa"));
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_end(w));
 	return 0;
 }
 
@@ -175,33 +150,33 @@ static int write_domain(xmlTextWriterPtr w, const struct vm_spec *spec,
 {
 	char num[32];
 
-	W(xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL));
-	W(start(w, "domain"));
-	W(attr(w, "type", kvm ? "kvm" : "qemu"));
-	W(element(w, "name", spec->name));
-	W(start(w, "memory"));
-	W(attr(w, "unit", "bytes"));
+	XW(xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL));
+	XW(xmlwrite_start(w, "domain"));
+	XW(xmlwrite_attr(w, "type", kvm ? "kvm" : "qemu"));
+	XW(xmlwrite_element(w, "name", spec->name));
+	XW(xmlwrite_start(w, "memory"));
+	XW(xmlwrite_attr(w, "unit", "bytes"));
 	snprintf(num, sizeof num, "%llu", (unsigned long long)spec->memory);
-	W(xmlTextWriterWriteString(w, BAD_CAST num));
-	W(end(w));
+	XW(xmlTextWriterWriteString(w, BAD_CAST num));
+	XW(xmlwrite_end(w));
 	snprintf(num, sizeof num, "%u", spec->vcpus);
-	W(element(w, "vcpu", num));
-	W(write_os(w, spec));
-	W(start(w, "features"));
-	W(start(w, "acpi")); /* poweroff needs ACPI to end the domain */
-	W(end(w));
-	W(end(w));
+	XW(xmlwrite_element(w, "vcpu", num));
+	XW(write_os(w, spec));
+	XW(xmlwrite_start(w, "features"));
+	XW(xmlwrite_start(w, "acpi")); /* poweroff needs ACPI to end the domain */
+	XW(xmlwrite_end(w));
+	XW(xmlwrite_end(w));
 	if (kvm) {
-		W(start(w, "cpu"));
-		W(attr(w, "mode", "host-passthrough"));
-		W(end(w));
+		XW(xmlwrite_start(w, "cpu"));
+		XW(xmlwrite_attr(w, "mode", "host-passthrough"));
+		XW(xmlwrite_end(w));
 	}
-	W(element(w, "on_poweroff", "destroy"));
-	W(element(w, "on_reboot", "destroy"));
-	W(element(w, "on_crash", "destroy"));
-	W(write_devices(w, spec));
-	W(end(w));
-	W(xmlTextWriterEndDocument(w));
+	XW(xmlwrite_element(w, "on_poweroff", "destroy"));
+	XW(xmlwrite_element(w, "on_reboot", "destroy"));
+	XW(xmlwrite_element(w, "on_crash", "destroy"));
+	XW(write_devices(w, spec));
+	XW(xmlwrite_end(w));
+	XW(xmlTextWriterEndDocument(w));
 	return 0;
 }
 
@@ -231,8 +206,9 @@ int domain_xml(const struct vm_spec *spec, bool kvm, char **ret_xml)
 	xmlTextWriterSetIndent(w, 1);
 	xmlTextWriterSetIndentString(w, BAD_CAST "  ");
 	int r = write_domain(w, spec, kvm);
+	/* A writer into memory fails for want of memory. */
 	if (r < 0)
-		return r;
+		return r == -EIO ? -ENOMEM : r;
 	if (xmlTextWriterFlush(w) < 0)
 		return -ENOMEM;
 	char *xml = strdup((const char *)xmlBufferContent(buf));

@@ -20,8 +20,7 @@ RUNNER_LIBS = $(call pc_libs,libxml-2.0 libvirt libvirt-qemu) -lpthread
 RUNNER_ARCHIVES = $(B)/librunner.a $(B)/libprofile.a $(B)/libstorage.a $(B)/libcommon.a
 RUNNER_LINK_LIBS = $(RUNNER_LIBS) $(STORAGE_CORE_LIBS) $(COMMON_LIBS)
 
-# libxml2 keeps its headers in a subfolder.
-XML_CFLAGS = $(call pc_cflags,libxml-2.0)
+# XML_CFLAGS: lib/module.mk.
 $(B)/runner/domain.o $(B)/tests/unit/test_domain.o: ALL_CFLAGS += $(XML_CFLAGS)
 
 # Driver of the libvirt integration test (tests/integration/vm-run.sh).

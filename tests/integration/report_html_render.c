@@ -7,6 +7,7 @@
 
 #include <json.h>
 
+#include "model.h"
 #include "report_html.h"
 
 int main(int argc, char **argv)
@@ -20,15 +21,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[1], json_util_get_last_err());
 		return 2;
 	}
+	struct model *m = NULL;
+	int r = model_from_json(model, &m);
+	json_object_put(model);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", argv[1], strerror(-r));
+		return 1;
+	}
 	FILE *f = fopen(argv[2], "w");
 	if (!f) {
 		fprintf(stderr, "%s: %s\n", argv[2], strerror(errno));
+		model_free(m);
 		return 1;
 	}
-	int r = report_html_write(model, f);
+	r = report_html_write(m, f);
 	if (fclose(f) != 0 && r == 0)
 		r = -EIO;
-	json_object_put(model);
+	model_free(m);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", argv[1], strerror(-r));
 		return 1;

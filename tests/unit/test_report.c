@@ -19,6 +19,7 @@
 
 #include "journal.h"
 #include "kvmperf.h"
+#include "model.h"
 #include "names.h"
 #include "report.h"
 
@@ -102,13 +103,34 @@ static json_object *get(json_object *o, const char *key)
 	return v;
 }
 
-static json_object *build(const char *const *dirs, size_t n, const char *baseline)
+/* The model of O in report.json's form. */
+static json_object *json_of(const struct report_options *o)
+{
+	struct model *m = NULL;
+	json_object *model = NULL;
+	assert_int_equal(report_build(o, &m), 0);
+	assert_non_null(m);
+	assert_int_equal(model_to_json(m, &model), 0);
+	model_free(m);
+	return model;
+}
+
+static struct model *build_model(const char *const *dirs, size_t n, const char *baseline)
 {
 	struct report_options o = {.dirs = dirs, .n_dirs = n, .baseline_dir = baseline,
 				   .baseline_level = "cache:directsync"};
+	struct model *m = NULL;
+	assert_int_equal(report_build(&o, &m), 0);
+	assert_non_null(m);
+	return m;
+}
+
+static json_object *build(const char *const *dirs, size_t n, const char *baseline)
+{
+	struct model *m = build_model(dirs, n, baseline);
 	json_object *model = NULL;
-	assert_int_equal(report_build(&o, &model), 0);
-	assert_non_null(model);
+	assert_int_equal(model_to_json(m, &model), 0);
+	model_free(m);
 	return model;
 }
 
@@ -200,8 +222,11 @@ static void test_baseline(void **state)
 {
 	(void)state;
 	const char *dirs[] = {slower};
-	json_object *model = build(dirs, 1, study);
-	assert_true(report_baseline_worse(model));
+	struct model *m = build_model(dirs, 1, study);
+	assert_true(report_baseline_worse(m));
+	json_object *model = NULL;
+	assert_int_equal(model_to_json(m, &model), 0);
+	model_free(m);
 	json_object *worse = get(get(model, "baseline"), "worse");
 	/* unsafe's 4 cells (x aio x bus) took twice as long */
 	assert_int_equal(json_object_array_length(worse), 4);
@@ -213,9 +238,9 @@ static void test_baseline(void **state)
 	json_object_put(model);
 	/* Against itself: nothing worse. */
 	const char *same[] = {study};
-	model = build(same, 1, study);
-	assert_false(report_baseline_worse(model));
-	json_object_put(model);
+	m = build_model(same, 1, study);
+	assert_false(report_baseline_worse(m));
+	model_free(m);
 }
 
 static void write_file(const char *name, const char *text)
@@ -233,7 +258,7 @@ static void test_bad_bundles(void **state)
 	(void)state;
 	const char *dirs[] = {bad};
 	struct report_options o = {.dirs = dirs, .n_dirs = 1};
-	json_object *model = NULL;
+	struct model *model = NULL;
 	char path[512], line[65536];
 
 	/* no journal */
@@ -282,10 +307,13 @@ static void test_files(void **state)
 {
 	(void)state;
 	const char *dirs[] = {study};
-	json_object *model = build(dirs, 1, NULL);
+	struct model *m = build_model(dirs, 1, NULL);
 	char out[512], path[600];
 	snprintf(out, sizeof out, "%s/out", dir);
-	assert_int_equal(report_write(model, REPORT_ALL_FORMATS, out), 0);
+	assert_int_equal(report_write(m, REPORT_ALL_FORMATS, out), 0);
+	json_object *model = NULL;
+	assert_int_equal(model_to_json(m, &model), 0);
+	model_free(m);
 
 	snprintf(path, sizeof path, "%s/report.txt", out);
 	char *txt = slurp(path);
@@ -390,8 +418,7 @@ static void test_guest_host_l2(void **state)
 	}
 	const char *dirs[] = {d};
 	struct report_options o = {.dirs = dirs, .n_dirs = 1};
-	json_object *model = NULL;
-	assert_int_equal(report_build(&o, &model), 0);
+	json_object *model = json_of(&o);
 	bool pooled;
 
 	assert_int_equal(count_comparisons(model, "guest", &pooled), 2);

@@ -19,6 +19,7 @@
 
 #include "journal.h"
 #include "jsonget.h"
+#include "model.h"
 #include "names.h"
 #include "report.h"
 #include "report_html.h"
@@ -98,8 +99,11 @@ static json_object *get(json_object *o, const char *key)
 static json_object *model_of(char **dirs, size_t n)
 {
 	struct report_options o = {.dirs = (const char *const *)dirs, .n_dirs = n};
+	struct model *m = NULL;
 	json_object *model = NULL;
-	assert_int_equal(report_build(&o, &model), 0);
+	assert_int_equal(report_build(&o, &m), 0);
+	assert_int_equal(model_to_json(m, &model), 0);
+	model_free(m);
 	return model;
 }
 
@@ -118,10 +122,13 @@ static void html_outliers(json_object *model, int bars, const char *host)
 {
 	char *html = NULL;
 	size_t len = 0;
+	struct model *m = NULL;
+	assert_int_equal(model_from_json(model, &m), 0);
 	FILE *f = open_memstream(&html, &len);
 	assert_non_null(f);
-	assert_int_equal(report_html_write(model, f), 0);
+	assert_int_equal(report_html_write(m, f), 0);
 	assert_int_equal(fclose(f), 0);
+	model_free(m);
 	int marked = 0, labels = 0;
 	for (const char *p = html; (p = strstr(p, "<rect class=\"bar ")); p++) {
 		const char *o = strstr(p, " outlier\"");
@@ -214,14 +221,14 @@ static void test_sums(void **state)
 	char d[512], cmd[PATH_MAX * 2];
 	char *dirs[] = {d};
 	struct report_options o = {.dirs = (const char *const *)dirs, .n_dirs = 1};
-	json_object *model = NULL;
+	struct model *model = NULL;
 	(void)state;
 
 	snprintf(d, sizeof d, "%s/ci-smoke_SRV-1_D1_20261201T100000Z", dir);
 	snprintf(cmd, sizeof cmd, "cd '%s' && sha256sum runs.jsonl host.json > SHA256SUMS", d);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(report_build(&o, &model), 0);
-	json_object_put(model);
+	model_free(model);
 	snprintf(cmd, sizeof cmd, "cp '%s/host.json' '%s/h' && echo ' ' >> '%s/host.json'", d, dir, d);
 	assert_int_equal(system(cmd), 0);
 	model = NULL;

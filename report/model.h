@@ -1,0 +1,211 @@
+/* The report model of docs/report.md as C structures: what report.json
+ * holds, read by the renderers through members the compiler checks
+ * instead of string keys.  A model owns everything it points to (strings,
+ * arrays, the JSON documents it keeps) and is freed by model_free. */
+#ifndef BUILDAPP_MODEL_H
+#define BUILDAPP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cleanup.h"
+
+struct json_object;
+
+/* A cell's value of one axis, typed as the plan writes it (a name, a
+ * yes/no, a size in bytes, or null for an axis the cell does not have). */
+enum model_value_kind {
+	MODEL_VALUE_NULL,
+	MODEL_VALUE_STRING,
+	MODEL_VALUE_BOOL,
+	MODEL_VALUE_INT,
+};
+
+struct model_axis_value {
+	char *axis;
+	enum model_value_kind kind;
+	char *string;	/* MODEL_VALUE_STRING */
+	bool boolean;	/* MODEL_VALUE_BOOL */
+	int64_t integer; /* MODEL_VALUE_INT */
+	/* The value as its JSON text reads (l2_cache's bytes in digits,
+	 * true/false), NULL for null. */
+	char *text;
+};
+
+/* One ok run's value of a cell's metric. */
+struct model_run {
+	unsigned index;
+	double value;
+	bool first;
+};
+
+/* A ratio of means with its interval (NAN: none). */
+struct model_ratio {
+	double ratio, low, high;
+};
+
+/* A cell against the same cell of the --baseline bundle. */
+struct model_cell_baseline {
+	struct model_ratio r;
+	bool worse;
+};
+
+struct model_cell {
+	char *id, *host;
+	struct model_axis_value *axes;
+	size_t n_axes;
+	char *group, *label, *display;
+	unsigned n;
+	double mean, sd, ci_low, ci_high; /* NAN: null */
+	bool too_few_runs;
+	struct model_run *runs;
+	size_t n_runs;
+	unsigned failed, cache_mismatches;
+	bool has_baseline;
+	struct model_cell_baseline baseline;
+};
+
+/* An axis held by a comparison, at the level both cells have. */
+struct model_held {
+	char *axis, *level;
+};
+
+struct model_comparison {
+	char *axis, *level, *reference;
+	struct model_held *held;
+	size_t n_held;
+	bool pooled;
+	unsigned strata;
+	struct model_ratio r;
+	double df;
+	unsigned n_level, n_reference;
+	bool shown, better;
+	/* A pair with a side that has no ok run ("measured": false). */
+	bool unmeasured;
+	char *sentence;
+};
+
+/* A server whose results stand out from the others' (report_rack.c). */
+struct model_outlier {
+	char *host, *cell, *workload, *metric;
+	double mean, ci_low, ci_high;
+	unsigned others;
+	double others_mean, others_ci_low, others_ci_high;
+	bool worse;
+	char *sentence;
+};
+
+struct model_metric {
+	char *name, *unit;
+	bool lower_is_better;
+	struct model_cell *cells;
+	size_t n_cells;
+	struct model_comparison *comparisons;
+	size_t n_comparisons;
+	struct model_outlier *outliers;
+	size_t n_outliers;
+};
+
+struct model_workload {
+	char *name;
+	struct model_metric *metrics;
+	size_t n_metrics;
+};
+
+/* The sweep's measuring time over its wall time (timings.json). */
+struct model_efficiency {
+	double ratio, measured_seconds, wall_seconds;
+	unsigned sessions;
+};
+
+struct model_host {
+	char *label, *source;
+	/* The bundle's host.json as it was read (a reference), or NULL. */
+	struct json_object *info;
+	unsigned runs, failed;
+	bool has_efficiency;
+	struct model_efficiency efficiency;
+};
+
+/* A profile key whose value differs from the first bundle's plan's. */
+struct model_plan_difference {
+	char *host, *key, *value, *reference_value;
+};
+
+struct model_axis {
+	char *name;
+	char **levels;
+	size_t n_levels;
+	char *reference;
+};
+
+struct model_failure {
+	char *host, *cell, *status, *message;
+	unsigned index;
+	char *console_log; /* NULL: no console log kept */
+};
+
+/* A cell metric significantly worse than the baseline's. */
+struct model_worse {
+	struct model_ratio r;
+	char *host, *cell, *metric;
+};
+
+struct model {
+	char *format; /* "buildapp-report" */
+	unsigned version;
+	double confidence;
+	char *title, *method;
+	char **headlines;
+	size_t n_headlines;
+	struct model_workload *workloads;
+	size_t n_workloads;
+	struct model_plan_difference *plan_differences;
+	size_t n_plan_differences;
+	struct model_host *hosts;
+	size_t n_hosts;
+	struct model_axis *axes;
+	size_t n_axes;
+	struct model_failure *failures;
+	size_t n_failures;
+	struct model_outlier *outliers;
+	size_t n_outliers;
+	bool has_baseline;
+	char *baseline_source;
+	struct model_worse *worse;
+	size_t n_worse;
+	/* The studies' tables (reference.c's form), a reference, or NULL. */
+	struct json_object *references;
+};
+
+/* The model O (report.json's form, docs/report.md) as structures, a new
+ * one in *RET; members O leaves out read as empty (NULL, NAN, 0, false).
+ * Returns 0, -EINVAL when O is not a model of format "buildapp-report"
+ * version 1 with a list of workloads, or -ENOMEM. */
+int model_from_json(struct json_object *o, struct model **ret);
+
+/* M as report.json holds it (docs/report.md): a new tree in *RET, whose
+ * member order and number forms are report.json's.  Returns 0 or -ENOMEM. */
+int model_to_json(const struct model *m, struct json_object **ret);
+
+/* A cell's axis values from AXES, an object of a plan cell's members
+ * (plan_cell_to_json's form), into a new array in *RET (N of them), and
+ * back into a new object.  Return 0 or -ENOMEM; NULL when out of memory. */
+int model_axes_from_json(struct json_object *axes, struct model_axis_value **ret, size_t *n);
+struct json_object *model_axes_to_json(const struct model_axis_value *axes, size_t n);
+
+/* One more zeroed entry of SIZE bytes at the end of the array *ARRAY (N
+ * of them, counted): a pointer to it, or NULL when out of memory.  Earlier
+ * pointers into the array no longer hold. */
+void *model_push(void *array, size_t *n, size_t size);
+#define MODEL_PUSH(arr, n) ((__typeof__(&(arr)[0]))model_push(&(arr), &(n), sizeof((arr)[0])))
+/* A copy of S added to the string array *ARRAY (N of them).  Returns 0 or
+ * -ENOMEM. */
+int model_push_string(char ***array, size_t *n, const char *s);
+
+/* Frees M and all it owns; NULL is nothing to do. */
+void model_free(struct model *m);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct model, model_free)
+
+#endif
