@@ -55,49 +55,22 @@ static int axis_level(struct axis *a, const char *level, size_t *ret)
 	return 0;
 }
 
-/* The level a cell member names, as the report prints it: names as they
- * are; "guest" as guest or host; an L2 cache size as the profile writes
- * it ("1M", 0: "default"); other booleans yes/no, numbers in full; null
- * (an axis the cell does not have) "-".  BUF holds what is made. */
-static const char *axis_value(const char *key, json_object *v, char *buf, size_t len)
+/* Registers the axis levels of CELL as the report prints them
+ * (plan_cell_axis_text: "-" for an axis the cell does not have), filling
+ * LEV when given. */
+static int place(struct builder *bd, const struct plan_cell *cell, size_t *lev)
 {
-	if (!v)
-		return "-";
-	if (json_object_is_type(v, json_type_string))
-		return json_object_get_string(v);
-	if (json_object_is_type(v, json_type_boolean)) {
-		bool yes = json_object_get_boolean(v);
-		if (strcmp(key, "guest") == 0)
-			return yes ? "guest" : "host";
-		return yes ? "yes" : "no";
-	}
-	if (json_object_is_type(v, json_type_int)) {
-		uint64_t n = json_object_get_uint64(v);
-		if (strcmp(key, "l2_cache") == 0)
-			return n ? format_size(n, buf, len) : "default";
-		snprintf(buf, len, "%" PRIu64, n);
-		return buf;
-	}
-	return json_object_to_json_string(v);
-}
+	const char *name;
 
-/* Registers the axis values of a cell object (plan_cell_to_json's form:
- * every field but the id and the workload is an axis), filling LEV when
- * given. */
-static int place(struct builder *bd, json_object *cell, size_t *lev)
-{
-	json_object_object_foreach(cell, key, val)
-	{
-		if (strcmp(key, "id") == 0 || strcmp(key, "workload") == 0 ||
-		    strcmp(key, "reason") == 0)
-			continue;
-		struct axis *a = axis_get(bd, key);
+	for (size_t i = 0; (name = plan_axis(i)); i++) {
+		struct axis *a = axis_get(bd, name);
 		char buf[64];
 		size_t l;
 		int r;
 		if (!a)
 			return -E2BIG;
-		if ((r = axis_level(a, axis_value(key, val, buf, sizeof buf), &l)) < 0)
+		r = axis_level(a, plan_cell_axis_text(cell, name, buf, sizeof buf), &l);
+		if (r < 0)
 			return r;
 		if (lev)
 			lev[a - bd->axes] = l;
@@ -171,9 +144,14 @@ static int make_cells(struct builder *bd)
 		    !json_object_object_get_ex(bd->bundles[i].plan, "cells", &cells) ||
 		    !json_object_is_type(cells, json_type_array))
 			continue;
-		for (size_t k = 0; k < json_object_array_length(cells); k++)
-			if ((r = place(bd, json_object_array_get_idx(cells, k), NULL)) < 0)
+		for (size_t k = 0; k < json_object_array_length(cells); k++) {
+			struct plan_cell pc;
+			/* A cell the plan reader refuses orders nothing. */
+			if (plan_cell_from_json(json_object_array_get_idx(cells, k), &pc) < 0)
+				continue;
+			if ((r = place(bd, &pc, NULL)) < 0)
 				return r;
+		}
 	}
 	size_t total = 0;
 	for (size_t i = 0; i < bd->n_bundles; i++)
@@ -185,15 +163,14 @@ static int make_cells(struct builder *bd)
 			struct rcell *rc = &bd->cells[bd->n_cells++];
 			rc->b = &bd->bundles[i];
 			rc->i = c;
-			if (!(rc->axes = plan_cell_to_json(&rc->b->s.cells[c].cell)))
+			if (!(rc->axes = plan_cell_axes_to_json(&rc->b->s.cells[c].cell)))
 				return -ENOMEM;
-			json_object_object_del(rc->axes, "id");
-			json_object_object_del(rc->axes, "workload");
 		}
 	/* Without a plan, the order the sweep first ran them in. */
 	qsort(bd->cells, bd->n_cells, sizeof *bd->cells, cmp_first_position);
 	for (size_t i = 0; i < bd->n_cells; i++)
-		if ((r = place(bd, bd->cells[i].axes, bd->cells[i].lev)) < 0)
+		if ((r = place(bd, &bd->cells[i].b->s.cells[bd->cells[i].i].cell,
+			       bd->cells[i].lev)) < 0)
 			return r;
 	drop_unused_levels(bd);
 	if (bd->n_bundles > 1) {
