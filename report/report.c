@@ -3,7 +3,7 @@
  * workload and metric, with failures, hosts and plan differences.  The
  * comparisons and the baseline check are report_cmp.c's, the writers
  * report_text.c's (report.json: model_json.c). */
-#include "report_model.h"
+#include "report_builder.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -9,7 +9,7 @@
 
 #include "cleanup.h"
 #include "compare.h"
-#include "report_model.h"
+#include "report_builder.h"
 
 static struct model_ratio ratio_of(const struct compare_ratio *c)
 {

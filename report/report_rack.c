@@ -12,7 +12,7 @@
 
 #include "cleanup.h"
 #include "log.h"
-#include "report_model.h"
+#include "report_builder.h"
 #include "stats.h"
 
 /* The fewest servers among which one can stand out: with two, each

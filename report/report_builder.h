@@ -2,8 +2,8 @@
  * report_cmp.c (comparisons and the baseline check) and report_rack.c
  * (servers that stand out) as they fill the model's structures (model.h).
  * Not an interface. */
-#ifndef BUILDAPP_REPORT_MODEL_H
-#define BUILDAPP_REPORT_MODEL_H
+#ifndef BUILDAPP_REPORT_BUILDER_H
+#define BUILDAPP_REPORT_BUILDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
