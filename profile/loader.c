@@ -303,6 +303,11 @@ static int scan_text(const char *file, const char *data, size_t len,
 	bool continued = false;
 	size_t pos = 0;
 
+	/* A UTF-8 byte order mark, as some editors save a file, is not
+	 * part of the first line.  Anywhere else it is the first line's
+	 * syntax error, as other bytes out of place are. */
+	if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)
+		pos = 3;
 	while (pos < len) {
 		const char *text = data + pos, *nl = memchr(text, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - text) : len - pos;

@@ -211,6 +211,22 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 	bool kvm = false, probed = false;
 	int r;
 
+	/* libvirt logs, at error level, conditions it expects and recovers
+	 * from (no access manager, no /dev/mem for dmidecode, a lookup of a
+	 * domain that is not there yet, a QEMU binary it cannot probe): on
+	 * the console of a sweep that is going well they read as failures.
+	 * Its log goes to a file in the state directory; an error that
+	 * matters reaches the caller, which logs it once with its cause
+	 * (virGetLastErrorMessage).  A LIBVIRT_LOG_OUTPUTS of the user's
+	 * own wins.  Set before anything initializes libvirt. */
+	if (!uri && statedir && statedir[0] == '/') {
+		_cleanup_free_ char *out = NULL;
+		if (asprintf(&out, "3:file:%s/libvirt.log", statedir) < 0)
+			return -ENOMEM;
+		setenv("LIBVIRT_LOG_OUTPUTS", out, 0);
+	} else {
+		setenv("LIBVIRT_LOG_OUTPUTS", "4:stderr", 0);
+	}
 	r = resolve_accel(accel, &kvm, &probed);
 	if (r < 0)
 		return r;
@@ -228,10 +244,6 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 	if (current_host)
 		return log_error_code(-EBUSY, "a libvirt connection is already open");
 
-	/* The embedded driver logs its warnings (tainted domains, security
-	 * driver) on stderr, between our progress lines: keep only errors
-	 * unless the user asked for more. */
-	setenv("LIBVIRT_LOG_OUTPUTS", "4:stderr", 0);
 	if (virInitialize() < 0)
 		return log_error_code(-EIO, "cannot initialize libvirt: %s",
 				      virGetLastErrorMessage());

@@ -90,7 +90,17 @@ run() { # name initrd cache timeout [options]
 	"$DRIVER" --statedir "$T/state" --kernel "$KERNEL" --initrd "$T/$i.img" \
 		--disk "$T/disk.raw" --log "$T/$n.log" --name "bt-$n" \
 		--cache "$c" --timeout "$t" --cmdline "console=ttyS0 quiet" \
-		--accel "$ACCEL" "$@"
+		--accel "$ACCEL" "$@" 2>"$T/$n.err"
+	cat "$T/$n.err" >&2
+}
+# libvirt's own log lines (conditions it expects and recovers from, at
+# error level) go to the state directory's libvirt.log, not stderr.
+no_libvirt_lines() { # name
+	if grep -E ': (error|warning) : ' "$T/$1.err"; then
+		echo "FAIL: $1: libvirt's log lines on stderr"
+		exit 1
+	fi
+	echo "ok: $1: no libvirt log line on stderr"
 }
 field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 check() { # what got want
@@ -113,6 +123,20 @@ check "unsafe direct" "$(field "$out" direct)" 0
 check "unsafe no-flush" "$(field "$out" no_flush)" 1
 check "domain gone after poweroff" "$(field "$out" exists_after)" 0
 check "domain type kvm" "$(field "$out" kvm)" "$([ "$ACCEL" = kvm ] && echo 1 || echo 0)"
+no_libvirt_lines ok
+grep -q 'error : ' "$T/state/libvirt.log" ||
+	{ echo "FAIL: no libvirt.log in the state directory"; exit 1; }
+echo "ok: libvirt's own lines are in its libvirt.log"
+# A real libvirt error still reaches stderr, once, with its cause.
+truncate -s 1M "$T/notakernel"
+out=$("$DRIVER" --statedir "$T/state" --kernel "$T/notakernel" --initrd "$T/ok.img" \
+	--disk "$T/disk.raw" --log "$T/bad.log" --name bt-bad --cache unsafe \
+	--timeout 30 --cmdline "console=ttyS0" --accel tcg 2>"$T/bad.err")
+cat "$T/bad.err"
+check "guest that cannot start" "$(field "$out" status)" failed
+grep -q "cannot start the guest: .*linux kernel too old" "$T/bad.err" ||
+	{ echo "FAIL: the error of a guest that cannot start lost its cause"; exit 1; }
+no_libvirt_lines bad
 
 # The API's own choice, with its boot check, must come to the same verdict.
 out=$(run directsync ok directsync 120 --accel auto --check-boot 10)
@@ -123,6 +147,7 @@ check "directsync status" "$(field "$out" status)" ok
 check "directsync writeback" "$(field "$out" writeback)" 0
 check "directsync direct" "$(field "$out" direct)" 1
 check "directsync no-flush" "$(field "$out" no_flush)" 0
+no_libvirt_lines directsync
 
 start=$(date +%s)
 # Long enough for the guest to reach its /init on a loaded 2-core host.

@@ -245,6 +245,14 @@ static void test_syntax_and_junk(void **state)
 	expect_error("[guest]\nthis is not ini\n", "t.ini:2:", "[guest]",
 		     "syntax error", NULL);
 	expect_error("[guest\n", "t.ini:1:", "syntax error", NULL);
+	/* A byte order mark starts a file saved by some editors: accepted
+	 * there (CRLF too), and the first line keeps its number; anywhere
+	 * else it is out of place. */
+	struct profile p;
+	assert_int_equal(load_text("\xef\xbb\xbf[guest]\r\ncache = none\r\n", &p), 0);
+	assert_int_equal(p.guest.cache, AXIS_BIT(CACHE_NONE));
+	expect_error("\xef\xbb\xbf[guest]\ncache = fast\n", "t.ini:2:", "[guest] cache", NULL);
+	expect_error("[guest]\n\xef\xbb\xbf" "cache = none\n", "t.ini:2:", "syntax error", NULL);
 	expect_error("[guest]\ncache = none\ncache = unsafe\n", "t.ini:3:",
 		     "given twice (first at line 2)", NULL);
 	for (size_t i = 0; i < sizeof(junk) - 1; i++)
