@@ -14,6 +14,7 @@
 
 #include "cleanup.h"
 #include "files.h"
+#include "guestcmdline.h"
 #include "log.h"
 #include "signals.h"
 #include "runstate.h"
@@ -31,7 +32,7 @@ static struct vm_spec check_spec(const struct profile *p,
 		.name = "buildapp-check",
 		.kernel = in->kernel,
 		.initrd = in->initrd,
-		.cmdline = "console=ttyS0",
+		.cmdline = guestcmdline_base,
 		.memory = p->guest.memory,
 		.vcpus = 1,
 		.disk = vol->path,

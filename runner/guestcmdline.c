@@ -22,8 +22,8 @@
  * whose vCPU is descheduled during the kernel's IO-APIC timer check at
  * boot (a loaded host, TCG) panics with "IO-APIC + timer doesn't work",
  * which made a run of a loaded test machine crash now and then. */
-static const char base[] = "console=ttyS0 quiet loglevel=1 panic=-1 "
-			   "no_timer_check rootfstype=ramfs rdinit=/init";
+const char guestcmdline_base[] = "console=ttyS0 quiet loglevel=1 panic=-1 "
+				"no_timer_check rootfstype=ramfs rdinit=/init";
 
 int guestcmdline_build(const struct profile *p, enum workload_kind kind,
 		       char **ret)
@@ -39,7 +39,7 @@ int guestcmdline_build(const struct profile *p, enum workload_kind kind,
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "%s " P "workload=%s", base, workload_kind_name(kind));
+	fprintf(f, "%s " P "workload=%s", guestcmdline_base, workload_kind_name(kind));
 	switch (kind) {
 	case WORKLOAD_TARBALL_WRITE:
 	case WORKLOAD_TARBALL_READ:

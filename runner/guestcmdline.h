@@ -4,6 +4,11 @@
 
 #include "profile.h"
 
+/* What every guest's command line starts with.  Alone, it boots the
+ * guest kit to its agent, which prints its BEGIN line, finds no workload
+ * and powers off: the KVM check (vm_host_check_boot). */
+extern const char guestcmdline_base[];
+
 /* Builds the guest kernel command line for one run of KIND with the
  * workload parameters of P (console on ttyS0, quiet, the agent's
  * buildapp.* parameters).  Returns 0 and a malloc'd string in *ret (the

@@ -89,10 +89,12 @@ bool vm_host_kvm(const struct vm_host *h);
 /* The versions of H's hypervisor (QEMU) and of libvirt, "7.2.19", each
  * "" when libvirt cannot tell. */
 void vm_host_versions(const struct vm_host *h, char qemu[32], char libvirt[32]);
-/* When H chose KVM by itself (VM_ACCEL_AUTO), boots SPEC's kernel under
- * it with nothing to run (it panics at once and the domain ends); if that
- * does not happen within TIMEOUT seconds, H falls back to TCG with a
- * warning: some nested KVMs pass every probe and still hang a kernel.
+/* When H chose KVM by itself (VM_ACCEL_AUTO), boots SPEC (a guest kit
+ * and a command line without a workload: guestcmdline_base) under it:
+ * KVM is kept when the guest agent's BEGIN line is on the console and
+ * the guest powered off within TIMEOUT seconds; otherwise H falls back
+ * to TCG with one warning: some nested KVMs boot a kernel to a panic and
+ * still hang a guest.
  * The answer is kept until the host reboots and read first (kvmboot.h).
  * SPEC's disk is attached but not written; the console goes to
  * SPEC's console_log + ".kvm-check".  Returns 0 or as vm_run. */
