@@ -1,7 +1,9 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 
 /* One step of the modified Lentz method: updates C and D with the next
  * partial numerator NUM and returns the factor to multiply into h. */
@@ -152,4 +154,49 @@ int stats_compute(const double *v, size_t n, struct stats *ret)
 	}
 	*ret = s;
 	return 0;
+}
+
+int stats_display_place(double half)
+{
+	if (!isfinite(half) || half <= 0)
+		return INT_MIN;
+	/* The place of the half-width's second significant digit: 10^p. */
+	int p = (int)floor(log10(half)) - 1;
+	double scale = pow(10.0, p);
+	/* Rounding up can carry into a third digit (99 -> 100): keep two. */
+	if (round(half / scale) * scale >= 100 * scale)
+		p++;
+	return p;
+}
+
+bool stats_display(double mean, double half, size_t n, char *buf,
+		   size_t size)
+{
+	if (!isfinite(mean)) {
+		snprintf(buf, size, "-");
+		return false;
+	}
+	if (!isfinite(half)) {
+		snprintf(buf, size, "%.4g (n=%zu)", mean, n);
+		return false;
+	}
+	if (half >= fabs(mean) && half > 0) {
+		/* An interval wider than the mean says little; the mean, to two
+		 * significant digits, still says what was measured. */
+		int p = mean == 0 ? 0 : (int)floor(log10(fabs(mean))) - 1;
+		double scale = pow(10.0, p), m = round(mean / scale) * scale;
+		snprintf(buf, size, "%.*f, interval wider than the mean (n=%zu)",
+			 p < 0 ? -p : 0, m, n);
+		return true;
+	}
+	if (half == 0) {
+		snprintf(buf, size, "%.6g ± 0", mean);
+		return false;
+	}
+	int p = stats_display_place(half);
+	double scale = pow(10.0, p);
+	double h = round(half / scale) * scale, m = round(mean / scale) * scale;
+	int decimals = p < 0 ? -p : 0;
+	snprintf(buf, size, "%.*f ± %.*f", decimals, m == 0 ? 0.0 : m, decimals, h);
+	return false;
 }

@@ -1,9 +1,12 @@
 /* Descriptive statistics of repeated runs: the numbers the summary prints
  * for each cell and metric, with a Student-t 95% confidence interval
- * computed from exact t quantiles (no normal approximation, no table). */
+ * computed from exact t quantiles (no normal approximation, no table), and
+ * a value rounded to what its interval supports, as report.txt and
+ * summary.txt print it. */
 #ifndef BUILDAPP_STATS_H
 #define BUILDAPP_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct stats {
@@ -31,5 +34,17 @@ double stats_incbeta(double a, double b, double x);
 double stats_t_cdf(double t, double df);
 /* Its inverse: the t with stats_t_cdf(t, df) == P, 0 < P < 1 (NAN outside). */
 double stats_t_quantile(double p, double df);
+
+/* The place 10^p that stats_display rounds a value with the interval
+ * half-width HALF to: that of HALF's second significant digit (99.7 -> 0:
+ * "100").  Returns p; INT_MIN when HALF is not a positive finite number. */
+int stats_display_place(double half);
+/* MEAN with the half-width HALF of its interval, for people: the mean is
+ * rounded to the place of the second significant digit of HALF ("1230 ±
+ * 25"), "too few runs (n=N)" when HALF is as large as the mean, and
+ * "1234.5 (n=1)" style without an interval (HALF NAN).  Writes into BUF
+ * (SIZE bytes, 48 is enough); returns true when the interval is too wide. */
+bool stats_display(double mean, double half, size_t n, char *buf,
+		   size_t size);
 
 #endif

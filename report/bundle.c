@@ -158,13 +158,13 @@ int bundle_load(const char *dir, struct bundle *b)
 	if (access(plan, F_OK) == 0 && !(b->plan = json_object_from_file(plan)))
 		return log_error_code(-EINVAL, "report: '%s': not a plan (%s)", plan,
 				      json_util_get_last_err());
-	/* The host's name (a netbooted server's is its DMI serial and disk
-	 * under test), else the directory's. */
-	const char *name = hostjson_label(b->host);
+	/* The host's name (hostjson_label), else the directory's. */
+	if (hostjson_label(b->host, b->label, sizeof b->label))
+		return 0;
 	_cleanup_free_ char *copy = strdup(dir);
 	if (!copy)
 		return -ENOMEM;
-	snprintf(b->label, sizeof b->label, "%s", name && *name ? name : basename(copy));
+	snprintf(b->label, sizeof b->label, "%s", basename(copy));
 	return 0;
 }
 

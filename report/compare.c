@@ -96,45 +96,6 @@ int compare_ratio(const double *level, size_t n_level,
 	return compare_ratio_pooled(&a, &b, 1, confidence, ret);
 }
 
-bool compare_display(double mean, double half, size_t n, char *buf,
-		     size_t size)
-{
-	if (!isfinite(mean)) {
-		snprintf(buf, size, "-");
-		return false;
-	}
-	if (!isfinite(half)) {
-		snprintf(buf, size, "%.4g (n=%zu)", mean, n);
-		return false;
-	}
-	if (half >= fabs(mean) && half > 0) {
-		/* An interval wider than the mean says little; the mean, to two
-		 * significant digits, still says what was measured. */
-		int p = mean == 0 ? 0 : (int)floor(log10(fabs(mean))) - 1;
-		double scale = pow(10.0, p), m = round(mean / scale) * scale;
-		snprintf(buf, size, "%.*f, interval wider than the mean (n=%zu)",
-			 p < 0 ? -p : 0, m, n);
-		return true;
-	}
-	if (half == 0) {
-		snprintf(buf, size, "%.6g ± 0", mean);
-		return false;
-	}
-	/* The place of the half-width's second significant digit: 10^p. */
-	int p = (int)floor(log10(half)) - 1;
-	double scale = pow(10.0, p);
-	double h = round(half / scale) * scale, m = round(mean / scale) * scale;
-	/* Rounding up can carry into a third digit (99 -> 100): keep two. */
-	if (h >= 100 * scale) {
-		p++;
-		scale *= 10;
-		m = round(mean / scale) * scale;
-	}
-	int decimals = p < 0 ? -p : 0;
-	snprintf(buf, size, "%.*f ± %.*f", decimals, m == 0 ? 0.0 : m, decimals, h);
-	return false;
-}
-
 void compare_percent(double ratio, int decimals, char *buf, size_t size)
 {
 	double pct = (ratio - 1.0) * 100.0;

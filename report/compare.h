@@ -2,8 +2,8 @@
  * the reference level's with its confidence interval, by Welch's t on the
  * log scale (the ratio of geometric means; Welch-Satterthwaite degrees of
  * freedom), for one cell or pooled over several (docs/results.md gives
- * the formulas).  And the rounding of a mean to what its interval
- * supports. */
+ * the formulas).  A mean rounded to what its interval supports is
+ * stats_display (lib/stats.h). */
 #ifndef BUILDAPP_COMPARE_H
 #define BUILDAPP_COMPARE_H
 
@@ -38,14 +38,6 @@ int compare_ratio_pooled(const struct compare_sample *level,
 int compare_ratio(const double *level, size_t n_level,
 		  const double *reference, size_t n_reference,
 		  double confidence, struct compare_ratio *ret);
-
-/* MEAN with the half-width HALF of its interval, for people: the mean is
- * rounded to the place of the second significant digit of HALF ("1230 ±
- * 25"), "too few runs (n=N)" when HALF is as large as the mean, and
- * "1234.5 (n=1)" style without an interval (HALF NAN).  Writes into BUF
- * (SIZE bytes, 48 is enough); returns true when the interval is too wide. */
-bool compare_display(double mean, double half, size_t n, char *buf,
-		     size_t size);
 
 /* A ratio as a signed percentage change, "+54%", "-3.5%", with DECIMALS
  * decimals, into BUF. */

@@ -33,13 +33,50 @@ bool hostjson_placeholder(const char *s)
 	return false;
 }
 
-const char *hostjson_label(json_object *info)
+static bool real(const char *s)
 {
-	const char *h = info ? jsonget_string(info, "hostname") : NULL;
-	if (h && !hostjson_placeholder(h))
-		return h;
-	h = info ? jsonget_string(info, "label") : NULL;
-	return h && *h ? h : NULL;
+	return s && !hostjson_placeholder(s);
+}
+
+/* O's SERIAL, after its NAME when it has one ("netboot SRV-A"): false
+ * when O has no real serial. */
+static bool named_serial(json_object *o, const char *name, char *buf, size_t size)
+{
+	const char *serial = o ? jsonget_string(o, "serial") : NULL, *what = NULL;
+
+	if (!real(serial))
+		return false;
+	what = jsonget_string(o, name);
+	snprintf(buf, size, "%s%s%s", real(what) ? what : "", real(what) ? " " : "", serial);
+	return true;
+}
+
+bool hostjson_label(json_object *info, char *buf, size_t size)
+{
+	json_object *server = NULL, *disk = NULL;
+	const char *h;
+
+	if (size == 0)
+		return false;
+	buf[0] = '\0';
+	if (!info)
+		return false;
+	json_object_object_get_ex(info, "server", &server);
+	json_object_object_get_ex(info, "disk", &disk);
+	if (named_serial(server, "product", buf, size) || named_serial(disk, "model", buf, size))
+		return true;
+	if (real(h = jsonget_string(info, "hostname")) ||
+	    (server && real(h = jsonget_string(server, "uuid")))) {
+		snprintf(buf, size, "%s", h);
+		return true;
+	}
+	/* A bundle with no more than its name's SERVER_DISK, unless the
+	 * name did not know the server either. */
+	h = jsonget_string(info, "label");
+	if (!h || !*h || strncmp(h, "unknown_", strlen("unknown_")) == 0)
+		return false;
+	snprintf(buf, size, "%s", h);
+	return true;
 }
 
 int hostjson_read(const char *dir, json_object **ret)

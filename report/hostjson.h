@@ -5,6 +5,7 @@
 #define BUILDAPP_HOSTJSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct json_object;
 
@@ -12,10 +13,13 @@ struct json_object;
  * Specified", all zeros or all ones, "localhost"...), or "". */
 bool hostjson_placeholder(const char *s);
 
-/* The label the report gives a bundle's host: host.json's hostname when
- * it is a real one, else its "label" (SERVER_DISK of the bundle's name),
- * else NULL.  Points into INFO. */
-const char *hostjson_label(struct json_object *info);
+/* The label the report gives a bundle's host, by what identifies it:
+ * the DMI serial (after the product), else the disk under test's serial
+ * (after its model), else a real hostname, else the DMI UUID, else
+ * host.json's "label" (SERVER_DISK of the bundle's name) unless its
+ * server is "unknown".  Writes into BUF (SIZE bytes); returns false, BUF
+ * "", when none of these is there. */
+bool hostjson_label(struct json_object *info, char *buf, size_t size);
 
 /* Reads DIR/host.json into *ret (a new reference; NULL when the file does
  * not exist).  Returns 0, or -EBADMSG for a file that is not a host.json

@@ -327,7 +327,7 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 	/* A cell with no ok run is in the list all the same (workload_fill). */
 	static const struct stats none = {.mean = NAN, .sd = NAN, .ci95 = NAN};
 	const struct stats *s = m ? &m->stats : &none;
-	bool wide = compare_display(s->mean, s->ci95, s->n, display, sizeof display);
+	bool wide = stats_display(s->mean, s->ci95, s->n, display, sizeof display);
 	if (!m)
 		snprintf(display, sizeof display, "no ok run");
 	group_label(bd, c, group, sizeof group, label, sizeof label);

@@ -1,6 +1,7 @@
 #include "summary.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,12 +281,19 @@ int summary_write_json(const struct summary *s, FILE *f)
 	return 0;
 }
 
-static void print_number(FILE *f, double v)
+/* V rounded as report.txt rounds the mean: to the place PLACE of the
+ * interval's second significant digit (stats_display_place), or to four
+ * significant digits without an interval. */
+static void print_number(FILE *f, double v, int place)
 {
-	if (isfinite(v))
-		fprintf(f, " %12f", v);
-	else
+	if (!isfinite(v)) {
 		fprintf(f, " %12s", "-");
+	} else if (place == INT_MIN) {
+		fprintf(f, " %12.4g", v);
+	} else {
+		double scale = pow(10.0, place), r = round(v / scale) * scale;
+		fprintf(f, " %12.*f", place < 0 ? -place : 0, r == 0 ? 0.0 : r);
+	}
 }
 
 static void print_metric(FILE *f, const char *label, const char *runs,
@@ -294,17 +302,18 @@ static void print_metric(FILE *f, const char *label, const char *runs,
 	char mean[64];
 	if (m->stats.n == 0)
 		snprintf(mean, sizeof mean, "-");
-	else if (isfinite(m->stats.ci95))
-		snprintf(mean, sizeof mean, "%f +/- %f", m->stats.mean,
-			 m->stats.ci95);
 	else
-		snprintf(mean, sizeof mean, "%f", m->stats.mean);
-	fprintf(f, "%-44s %7s  %-22s %-8s %3zu  %-28s", label, runs, m->name,
-		m->unit, m->stats.n, mean);
-	print_number(f, m->stats.sd);
-	print_number(f, m->stats.min);
-	print_number(f, m->stats.max);
-	print_number(f, m->stats.first);
+		stats_display(m->stats.mean, m->stats.ci95, m->stats.n, mean,
+			      sizeof mean);
+	int place = stats_display_place(m->stats.ci95);
+	/* "±" is two bytes and one column. */
+	int width = 28 + (strstr(mean, "±") ? 1 : 0);
+	fprintf(f, "%-44s %7s  %-22s %-8s %3zu  %-*s", label, runs, m->name,
+		m->unit, m->stats.n, width, mean);
+	print_number(f, m->stats.sd, place);
+	print_number(f, m->stats.min, place);
+	print_number(f, m->stats.max, place);
+	print_number(f, m->stats.first, place);
 	fputc('\n', f);
 }
 

@@ -140,11 +140,12 @@ python3 - "$work/report/report.json" <<'PY' || fail "the rack's report does not 
 import json, sys
 r = json.load(open(sys.argv[1]))
 labels = sorted(h["label"] for h in r["hosts"])
-assert labels == ["SRV-A_DISK-A", "SRV-B_DISK-B"], labels
+# The report names a server by its DMI product and serial.
+assert labels == ["netboot SRV-A", "netboot SRV-B"], labels
 cells = [c for w in r["workloads"] for m in w["metrics"] for c in m["cells"]]
 assert {c["host"] for c in cells} == set(labels), cells
 host_axis = [a for a in r["axes"] if a["name"] == "host"]
 assert host_axis and sorted(host_axis[0]["levels"]) == labels, r["axes"]
 PY
-grep -E "SRV-A_DISK-A|SRV-B_DISK-B" "$work/report/report.txt" | head -n 8
+grep -E "netboot SRV-[AB]" "$work/report/report.txt" | head -n 8
 echo "netboot: two servers uploaded, the refused one said so and powered off"

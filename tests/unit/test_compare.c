@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "stats.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -124,24 +125,24 @@ static void test_display(void **state)
 	(void)state;
 	char buf[64];
 	/* summary.txt printed "344.570518 +/- 1376.417798" for this n=2 cell */
-	assert_true(compare_display(344.570518, 1376.417798, 2, buf, sizeof buf));
+	assert_true(stats_display(344.570518, 1376.417798, 2, buf, sizeof buf));
 	assert_string_equal(buf, "340, interval wider than the mean (n=2)");
-	assert_true(compare_display(0.0123, 0.05, 3, buf, sizeof buf));
+	assert_true(stats_display(0.0123, 0.05, 3, buf, sizeof buf));
 	assert_string_equal(buf, "0.012, interval wider than the mean (n=3)");
-	assert_false(compare_display(70.062400, 1.439401, 5, buf, sizeof buf));
+	assert_false(stats_display(70.062400, 1.439401, 5, buf, sizeof buf));
 	assert_string_equal(buf, "70.1 ± 1.4");
-	assert_false(compare_display(1234.5, 25.3, 5, buf, sizeof buf));
+	assert_false(stats_display(1234.5, 25.3, 5, buf, sizeof buf));
 	assert_string_equal(buf, "1235 ± 25");
-	assert_false(compare_display(123456, 2345, 5, buf, sizeof buf));
+	assert_false(stats_display(123456, 2345, 5, buf, sizeof buf));
 	assert_string_equal(buf, "123500 ± 2300");
-	assert_false(compare_display(0.012345, 0.00367, 5, buf, sizeof buf));
+	assert_false(stats_display(0.012345, 0.00367, 5, buf, sizeof buf));
 	assert_string_equal(buf, "0.0123 ± 0.0037");
 	/* 99.7 rounds to 100: two significant digits, not three */
-	assert_false(compare_display(512.3, 99.7, 5, buf, sizeof buf));
+	assert_false(stats_display(512.3, 99.7, 5, buf, sizeof buf));
 	assert_string_equal(buf, "510 ± 100");
-	assert_false(compare_display(7, 0, 3, buf, sizeof buf));
+	assert_false(stats_display(7, 0, 3, buf, sizeof buf));
 	assert_string_equal(buf, "7 ± 0");
-	assert_false(compare_display(12.3456, NAN, 1, buf, sizeof buf));
+	assert_false(stats_display(12.3456, NAN, 1, buf, sizeof buf));
 	assert_string_equal(buf, "12.35 (n=1)");
 
 	compare_percent(1.54, 0, buf, sizeof buf);

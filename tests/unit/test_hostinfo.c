@@ -248,16 +248,60 @@ static void server_identity(void **state)
 	assert_string_equal(jsonget_string(info, "bundle"),
 			    "ci-smoke_SRV-0042-A_nodisk_20251201T142500Z");
 	assert_string_equal(jsonget_string(info, "label"), "SRV-0042-A_nodisk");
-	/* The report's label: a real hostname, else the label. */
-	json_object_object_add(info, "hostname", json_object_new_string("(none)"));
-	assert_string_equal(hostjson_label(info), "SRV-0042-A_nodisk");
+	/* The report's label: the DMI serial, before the hostname. */
+	char label[64];
 	json_object_object_add(info, "hostname", json_object_new_string("lab-7"));
-	assert_string_equal(hostjson_label(info), "lab-7");
-	assert_null(hostjson_label(NULL));
+	assert_true(hostjson_label(info, label, sizeof label));
+	assert_string_equal(label, "SRV 0042/A");
 	json_object_put(info);
+	assert_false(hostjson_label(NULL, label, sizeof label));
+	assert_string_equal(label, "");
 	plan_release(&plan);
 	snprintf(cmd, sizeof cmd, "rm -r %s %s", dmi, proc);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* hostjson_label's order: DMI product and serial, the disk under test's
+ * model and serial, the hostname, the DMI UUID, host.json's label; never
+ * a placeholder or an "unknown" server. */
+static void host_label(void **state)
+{
+	static const struct {
+		const char *json, *label;
+	} cases[] = {
+		{"{\"server\": {\"product\": \"PowerEdge R650\", \"serial\": \"7XK2\"},"
+		 " \"disk\": {\"model\": \"QEMU HARDDISK\", \"serial\": \"D1\"}, \"hostname\": \"lab\"}",
+		 "PowerEdge R650 7XK2"},
+		{"{\"server\": {\"product\": \"Not Specified\", \"serial\": \"7XK2\"}}", "7XK2"},
+		/* The lab server of issue 21: QEMU's DMI has a product, no serial. */
+		{"{\"hostname\": \"(none)\", \"label\": \"unknown_BUILDAPP-DUT-0001\","
+		 " \"server\": {\"product\": \"Standard PC (i440FX + PIIX, 1996)\", \"serial\": null,"
+		 " \"uuid\": null}, \"disk\": {\"model\": \"QEMU HARDDISK\", \"serial\": \"BUILDAPP-DUT-0001\"}}",
+		 "QEMU HARDDISK BUILDAPP-DUT-0001"},
+		{"{\"disk\": {\"model\": null, \"serial\": \"D1\"}, \"hostname\": \"lab\"}", "D1"},
+		{"{\"server\": {\"serial\": \"To Be Filled By O.E.M.\"},"
+		 " \"disk\": {\"serial\": \"\"}, \"hostname\": \"lab-7\"}", "lab-7"},
+		{"{\"server\": {\"uuid\": \"4c4c4544-0042\"}, \"hostname\": \"localhost\"}",
+		 "4c4c4544-0042"},
+		{"{\"hostname\": \"(none)\", \"label\": \"SRV-A_DISK\"}", "SRV-A_DISK"},
+		{"{\"hostname\": \"(none)\", \"label\": \"unknown_nodisk\"}", NULL},
+		{"{}", NULL},
+	};
+	char label[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_object *info = json_tokener_parse(cases[i].json);
+		assert_non_null(info);
+		assert_int_equal(hostjson_label(info, label, sizeof label), cases[i].label != NULL);
+		assert_string_equal(label, cases[i].label ? cases[i].label : "");
+		json_object_put(info);
+	}
+	/* Cut to the buffer, never past it. */
+	json_object *info = json_tokener_parse(cases[0].json);
+	assert_true(hostjson_label(info, label, 8));
+	assert_string_equal(label, "PowerEd");
+	json_object_put(info);
 }
 
 int main(void)
@@ -267,6 +311,7 @@ int main(void)
 		cmocka_unit_test(kit_sha256),
 		cmocka_unit_test(collect_here),
 		cmocka_unit_test(server_identity),
+		cmocka_unit_test(host_label),
 		cmocka_unit_test(write_and_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
