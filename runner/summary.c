@@ -331,9 +331,9 @@ int summary_write_text(const struct summary *s, FILE *f)
 				fprintf(f, ": sorted by mean %s (%s), %s is better",
 					c->metrics[0].name, c->metrics[0].unit,
 					c->metrics[0].lower_is_better ? "lower" : "higher");
-			fprintf(f, " ==\n%-44s %7s  %-22s %-8s %3s  %-28s %12s %12s %12s %12s\n",
+			fprintf(f, " ==\n%-44s %7s  %-22s %-8s %3s  %-29s %12s %12s %12s %12s\n",
 				"cell", "ok/runs", "metric", "unit", "n",
-				"mean +/- 95% CI (t, n-1)", "sd", "min", "max",
+				"mean ± 95% CI (t, n-1)", "sd", "min", "max",
 				"first run");
 		}
 		char runs[32];
