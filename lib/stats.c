@@ -169,6 +169,13 @@ int stats_display_place(double half)
 	return p;
 }
 
+void stats_round_text(double v, int place, char *buf, size_t size)
+{
+	double scale = pow(10.0, place), r = round(v / scale) * scale;
+
+	snprintf(buf, size, "%.*f", place < 0 ? -place : 0, r == 0 ? 0.0 : r);
+}
+
 bool stats_display(double mean, double half, size_t n, char *buf,
 		   size_t size)
 {
@@ -194,9 +201,9 @@ bool stats_display(double mean, double half, size_t n, char *buf,
 		return false;
 	}
 	int p = stats_display_place(half);
-	double scale = pow(10.0, p);
-	double h = round(half / scale) * scale, m = round(mean / scale) * scale;
-	int decimals = p < 0 ? -p : 0;
-	snprintf(buf, size, "%.*f ± %.*f", decimals, m == 0 ? 0.0 : m, decimals, h);
+	char m[320], h[320]; /* %.0f of DBL_MAX: 309 digits */
+	stats_round_text(mean, p, m, sizeof m);
+	stats_round_text(half, p, h, sizeof h);
+	snprintf(buf, size, "%s ± %s", m, h);
 	return false;
 }

@@ -39,10 +39,14 @@ double stats_t_quantile(double p, double df);
  * half-width HALF to: that of HALF's second significant digit (99.7 -> 0:
  * "100").  Returns p; INT_MIN when HALF is not a positive finite number. */
 int stats_display_place(double half);
+/* V rounded to the place 10^PLACE, as text ("1230" for PLACE 1, "0.25"
+ * for -2; never "-0"), into BUF of SIZE bytes. */
+void stats_round_text(double v, int place, char *buf, size_t size);
 /* MEAN with the half-width HALF of its interval, for people: the mean is
  * rounded to the place of the second significant digit of HALF ("1230 ±
- * 25"), "too few runs (n=N)" when HALF is as large as the mean, and
- * "1234.5 (n=1)" style without an interval (HALF NAN).  Writes into BUF
+ * 25"), the mean to two significant digits and "interval wider than the
+ * mean (n=N)" when HALF is as large as the mean, and "1235 (n=1)" (four
+ * significant digits) without an interval (HALF NAN).  Writes into BUF
  * (SIZE bytes, 48 is enough); returns true when the interval is too wide. */
 bool stats_display(double mean, double half, size_t n, char *buf,
 		   size_t size);

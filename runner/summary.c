@@ -291,8 +291,9 @@ static void print_number(FILE *f, double v, int place)
 	} else if (place == INT_MIN) {
 		fprintf(f, " %12.4g", v);
 	} else {
-		double scale = pow(10.0, place), r = round(v / scale) * scale;
-		fprintf(f, " %12.*f", place < 0 ? -place : 0, r == 0 ? 0.0 : r);
+		char text[320];
+		stats_round_text(v, place, text, sizeof text);
+		fprintf(f, " %12s", text);
 	}
 }
 

@@ -391,8 +391,7 @@ int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
 	if (r < 0)
 		return r;
 	vm_result_release(&res);
-	bool begun = console_has_begin(log);
-	if (res.status == VM_OK && begun) {
+	if (res.status == VM_OK && console_has_begin(log)) {
 		kvmboot_remember(true);
 		return 0;
 	}
