@@ -286,7 +286,7 @@ static int run_sweep(struct init_env *env)
 	log_clear_last_error();
 	r = bench_run(&in, &out);
 	if (summarized)
-		report_after_sweep(RESULTS_DIR);
+		report_after_sweep(RESULTS_DIR, stdout);
 	if (r < 0)
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "failed: %s", *log_last_error() ? log_last_error()

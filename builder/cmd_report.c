@@ -28,11 +28,13 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: buildapp report INPUT... [-o DIR] [--format html,csv,json,txt]\n"
-		   "                       [--baseline INPUT] [--reference STUDY]\n\n"
+		   "                       [--baseline INPUT] [--reference STUDY]\n"
+		   "                       [--compare 'AXIS:LEVEL vs REFERENCE[, ...]']\n\n"
 		   "Writes the report of the result bundles INPUT (results directories,\n"
 		   "used kit images or sticks carrying a RESULTS partition, read without\n"
 		   "mounting) into DIR (default: report): the answers first (each varied\n"
-		   "axis's levels against its reference, ratio of means with its 95%% CI),\n"
+		   "axis's levels against its reference, ratio of means with its 95%% CI;\n"
+		   "the profile's [report] compare questions before the others),\n"
 		   "then every cell with its runs.  Several INPUTs are several hosts; a\n"
 		   "directory of bundles (collected from a rack) is each of them.\n\n"
 		   "  -o, --output DIR     where to write (created if missing)\n"
@@ -41,7 +43,10 @@ static void usage(FILE *f)
 		   "                       exit status 3 when any is\n"
 		   "  --reference STUDY    the study's published table beside the measured\n"
 		   "                       one: kvm-perf-2011, bonnie-qcow2-vs-raw,\n"
-		   "                       qcow2-l2-cache, guest-vs-host, cache-modes-lvm\n\n"
+		   "                       qcow2-l2-cache, guest-vs-host, cache-modes-lvm\n"
+		   "  --compare LIST       answer these first instead of the profile's\n"
+		   "                       [report] compare, e.g. 'cache:unsafe vs\n"
+		   "                       writethrough, backend:lvm vs qcow2 in write_seconds'\n\n"
 		   "Exit status: 0 written, 1 failure, 2 bad usage or bad input,\n"
 		   "3 a cell worse than the baseline (the report is written).\n");
 }
@@ -102,7 +107,7 @@ static int resolve(const char *input, char *ret, size_t size)
 }
 
 static int report(const char *const *inputs, size_t n, const char *baseline,
-		  const char *study, unsigned formats, const char *out)
+		  const char *study, const char *compare, unsigned formats, const char *out)
 {
 	char dirs[MAX_INPUTS][4096], base[4096];
 	const char *dirp[MAX_INPUTS];
@@ -141,6 +146,7 @@ static int report(const char *const *inputs, size_t n, const char *baseline,
 		.n_dirs = n_dirs,
 		.baseline_dir = baseline ? base : NULL,
 		.reference = study,
+		.compare = compare,
 	};
 	if ((r = report_build(&o, &model)) < 0)
 		return r;
@@ -157,10 +163,11 @@ int cmd_report(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"baseline", required_argument, NULL, 'b'},
 		{"reference", required_argument, NULL, 'r'},
+		{"compare", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *out = "report", *baseline = NULL, *study = NULL;
+	const char *out = "report", *baseline = NULL, *study = NULL, *compare = NULL;
 	unsigned formats = REPORT_ALL_FORMATS;
 	int c;
 
@@ -174,6 +181,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'b': baseline = optarg; break;
 		case 'r': study = optarg; break;
+		case 'c': compare = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return EXIT_BAD_INPUT;
 		}
@@ -192,7 +200,8 @@ int cmd_report(int argc, char **argv)
 	}
 	tempfiles_remove_on_signal();
 	unsigned long mark = tempfiles_mark();
-	int r = report((const char *const *)argv + optind, n, baseline, study, formats, out);
+	int r = report((const char *const *)argv + optind, n, baseline, study, compare, formats,
+		       out);
 	tempfiles_remove_since(mark);
 	if (r == 1)
 		return EXIT_WORSE;

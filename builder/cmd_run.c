@@ -202,6 +202,18 @@ static int attach_image(const struct profile *p, const char *path,
 	return 0;
 }
 
+/* DIR's summary.txt to standard output. */
+static void print_summary(const char *dir)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	char buf[4096];
+	size_t n;
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stdout);
+}
+
 static void detach_image(const char *dev)
 {
 	char *argv[] = {"losetup", "-d", (char *)dev, NULL};
@@ -276,8 +288,11 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			.summarized = &summarized,
 		};
 		r = bench_run(&in, &out);
-		if (summarized)
-			report_after_sweep(o->results);
+		/* The console's summary: the table, then the report's answers. */
+		if (summarized) {
+			print_summary(o->results);
+			report_after_sweep(o->results, stdout);
+		}
 	}
 	detach_image(loopdev);
 	/* Cleaned up: now die of the signal that stopped the sweep (after
@@ -293,7 +308,6 @@ int cmd_run(int argc, char **argv)
 	struct run_options o;
 	struct profile profile;
 	struct plan plan;
-	char path[PATH_MAX];
 	int r;
 
 	r = parse_run_args(argc, argv, &o);
@@ -315,13 +329,5 @@ int cmd_run(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	if (r < 0)
 		return 1;
-	snprintf(path, sizeof(path), "%s/summary.txt", o.results);
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
-	if (f) {
-		char buf[4096];
-		size_t n;
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			fwrite(buf, 1, n, stdout);
-	}
 	return r == 3 ? 1 : 0;
 }

@@ -4,8 +4,11 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <json.h>
+
 #include "keys.h"
 #include "parse.h"
+#include "questions.h"
 
 static void write_profile_text(const struct profile *p, FILE *f)
 {
@@ -62,6 +65,49 @@ static void write_cell_row(FILE *f, const char *num, const struct plan_cell *c)
 		workload_kind_name(c->workload));
 }
 
+/* The cells of PLAN at axis AXIS's LEVEL, as the matrix numbers them,
+ * into BUF ("2, 4"); returns how many. */
+static size_t cells_at(const struct plan *plan, const char *axis, const char *level,
+		       char *buf, size_t size)
+{
+	size_t n = 0, used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < plan->n_cells; i++) {
+		json_object *o = plan_cell_to_json(&plan->cells[i]), *v;
+		bool at = o && json_object_object_get_ex(o, axis, &v) && v &&
+			  strcmp(json_object_get_string(v), level) == 0;
+		json_object_put(o);
+		if (!at)
+			continue;
+		n++;
+		if (used < size)
+			used += (size_t)snprintf(buf + used, size - used, "%s%zu",
+						 used ? ", " : "", i + 1);
+	}
+	return n;
+}
+
+/* [report] compare: what the report answers first, and from which cells. */
+static void write_questions(const struct plan *plan, FILE *f)
+{
+	struct questions qs;
+	char why[256], text[3 * QUESTION_WORD_MAX + 16], a[256], b[256];
+
+	if (questions_parse(plan->profile.report.compare, &qs, why, sizeof(why)) < 0 || !qs.n)
+		return;
+	fprintf(f, "\nComparisons this profile asks for ([report] compare), answered first:\n");
+	for (size_t i = 0; i < qs.n; i++) {
+		const struct question *q = &qs.q[i];
+		question_text(q, text, sizeof(text));
+		size_t na = cells_at(plan, q->axis, q->level, a, sizeof(a));
+		size_t nb = cells_at(plan, q->axis, q->reference, b, sizeof(b));
+		fprintf(f, "  %s%s: cell%s %s against cell%s %s\n", text,
+			*q->metric ? "" : " (each workload's primary metric)", na == 1 ? "" : "s",
+			a, nb == 1 ? "" : "s", b);
+	}
+}
+
 int plantext_write(const struct plan *plan, FILE *f)
 {
 	const struct profile_sweep *s = &plan->profile.sweep;
@@ -87,6 +133,7 @@ int plantext_write(const struct plan *plan, FILE *f)
 			fprintf(f, "  %s: %s\n", plan->excluded[i].cell.id,
 				plan->excluded[i].reason);
 	}
+	write_questions(plan, f);
 	fprintf(f, "\nRun order (%s", sweep_order_name(s->order));
 	if (s->order == ORDER_INTERLEAVED)
 		fprintf(f, ", seed %" PRIu64, s->seed);

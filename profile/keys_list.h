@@ -124,6 +124,8 @@ KEYS_ENTRY(BOOL, "sweep", "verify_reset", "no", 0, 0, sweep.verify_reset,
 
 KEYS_ENTRY(STRING, "report", "baseline", "", 0, 0, report.baseline,
 	"Reference level of the report's comparisons, as axis:level (e.g. cache:writethrough): a level the sweep runs. Default: each axis's first listed level.")
+KEYS_ENTRY(STRING, "report", "compare", "", 0, 0, report.compare,
+	"The comparisons the profile exists for, answered first by the report, the console and report.html: AXIS:LEVEL vs REFERENCE [in METRIC], comma-separated (e.g. cache:unsafe vs writethrough, backend:lvm vs qcow2 in write_seconds); both levels must be swept. Default metric: each workload's primary one.")
 KEYS_NAMED(ENUM, "report", "reference", "none", report_reference, report.reference,
 	"The published study this profile reproduces: the report prints its table beside the measured one.")
 /* clang-format on */

@@ -30,6 +30,7 @@
 #include "log.h"
 #include "parse.h"
 #include "planner.h"
+#include "questions.h"
 #include "uploadurl.h"
 
 #define MAX_INCLUDE_DEPTH 8
@@ -592,6 +593,22 @@ static int check_combinations(struct load_state *st)
 			return bad_key(st, "report", "baseline",
 				       "must be axis:level, a level the sweep runs "
 				       "(e.g. cache:writethrough)");
+	}
+	struct questions qs;
+	if (questions_parse(p->report.compare, &qs, msg, sizeof(msg)) < 0)
+		return bad_key(st, "report", "compare", msg);
+	for (size_t i = 0; i < qs.n; i++) {
+		const struct question *q = &qs.q[i];
+		const char *missing = !sweeps_level(p, q->axis, q->level) ? q->level
+				      : !sweeps_level(p, q->axis, q->reference) ? q->reference
+										  : NULL;
+		char text[3 * QUESTION_WORD_MAX + 16];
+		question_text(q, text, sizeof(text));
+		if (missing) {
+			snprintf(msg, sizeof(msg), "'%s': the sweep runs no %s %s", text,
+				 q->axis, missing);
+			return bad_key(st, "report", "compare", msg);
+		}
 	}
 	if (uploadurl_check(p->appliance.upload, false, msg, sizeof(msg)) < 0)
 		return bad_key(st, "appliance", "upload", msg);

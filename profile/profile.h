@@ -161,6 +161,7 @@ struct profile_sweep {
 
 struct profile_report {
 	char baseline[PROFILE_STR_MAX]; /* "axis:level", or "" */
+	char compare[PROFILE_STR_MAX];  /* questions.h's list, or "" */
 	enum report_reference reference; /* the study it reproduces */
 };
 

@@ -352,6 +352,9 @@ int model_from_json(struct json_object *o, struct model **ret)
 	m->title = text(o, "title", &oom);
 	m->method = text(o, "method", &oom);
 	m->headlines = strings(member(o, "headlines"), &m->n_headlines, &oom);
+	m->n_asked = count(o, "asked");
+	if (m->n_asked > m->n_headlines)
+		m->n_asked = m->n_headlines;
 	a = member(o, "workloads");
 	m->workloads = entries(a, sizeof *m->workloads, &m->n_workloads, &oom);
 	for (size_t i = 0; i < m->n_workloads; i++) {
@@ -386,7 +389,7 @@ static void outliers_free(struct model_outlier *o, size_t n)
 	free(o);
 }
 
-static void strings_free(char **s, size_t n)
+void model_strings_free(char **s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(s[i]);
@@ -442,7 +445,7 @@ void model_free(struct model *m)
 	free(m->format);
 	free(m->title);
 	free(m->method);
-	strings_free(m->headlines, m->n_headlines);
+	model_strings_free(m->headlines, m->n_headlines);
 	for (size_t i = 0; i < m->n_workloads; i++) {
 		for (size_t k = 0; k < m->workloads[i].n_metrics; k++)
 			metric_release(&m->workloads[i].metrics[k]);
@@ -466,7 +469,7 @@ void model_free(struct model *m)
 	free(m->hosts);
 	for (size_t i = 0; i < m->n_axes; i++) {
 		free(m->axes[i].name);
-		strings_free(m->axes[i].levels, m->axes[i].n_levels);
+		model_strings_free(m->axes[i].levels, m->axes[i].n_levels);
 		free(m->axes[i].reference);
 	}
 	free(m->axes);

@@ -159,6 +159,9 @@ struct model {
 	char *title, *method;
 	char **headlines;
 	size_t n_headlines;
+	/* The first n_asked headlines answer the profile's [report] compare
+	 * (its questions, in its order); the others are every other axis's. */
+	size_t n_asked;
 	struct model_workload *workloads;
 	size_t n_workloads;
 	struct model_plan_difference *plan_differences;
@@ -203,6 +206,8 @@ void *model_push(void *array, size_t *n, size_t size);
 /* A copy of S added to the string array *ARRAY (N of them).  Returns 0 or
  * -ENOMEM. */
 int model_push_string(char ***array, size_t *n, const char *s);
+/* Frees the N strings of S and S. */
+void model_strings_free(char **s, size_t n);
 
 /* Frees M and all it owns; NULL is nothing to do. */
 void model_free(struct model *m);

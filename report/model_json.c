@@ -280,6 +280,7 @@ int model_to_json(const struct model *m, struct json_object **ret)
 	for (size_t i = 0; i < m->n_headlines; i++)
 		json_object_array_add(headlines, json_object_new_string(m->headlines[i]));
 	add(o, "headlines", headlines);
+	add(o, "asked", json_object_new_int((int)m->n_asked));
 	add(o, "title", json_object_new_string(m->title));
 	add(o, "workloads", workloads_json(m));
 	add(o, "plan_differences", plan_differences_json(m));

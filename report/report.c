@@ -610,10 +610,51 @@ static void builder_release(struct builder *bd)
 			free(bd->axes[i].levels[l]);
 		free(bd->axes[i].levels);
 	}
+	for (size_t q = 0; q < bd->qs.n; q++)
+		model_strings_free(bd->asked[q], bd->n_asked[q]);
 	for (size_t i = 0; i < bd->n_bundles; i++)
 		bundle_release(&bd->bundles[i]);
 	free(bd->bundles);
 	bundle_release(&bd->base);
+}
+
+/* The profile's questions' answers lead the headlines, in the order it
+ * asks them; a question nothing answered says why. */
+static int answers_first(struct builder *bd)
+{
+	struct model *m = bd->m;
+	char **all = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	for (size_t q = 0; q < bd->qs.n && r == 0; q++) {
+		char text[3 * QUESTION_WORD_MAX + 16], line[512];
+		for (size_t i = 0; i < bd->n_asked[q] && r == 0; i++)
+			r = model_push_string(&all, &n, bd->asked[q][i]);
+		if (bd->n_asked[q] || r < 0)
+			continue;
+		const struct question *qq = &bd->qs.q[q];
+		question_text(qq, text, sizeof text);
+		if (*qq->metric)
+			snprintf(line, sizeof line, "%s: not compared: no workload of these "
+				 "results measured %s at both levels", text, qq->metric);
+		else
+			snprintf(line, sizeof line, "%s: not compared: these results have no "
+				 "runs of %s %s and %s %s", text, qq->axis, qq->level, qq->axis,
+				 qq->reference);
+		r = model_push_string(&all, &n, line);
+	}
+	for (size_t i = 0; i < m->n_headlines && r == 0; i++)
+		r = model_push_string(&all, &n, m->headlines[i]);
+	if (r < 0) {
+		model_strings_free(all, n);
+		return r;
+	}
+	m->n_asked = n - m->n_headlines;
+	model_strings_free(m->headlines, m->n_headlines);
+	m->headlines = all;
+	m->n_headlines = n;
+	return 0;
 }
 
 static int build(struct builder *bd)
@@ -643,6 +684,14 @@ static int build(struct builder *bd)
 	pick_references(bd);
 	if ((r = mark_following_axes(bd)) < 0)
 		return r;
+	char why[256];
+	/* The questions: the options', else the first plan's. */
+	const char *compare = bd->o->compare ? bd->o->compare : plan_report_key(bd, "compare");
+	if (compare && questions_parse(compare, &bd->qs, why, sizeof why) < 0) {
+		if (bd->o->compare)
+			return log_error_code(-EINVAL, "report: --compare: %s", why);
+		log_warning("report: [report] compare of the plan: %s; not answered", why);
+	}
 
 	for (size_t i = 0; i < bd->n_cells;) {
 		size_t k = i;
@@ -656,7 +705,8 @@ static int build(struct builder *bd)
 	for (size_t i = 1; i < bd->n_bundles; i++)
 		if ((r = plan_diff(&bd->bundles[0], &bd->bundles[i], m)) < 0)
 			return r;
-	if ((r = hosts_fill(bd)) < 0 || (r = axes_fill(bd)) < 0 || (r = failures_fill(bd)) < 0)
+	if ((r = hosts_fill(bd)) < 0 || (r = axes_fill(bd)) < 0 || (r = failures_fill(bd)) < 0 ||
+	    (r = answers_first(bd)) < 0)
 		return r;
 	if (bd->has_base) {
 		m->has_baseline = true;
@@ -728,7 +778,7 @@ bool report_baseline_worse(const struct model *report)
 	return report->has_baseline && report->n_worse > 0;
 }
 
-void report_after_sweep(const char *dir)
+void report_after_sweep(const char *dir, FILE *answers)
 {
 	const char *dirs[] = {dir};
 	struct report_options o = {.dirs = dirs, .n_dirs = 1};
@@ -736,6 +786,11 @@ void report_after_sweep(const char *dir)
 	int r = report_build(&o, &model);
 	if (r >= 0)
 		r = report_write(model, REPORT_ALL_FORMATS, dir);
+	if (r >= 0 && answers) {
+		fputc('\n', answers);
+		report_write_answers(model, answers);
+		fflush(answers);
+	}
 	/* The journal and summary are the results: a report that cannot be
 	 * made is said, and can be made again with `buildapp report`. */
 	if (r < 0)

@@ -8,6 +8,7 @@
 #define BUILDAPP_REPORT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 struct model;
@@ -26,6 +27,7 @@ struct report_options {
 	const char *baseline_dir; /* NULL: no baseline check */
 	const char *reference;    /* a study name (reference.h), or NULL */
 	const char *baseline_level; /* "axis:level" ([report] baseline), or NULL */
+	const char *compare; /* questions.h's list ([report] compare), or NULL */
 };
 
 /* A rack's directory DIR: one that holds no journal itself but bundles
@@ -53,8 +55,15 @@ int report_write(const struct model *report, unsigned formats, const char *dir);
 /* The report of the one bundle DIR (a results directory at the end of its
  * sweep, once its summary is written), every format written into DIR
  * itself; asked for by the sweep's callers (the appliance's init,
- * `buildapp run`).  A report that cannot be made is reported and warned
+ * `buildapp run`), and its answers printed to ANSWERS unless NULL.  A report that cannot be made is reported and warned
  * of: the sweep's results stand without it. */
-void report_after_sweep(const char *dir);
+void report_after_sweep(const char *dir, FILE *answers);
+
+/* The answers of REPORT, as report.txt begins: "== Answers ==", the
+ * profile's questions' answers first ([report] compare), then the
+ * others.  report_after_sweep prints them to the sweep's console. */
+void report_write_answers(const struct model *report, FILE *f);
+/* Where REPORT's answers were measured: "on SRV-A", "on 3 servers". */
+void report_answers_where(const struct model *report, char *buf, size_t size);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "bundle.h"
 #include "model.h"
+#include "questions.h"
 #include "report.h"
 
 #define CONFIDENCE 0.95
@@ -52,6 +53,11 @@ struct builder {
 	/* What is being made: its headlines, the baseline's worse cells and
 	 * the servers that stand out are added to as the metrics are made. */
 	struct model *m;
+	/* The first plan's [report] compare, and each question's answers
+	 * as they are made (they lead the model's headlines). */
+	struct questions qs;
+	char **asked[QUESTIONS_MAX];
+	size_t n_asked[QUESTIONS_MAX];
 };
 
 
@@ -79,8 +85,10 @@ static inline bool is_better(double ratio, bool lower_is_better)
 }
 
 /* The comparisons of metric M (docs/report.md) into OUT's; with HEADLINE
- * their pooled sentences are added to the model's headlines.  Returns 0
- * or -ENOMEM. */
+ * (M is its workload's primary metric) their pooled sentences are added
+ * to the model's headlines.  The profile's questions ([report] compare)
+ * on M come first, their sentences into bd->asked.  Returns 0 or
+ * -ENOMEM. */
 int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
 	       struct model_metric *out);
 /* Cell C's metric M (its ok values V, N of them) against the same cell of

@@ -326,7 +326,7 @@ static int add_unmeasured(struct builder *bd, const struct mcells *m, size_t a,
 			  size_t n_ref, struct model_metric *out)
 {
 	const struct axis *ax = &bd->axes[a];
-	const char *level = ax->levels[c->lev[a]], *ref = ax->levels[ax->ref];
+	const char *level = ax->levels[c->lev[a]], *ref = ax->levels[p->lev[a]];
 	struct compare_ratio none = {.ratio = NAN, .low = NAN, .high = NAN, .df = NAN,
 				     .n_level = n_level, .n_reference = n_ref};
 	char text[512], where[256];
@@ -340,17 +340,25 @@ static int add_unmeasured(struct builder *bd, const struct mcells *m, size_t a,
 	return comparison_fill(m, ax->name, level, ref, 1, &none, text, o);
 }
 
-static int headline(struct builder *bd, const char *sentence)
+/* Where a comparison's sentences go besides its metric's list: nowhere,
+ * the answers, or the answers to question N of the profile (>= 0). */
+enum { TO_METRIC_ONLY = -2, TO_ANSWERS = -1 };
+
+static int headline(struct builder *bd, int to, const char *sentence)
 {
+	if (to >= 0)
+		return model_push_string(&bd->asked[to], &bd->n_asked[to], sentence);
 	return model_push_string(&bd->m->headlines, &bd->m->n_headlines, sentence);
 }
 
-/* Level L of axis A against the reference, per stratum and pooled. */
+/* Level L of axis A against level REF_LEVEL, per stratum and pooled; the
+ * answers' sentences to TO. */
 static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
-			 size_t l, struct model_metric *out, bool headlines)
+			 size_t l, size_t ref_level, struct model_metric *out, int to)
 {
 	const struct axis *ax = &bd->axes[a];
-	const char *level = ax->levels[l], *ref = ax->levels[ax->ref];
+	const char *level = ax->levels[l], *ref = ax->levels[ref_level];
+	bool headlines = to != TO_METRIC_ONLY;
 	struct strata st = {0};
 	char text[512], where[256];
 	/* Pairs with a side not measured: added after the measured ones,
@@ -362,7 +370,7 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 		const struct rcell *c = m->c[i], *p;
 		if (c->lev[a] != l)
 			continue;
-		for (size_t next = 0; r == 0 && (p = partner(bd, m, c, a, ax->ref, &next));) {
+		for (size_t next = 0; r == 0 && (p = partner(bd, m, c, a, ref_level, &next));) {
 			double *lv, *rv;
 			struct compare_ratio cmp;
 			if ((r = strata_room(&st)) < 0)
@@ -420,13 +428,18 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 			head = out->n_comparisons - 1;
 		}
 		/* The headline is the pooled sentence, or the only one; pairs
-		 * that share a cell are each a headline. */
+		 * that share a cell are each a headline.  A question of the
+		 * profile is answered per pair too (on LVM, on qcow2), then
+		 * pooled. */
+		bool pooled = k > 1 && head != SIZE_MAX;
+		size_t pairs = out->n_comparisons - k - (pooled ? 1 : 0);
+		bool each = to >= 0 || dependent;
+		for (size_t i = pairs; r == 0 && headlines && each && k > 1 &&
+				       (to >= 0 || k <= MAX_DEPENDENT_HEADLINES) && i < pairs + k;
+		     i++)
+			r = headline(bd, to, out->comparisons[i].sentence);
 		if (r == 0 && headlines && head != SIZE_MAX)
-			r = headline(bd, out->comparisons[head].sentence);
-		size_t all = out->n_comparisons;
-		for (size_t i = all - k; r == 0 && headlines && dependent &&
-					 k <= MAX_DEPENDENT_HEADLINES && i < all; i++)
-			r = headline(bd, out->comparisons[i].sentence);
+			r = headline(bd, to, out->comparisons[head].sentence);
 	}
 	/* After the measured ones, in the comparisons and the answers (moved
 	 * even after a failure, to be freed with the model). */
@@ -439,7 +452,7 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 		}
 		*o = unmeasured.comparisons[i];
 		if (r == 0 && headlines)
-			r = headline(bd, o->sentence);
+			r = headline(bd, to, o->sentence);
 	}
 	free(unmeasured.comparisons);
 	strata_release(&st);
@@ -457,20 +470,67 @@ static bool same_as_earlier(const struct builder *bd, size_t a)
 	return false;
 }
 
+/* The index of LEVEL on axis AX, or SIZE_MAX ("-" is no level). */
+static size_t level_index(const struct axis *ax, const char *level)
+{
+	for (size_t l = 0; l < ax->n_levels; l++)
+		if (strcmp(ax->levels[l], level) == 0 && strcmp(level, "-") != 0)
+			return l;
+	return SIZE_MAX;
+}
+
+static size_t axis_index(const struct builder *bd, const char *name)
+{
+	for (size_t a = 0; a < bd->n_axes; a++)
+		if (strcmp(bd->axes[a].name, name) == 0)
+			return a;
+	return SIZE_MAX;
+}
+
+/* Whether question Q asks about metric M (PRIMARY: its workload's
+ * first), and where: axis *A, levels *L against *REF. */
+static bool asks(const struct builder *bd, const struct question *q, const struct mcells *m,
+		 bool primary, size_t *a, size_t *l, size_t *ref)
+{
+	if (*q->metric ? strcmp(q->metric, m->metric) != 0 : !primary)
+		return false;
+	if ((*a = axis_index(bd, q->axis)) == SIZE_MAX || !varied(&bd->axes[*a]))
+		return false;
+	*l = level_index(&bd->axes[*a], q->level);
+	*ref = level_index(&bd->axes[*a], q->reference);
+	return *l != SIZE_MAX && *ref != SIZE_MAX;
+}
+
 int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
 	       struct model_metric *out)
 {
-	for (size_t a = 0; a < bd->n_axes; a++) {
+	size_t a, l, ref;
+	int r;
+
+	/* The profile's questions first; one that is also a level against
+	 * its axis's reference is not made twice. */
+	for (size_t q = 0; q < bd->qs.n; q++)
+		if (asks(bd, &bd->qs.q[q], m, headline, &a, &l, &ref) &&
+		    (r = compare_level(bd, m, a, l, ref, out, (int)q)) < 0)
+			return r;
+	for (a = 0; a < bd->n_axes; a++) {
 		const struct axis *ax = &bd->axes[a];
-		int r;
 		if (!varied(ax) || same_as_earlier(bd, a) || strcmp(ax->levels[ax->ref], "-") == 0)
 			continue;
 		/* "-": cells that do not have the axis (raw has no L2 cache)
 		 * are not one of its levels. */
-		for (size_t l = 0; l < ax->n_levels; l++)
-			if (l != ax->ref && strcmp(ax->levels[l], "-") != 0 &&
-			    (r = compare_level(bd, m, a, l, out, headline)) < 0)
+		for (size_t lv = 0; lv < ax->n_levels; lv++) {
+			bool asked = false;
+			for (size_t q = 0; q < bd->qs.n && !asked; q++)
+				asked = asks(bd, &bd->qs.q[q], m, headline, &(size_t){0}, &l,
+					     &ref) &&
+					strcmp(bd->qs.q[q].axis, ax->name) == 0 && l == lv &&
+					ref == ax->ref;
+			if (lv != ax->ref && strcmp(ax->levels[lv], "-") != 0 && !asked &&
+			    (r = compare_level(bd, m, a, lv, ax->ref, out,
+					       headline ? TO_ANSWERS : TO_METRIC_ONLY)) < 0)
 				return r;
+		}
 	}
 	return 0;
 }

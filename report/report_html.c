@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "jsonget.h"
+#include "report.h"
 #include "report_chart.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(xmlTextWriter, xmlFreeTextWriter)
@@ -630,14 +631,29 @@ static int write_answers(xmlTextWriterPtr w, const struct model *mo)
 	XW(xmlwrite_start(w, "section"));
 	XW(xmlwrite_attr(w, "class", "answers"));
 	XW(report_html_element(w, "h2", NULL, "Answers"));
-	XW(xmlwrite_start(w, "ul"));
-	size_t n = mo->n_headlines;
-	for (size_t i = 0; i < n; i++)
-		XW(report_html_element(w, "li", NULL, mo->headlines[i]));
-	if (n == 0)
-		XW(report_html_element(w, "li", "none",
-				      "No comparison: the sweep varied no axis with runs on both sides."));
-	XW(xmlwrite_end_full(w));
+	size_t n = mo->n_headlines, asked = mo->n_asked;
+	char where[160], title[220];
+	report_answers_where(mo, where, sizeof where);
+	if (asked) {
+		snprintf(title, sizeof title, "What this profile asks, %s", where);
+		XW(report_html_element(w, "h3", NULL, title));
+		XW(xmlwrite_start(w, "ul"));
+		XW(xmlwrite_attr(w, "class", "asked"));
+		for (size_t i = 0; i < asked; i++)
+			XW(report_html_element(w, "li", NULL, mo->headlines[i]));
+		XW(xmlwrite_end_full(w));
+		if (n > asked)
+			XW(report_html_element(w, "h3", NULL, "Also compared"));
+	}
+	if (n > asked || n == 0) {
+		XW(xmlwrite_start(w, "ul"));
+		for (size_t i = asked; i < n; i++)
+			XW(report_html_element(w, "li", NULL, mo->headlines[i]));
+		if (n == 0)
+			XW(report_html_element(w, "li", "none",
+					      "No comparison: the sweep varied no axis with runs on both sides."));
+		XW(xmlwrite_end_full(w));
+	}
 	XW(xmlwrite_end_full(w));
 	return 0;
 }

@@ -102,6 +102,32 @@ static void text_metric(const struct model_workload *w, const struct model_metri
 		fprintf(f, "  %s\n", str(m->comparisons[i].sentence));
 }
 
+/* Where the answers were measured: "on SRV-A" or "on 3 servers". */
+void report_answers_where(const struct model *mo, char *buf, size_t size)
+{
+	if (mo->n_hosts == 1)
+		snprintf(buf, size, "on %s", str(mo->hosts[0].label));
+	else
+		snprintf(buf, size, "on %zu servers", mo->n_hosts);
+}
+
+void report_write_answers(const struct model *mo, FILE *f)
+{
+	char where[160];
+
+	fprintf(f, "== Answers ==\n");
+	if (!mo->n_headlines)
+		fprintf(f, "(the sweep varied no axis: nothing to compare)\n");
+	report_answers_where(mo, where, sizeof where);
+	if (mo->n_asked)
+		fprintf(f, "What this profile asks ([report] compare), %s:\n", where);
+	for (size_t i = 0; i < mo->n_headlines; i++) {
+		if (mo->n_asked && i == mo->n_asked)
+			fprintf(f, "Also compared:\n");
+		fprintf(f, "%s\n", str(mo->headlines[i]));
+	}
+}
+
 static int write_txt(const struct model *mo, FILE *f)
 {
 	fprintf(f, "buildapp report: %s\n%s.\n", str(mo->title), str(mo->method));
@@ -112,11 +138,8 @@ static int write_txt(const struct model *mo, FILE *f)
 				"of wall time)\n", str(h->label), h->efficiency.ratio,
 				h->efficiency.measured_seconds, h->efficiency.wall_seconds);
 	}
-	fprintf(f, "\n== Answers ==\n");
-	if (!mo->n_headlines)
-		fprintf(f, "(the sweep varied no axis: nothing to compare)\n");
-	for (size_t i = 0; i < mo->n_headlines; i++)
-		fprintf(f, "%s\n", str(mo->headlines[i]));
+	fprintf(f, "\n");
+	report_write_answers(mo, f);
 	text_hosts(mo, f);
 	for (size_t w = 0; w < mo->n_workloads; w++)
 		for (size_t m = 0; m < mo->workloads[w].n_metrics; m++)

@@ -121,8 +121,11 @@ static void test_headline_profile(void **state)
 
 	(void)state;
 	assert_int_equal(loader_load("profiles/lvm-unsafe.ini", &p), 0);
-	assert_int_equal(p.storage.backends, AXIS_BIT(BACKEND_LVM));
-	assert_int_equal(p.guest.cache, AXIS_BIT(CACHE_UNSAFE));
+	assert_int_equal(p.storage.backends, AXIS_BIT(BACKEND_LVM) | AXIS_BIT(BACKEND_QCOW2));
+	assert_int_equal(p.guest.cache, AXIS_BIT(CACHE_UNSAFE) | AXIS_BIT(CACHE_WRITETHROUGH) |
+						AXIS_BIT(CACHE_NONE) | AXIS_BIT(CACHE_WRITEBACK));
+	/* it asks what it is named for, first */
+	assert_int_equal(strncmp(p.report.compare, "cache:unsafe vs writethrough,", 29), 0);
 	assert_int_equal(p.guest.bus, AXIS_BIT(BUS_VIRTIO));
 	assert_int_equal(p.guest.aio, AXIS_BIT(AIO_THREADS));
 	assert_int_equal(p.workload.kinds, AXIS_BIT(WORKLOAD_TARBALL_WRITE) |
@@ -202,6 +205,16 @@ static void test_bad_values(void **state)
 		     "[appliance] upload", "must not carry credentials", NULL);
 	expect_error("[appliance]\nupload = dav.lab/rack/\n", "[appliance] upload",
 		     "not an http:// or https:// URL", NULL);
+	expect_error("[guest]\ncache = unsafe, none\n[report]\ncompare = cache:unsafe vs writethrough\n",
+		     "t.ini:4:", "[report] compare", "the sweep runs no cache writethrough", NULL);
+	expect_error("[report]\ncompare = cache:unsafe writethrough\n", "t.ini:2:",
+		     "[report] compare", "expected AXIS:LEVEL vs REFERENCE", NULL);
+	expect_error("[guest]\ncache = unsafe, none\n[report]\ncompare = cache:none vs none\n",
+		     "[report] compare", "compares none with itself", NULL);
+	struct profile p;
+	assert_int_equal(load_text("[guest]\ncache = unsafe, none\n[report]\n"
+				   "compare = cache:unsafe vs none in write_seconds, cache:none vs unsafe\n",
+				   &p), 0);
 }
 
 static void test_impossible_combination(void **state)

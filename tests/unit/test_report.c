@@ -437,6 +437,56 @@ static void test_guest_host_l2(void **state)
 	json_object_put(model);
 }
 
+/* The profile's questions ([report] compare, here --compare) lead the
+ * answers in the asked direction, per pair and pooled, in the order
+ * asked; one nothing answers says so; the others follow. */
+static void test_questions_first(void **state)
+{
+	(void)state;
+	const char *dirs[] = {study};
+	struct report_options o = {.dirs = dirs, .n_dirs = 1,
+				   .baseline_level = "cache:directsync",
+				   .compare = "cache:unsafe vs writethrough, cache:writeback vs none in foo"};
+	struct model *m = NULL;
+	assert_int_equal(report_build(&o, &m), 0);
+	/* 4 settings of aio x bus, then pooled; then the one not answered */
+	assert_int_equal(m->n_asked, 6);
+	assert_true(m->n_headlines > m->n_asked);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(strncmp(m->headlines[i], "unsafe vs writethrough, boot_to_shutdown (tarball-write, aio=", 61), 0);
+	assert_non_null(strstr(m->headlines[4], "unsafe vs writethrough, boot_to_shutdown (tarball-write, pooled over 4 settings of aio, bus): "));
+	assert_non_null(strstr(m->headlines[4], "n=20 each"));
+	assert_string_equal(m->headlines[5], "cache:writeback vs none in foo: not compared: no workload of these results measured foo at both levels");
+	/* the other answers are the reference's as before */
+	assert_non_null(strstr(m->headlines[6], " vs directsync, "));
+
+	char out[512], path[600];
+	snprintf(out, sizeof out, "%s/questions", dir);
+	assert_int_equal(report_write(m, REPORT_TXT | REPORT_JSON, out), 0);
+	snprintf(path, sizeof path, "%s/report.txt", out);
+	char *txt = slurp(path);
+	assert_non_null(txt);
+	char *asked = strstr(txt, "== Answers ==\nWhat this profile asks ([report] compare), on ");
+	char *also = strstr(txt, "\nAlso compared:\n");
+	assert_non_null(asked);
+	assert_non_null(also);
+	assert_true(asked < strstr(txt, "unsafe vs writethrough, boot_to_shutdown"));
+	assert_true(also < strstr(txt, " vs directsync, "));
+	free(txt);
+	/* report.json says how many lead, and reads back the same */
+	snprintf(path, sizeof path, "%s/report.json", out);
+	json_object *back = json_object_from_file(path);
+	assert_non_null(back);
+	assert_int_equal(json_object_get_int(get(back, "asked")), 6);
+	json_object_put(back);
+	model_free(m);
+
+	o.compare = "cache:unsafe vs";
+	m = NULL;
+	assert_int_equal(report_build(&o, &m), -EINVAL);
+	assert_null(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_bad_bundles),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_guest_host_l2),
+		cmocka_unit_test(test_questions_first),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
