@@ -508,7 +508,8 @@ int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
 	int r;
 
 	/* The profile's questions first; one that is also a level against
-	 * its axis's reference is not made twice. */
+	 * its axis's reference, or that one the other way round, is not
+	 * made twice. */
 	for (size_t q = 0; q < bd->qs.n; q++)
 		if (asks(bd, &bd->qs.q[q], m, headline, &a, &l, &ref) &&
 		    (r = compare_level(bd, m, a, l, ref, out, (int)q)) < 0)
@@ -524,8 +525,8 @@ int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
 			for (size_t q = 0; q < bd->qs.n && !asked; q++)
 				asked = asks(bd, &bd->qs.q[q], m, headline, &(size_t){0}, &l,
 					     &ref) &&
-					strcmp(bd->qs.q[q].axis, ax->name) == 0 && l == lv &&
-					ref == ax->ref;
+					strcmp(bd->qs.q[q].axis, ax->name) == 0 &&
+					((l == lv && ref == ax->ref) || (ref == lv && l == ax->ref));
 			if (lv != ax->ref && strcmp(ax->levels[lv], "-") != 0 && !asked &&
 			    (r = compare_level(bd, m, a, lv, ax->ref, out,
 					       headline ? TO_ANSWERS : TO_METRIC_ONLY)) < 0)

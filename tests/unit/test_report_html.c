@@ -156,6 +156,12 @@ static void check_common(struct page *p)
 	int headlines = array_length(p->model, "headlines");
 	assert_int_equal(count(p, "//section[" HAS_CLASS("answers") "]//li"),
 			 headlines ? headlines : 1);
+	/* The profile's questions' answers in a list of their own, first. */
+	int asked = json_object_get_int(json_object_object_get(p->model, "asked"));
+	assert_int_equal(count(p, "//section[" HAS_CLASS("answers") "]/ul[1][" HAS_CLASS("asked") "]/li"),
+			 asked);
+	assert_int_equal(count(p, "//section[" HAS_CLASS("answers") "]/h3"),
+			 asked ? (headlines > asked ? 2 : 1) : 0);
 	/* The comparisons' tables: a row each, after the charts' tables of values. */
 	assert_int_equal(count(p, "//table[thead/tr/th[1]='comparison']/tbody/tr"),
 			 e.comparisons);
