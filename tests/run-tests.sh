@@ -3,7 +3,9 @@
 # integration (tests/integration/*.sh) and e2e (tests/e2e/*.sh); slow
 # (tests/slow/*.sh: what another suite already covers, at a cost make
 # check should not pay every time) only when asked for.
-# A script exiting 77 is skipped, with the reason it printed.
+# A script exiting 77 is skipped, with the reason it printed.  On CI
+# (CI=true) a skip is a failure unless tests/allowed-skips.txt lists the
+# test with its reason.
 # Usage: run-tests.sh BUILDDIR unit|integration|e2e|slow|all
 set -u
 B=${1:-build}
@@ -17,6 +19,11 @@ export B BUILDAPP="$B/buildapp" TOP="$(pwd)"
 export LIBGUESTFS_BACKEND_SETTINGS BUILDAPP_ACCEL
 pass=0 fail=0 skip=0 failed=""
 
+# Whether test NAME may skip on CI (tests/allowed-skips.txt).
+allowed_skip() {
+	grep -q "^$1: ." tests/allowed-skips.txt
+}
+
 run() { # name command...
 	name=$1
 	shift
@@ -28,7 +35,12 @@ run() { # name command...
 	secs=$(($(date +%s) - start))
 	case $rc in
 	0) pass=$((pass + 1)); echo "PASS: $name (${secs}s)" ;;
-	77) skip=$((skip + 1)); echo "SKIP: $name: $(tail -n 1 "$log")" ;;
+	77) if [ "${CI:-}" = true ] && ! allowed_skip "$name"; then
+		fail=$((fail + 1)); failed="$failed $name"
+		echo "FAIL: $name skipped on CI and is not in tests/allowed-skips.txt: $(tail -n 1 "$log")"
+	    else
+		skip=$((skip + 1)); echo "SKIP: $name: $(tail -n 1 "$log")"
+	    fi ;;
 	*) fail=$((fail + 1)); failed="$failed $name"
 	   echo "FAIL: $name (exit $rc, ${secs}s), last lines of $log:"
 	   tail -n 30 "$log" | sed 's/^/    /' ;;

@@ -172,7 +172,7 @@ bad "a missing input" "No such file or directory" "$tmp/missing"
 
 # Images: one without a RESULTS partition, one with (libguestfs).
 if ! command -v guestfish >/dev/null; then
-	echo "no guestfish: the image cases are not run"
+	image_cases_skipped="no guestfish: the image cases are not run"
 else
 	truncate -s 16M "$tmp/blank.img"
 	bad "an image with no RESULTS partition" "no RESULTS partition" "$tmp/blank.img"
@@ -190,4 +190,7 @@ EOF
 	check "an image's RESULTS: the temporary copy is removed" \
 		test "$(ls -d "${TMPDIR:-/tmp}"/buildapp-report.* 2>/dev/null | wc -l)" -eq "$before"
 fi
-exit $fail
+# A failure stays a failure; a part not run makes the test a skip.
+[ "$fail" -eq 0 ] || exit 1
+[ -z "${image_cases_skipped:-}" ] || { echo "$image_cases_skipped"; exit 77; }
+exit 0

@@ -29,5 +29,7 @@ if ( exec 3</dev/mapper/control ) 2>/dev/null; then
 	devs="$devs $dev"
 	"$prog" "$work" "$dev" lvm || exit 1
 else
-	echo "native lvm not tested: no device mapper driver on this host"
+	lvm_skipped="native lvm not tested: no device mapper driver on this host"
 fi
+# A part that did not run makes the test a skip, not a pass.
+[ -z "${lvm_skipped:-}" ] || { echo "$lvm_skipped"; exit 77; }

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "unitskip.h"
 #include "elfdeps.h"
 #include "guestkit.h"
 #include "kernel.h"
@@ -61,7 +62,7 @@ static void libraries_match_ldd(void **state)
 	(void)state;
 	if (access("/usr/sbin/bonnie++", X_OK) != 0 ||
 	    access("/usr/bin/fio", X_OK) != 0)
-		skip();
+		UNIT_SKIP("bonnie++ or fio is not installed");
 	check_program("/usr/sbin/bonnie++");
 	check_program("/usr/bin/fio"); /* ceph libs via DT_RUNPATH */
 }
@@ -89,7 +90,7 @@ static void module_order(void **state)
 	(void)state;
 	char kernel[4096], version[128], moddir[4300];
 	if (kernel_default(kernel, sizeof(kernel), version, sizeof(version)) < 0)
-		skip();
+		UNIT_SKIP("no kernel in /boot with modules");
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", version);
 	const char *const names[] = {"virtio-blk", "ext4", "ahci", NULL};
 	struct elfdeps d = {0};
@@ -101,7 +102,7 @@ static void module_order(void **state)
 		libata = position(&d, "libata.ko"),
 		ahci = position(&d, "ahci.ko");
 	if (blk < 0)
-		skip(); /* built in */
+		UNIT_SKIP("virtio_blk is built into this kernel: no module order to check");
 	assert_true(ring >= 0 && ring < virtio && virtio < blk);
 	assert_true(jbd2 >= 0 && jbd2 < ext4);
 	assert_true(libata >= 0 && libata < ahci);
@@ -135,5 +136,5 @@ int main(void)
 		cmocka_unit_test(not_elf),
 		cmocka_unit_test(module_order),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_result(cmocka_run_group_tests(tests, NULL, NULL));
 }

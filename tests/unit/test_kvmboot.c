@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "unitskip.h"
 #include "kvmboot.h"
 
 static void test_environment_decides(void **state)
@@ -66,7 +67,7 @@ static void test_device_probe(void **state)
 		close(fd);
 	}
 	if (access("/dev/kvm", F_OK) < 0)
-		skip(); /* nothing to hide: the probe's no is above */
+		UNIT_SKIP("no /dev/kvm: nothing to hide from the probe");
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -80,7 +81,7 @@ static void test_device_probe(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	if (WEXITSTATUS(status) == 77)
-		skip(); /* no mount namespace here (not root) */
+		UNIT_SKIP("no mount namespace here (not root)");
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
@@ -238,5 +239,5 @@ int main(void)
 		cmocka_unit_test(test_remember),
 		cmocka_unit_test(test_answer_kept_until_reboot),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_result(cmocka_run_group_tests(tests, NULL, NULL));
 }
