@@ -322,6 +322,8 @@ int cmd_run(int argc, char **argv)
 	}
 	/* QEMU, libvirt's daemon, ends under the reaper, which reaps it at
 	 * once: libvirt's destroy waits until it has (reaper.h). */
+	/* A sweep killed with SIGKILL leaves no QEMU behind for long. */
+	runstate_guard();
 	reaper_fork_worker(REAPER_SUBREAPER);
 	r = run_sweep(&o, &plan);
 	plan_release(&plan);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -151,3 +152,41 @@ void runstate_reap(void)
 	}
 	globfree(&g);
 }
+
+int runstate_guard(void)
+{
+	int p[2];
+
+	/* Close-on-exec: QEMU and the tools never hold the write end. */
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		int r = -errno;
+		log_warning("no guardian for this sweep: pipe: %s", strerror(-r));
+		return r;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+		close(p[0]);
+		close(p[1]);
+		log_warning("no guardian for this sweep: fork: %s", strerror(-r));
+		return r;
+	}
+	if (pid > 0) {
+		close(p[0]);
+		return 0; /* p[1] stays open here and in every fork */
+	}
+	close(p[1]);
+	if (dup2(p[0], 3) < 0)
+		_exit(1);
+	close_range(4, ~0U, 0);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	prctl(PR_SET_NAME, "buildapp-guard");
+	char c;
+	/* End of file: the last holder of the write end is gone. */
+	while (read(3, &c, 1) < 0 && errno == EINTR)
+		;
+	runstate_reap();
+	_exit(0);
+}
+

@@ -22,5 +22,16 @@ int runstate_record_loop(const char *dir, const char *dev, const char *image);
  * directory), unmounts what is mounted under it, detaches its loop
  * device (when it still holds the recorded image) and removes it. */
 void runstate_reap(void);
+/* Forks the guardian of this sweep: a process that waits until this one
+ * and every process forked from it after this call (the reaper's
+ * worker) are gone, however they ended (SIGKILL included), then does
+ * runstate_reap() and exits, so a killed sweep's QEMU, mounts and loop
+ * device are gone within seconds rather than at the next sweep (which
+ * still reaps them if the guardian was killed too).  It ignores the
+ * terminal's SIGINT and SIGHUP, holds no file of this process but its
+ * standard streams, and is named buildapp-guard.  Call before anything
+ * is locked or opened.  Returns 0, or a negative errno (warned of: the
+ * sweep goes on without one). */
+int runstate_guard(void);
 
 #endif

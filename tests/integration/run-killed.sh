@@ -1,12 +1,15 @@
 #!/bin/sh
-# SIGKILL of `buildapp run` (no handler runs) while its guest runs: the
-# guest's QEMU outlives it, with the image file's loop device attached and
-# its filesystem mounted under the run's /tmp/buildapp-run-* directory.
+# SIGKILL of `buildapp run` (no handler runs) while its guest runs.
+# With its guardian (buildapp-guard) killed too, the guest's QEMU
+# outlives it, with the image file's loop device attached and its
+# filesystem mounted under the run's /tmp/buildapp-run-* directory.
 # The next `buildapp run` kills that QEMU, unmounts, detaches the loop
 # device and removes the directory, says so for each, and touches no
 # other sweep's (a live one's state directory, owned, is left alone);
 # then it recognises the layout the killed run made on the image file
 # (recorded on RESULTS) and resumes without wipe: every planned run once.
+# Then a run killed alone: its guardian ends its QEMU, unmounts, detaches
+# and removes its state within seconds, with no next run.
 set -eu
 . "$(dirname "$0")/../lib/run-env.sh"
 command -v losetup >/dev/null || { echo "no losetup"; exit 77; }
@@ -58,18 +61,24 @@ holder=$!
 "$BUILDAPP" run "$T/one.ini" --target "$T/disk.img" --results "$T/res" \
 	--cache "$T/cache" >"$T/run1.out" 2>&1 &
 pid=$!
-# Killed once its first guest runs: the state directory records the
-# image's loop device, and libvirt has written the guest's pid file.
-i=0
-while [ -z "$state" ] || [ -z "$(guest_pid)" ]; do
-	kill -0 "$pid" 2>/dev/null && [ $i -lt 3000 ] || { cat "$T/run1.out"; fail "no guest started"; }
-	state=$(grep -l "$T/disk.img" /tmp/buildapp-run-*/loop 2>/dev/null | head -n 1 || true)
-	state=${state%/loop}
-	sleep 0.2
-	i=$((i + 1))
-done
-sleep 2
-kill -KILL "$pid"
+# wait_guest IMAGE OUT: until the run $pid's state directory records
+# IMAGE's loop device and libvirt has written the guest's pid file; sets
+# state.
+wait_guest() {
+	state= i=0
+	while [ -z "$state" ] || [ -z "$(guest_pid)" ]; do
+		kill -0 "$pid" 2>/dev/null && [ $i -lt 3000 ] || { cat "$2"; fail "no guest started"; }
+		state=$(grep -l "$1" /tmp/buildapp-run-*/loop 2>/dev/null | head -n 1 || true)
+		state=${state%/loop}
+		sleep 0.2
+		i=$((i + 1))
+	done
+	sleep 2
+}
+# Killed once its first guest runs, with its guardian.
+wait_guest "$T/disk.img" "$T/run1.out"
+guard=$(pgrep -P "$pid" -x buildapp-guard) || fail "the run has no guardian"
+kill -KILL "$guard" "$pid"
 wait "$pid" || true
 cat "$T/run1.out"
 qemu=$(guest_pid)
@@ -108,4 +117,29 @@ rc=0
 cat "$T/run3.out"
 [ "$rc" -ne 0 ] && grep -q "carries signatures (gpt) and wipe is not set" "$T/run3.out" ||
 	fail "a foreign image file was not refused"
+
+# Killed alone: the guardian cleans up at once.
+"$BUILDAPP" run "$T/one.ini" --target "$T/alone.img" --results "$T/res-alone" \
+	--cache "$T/cache" >"$T/run4.out" 2>&1 &
+pid=$!
+wait_guest "$T/alone.img" "$T/run4.out"
+qemu=$(guest_pid)
+dev=$(sed -n 1p "$state/loop")
+guard=$(pgrep -P "$pid" -x buildapp-guard) || fail "the run has no guardian"
+kill -KILL "$pid"
+wait "$pid" || true
+i=0
+while { kill -0 "$qemu" 2>/dev/null || kill -0 "$guard" 2>/dev/null; } && [ $i -lt 150 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+cat "$T/run4.out"
+! kill -0 "$qemu" 2>/dev/null || fail "the run killed alone left its QEMU (pid $qemu) running 30 s on"
+echo "the guardian ended the killed run's QEMU within $((i / 5)) s"
+[ ! -e "$state" ] || fail "the guardian did not remove $state"
+! grep -q " $state/" /proc/self/mounts || fail "the guardian left a mount under $state"
+! losetup -j "$T/alone.img" -O NAME -n | grep -q . || fail "the guardian left $dev attached"
+grep -q "killed QEMU (pid $qemu) of a sweep that was killed ($state)" "$T/run4.out" ||
+	fail "the guardian did not say it killed the QEMU"
+! kill -0 "$guard" 2>/dev/null || fail "the guardian (pid $guard) is still running 30 s on"
 echo "all killed-run checks passed"
