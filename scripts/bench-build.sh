@@ -2,10 +2,11 @@
 # Build-time benchmark: a cold kit build (empty caches), a warm rebuild,
 # and a bare libguestfs launch for scale, in one run; prints the figures,
 # the image size and the build's breakdown of the kit's bytes.
-# Usage: bench-build.sh [PROFILE.ini]   (run from the source tree, after
-# make; default profiles/lvm-unsafe.ini)
+# Usage: bench-build.sh [PROFILE.ini]   (run from the source tree; it
+# builds what it needs; default profiles/lvm-unsafe.ini)
 set -eu
-B=${B:-build}
+. "$(dirname "$0")/lib/bench.sh"
+bench_setup
 profile=${1:-profiles/lvm-unsafe.ini}
 out=$(mktemp -d "${TMPDIR:-/var/tmp}/bench-build.XXXXXX")
 trap 'rm -rf "$out"' EXIT
@@ -14,7 +15,7 @@ accel=$(sh scripts/boot-appliance.sh --probe-accel)
 [ "$accel" = kvm ] || export LIBGUESTFS_BACKEND_SETTINGS=force_tcg
 
 build() { # OUTDIR
-	"$B/buildapp" "$profile" -o "$1" --cache "$out/cache"
+	"$buildapp" "$profile" -o "$1" --cache "$out/cache"
 }
 secs() { # command...: prints the seconds it took
 	start=$(date +%s.%N)

@@ -9,7 +9,8 @@
 set -eu
 size=${1:-256M}
 fill=${2:-no}
-buildapp=${BUILDAPP:-build/buildapp}
+. "$(dirname "$0")/lib/bench.sh"
+bench_setup
 export LIBGUESTFS_BACKEND=${LIBGUESTFS_BACKEND:-direct}
 # /dev/kvm can be present yet hang libguestfs's appliance (seen here).
 export LIBGUESTFS_BACKEND_SETTINGS=${LIBGUESTFS_BACKEND_SETTINGS:-force_tcg}

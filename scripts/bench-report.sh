@@ -9,7 +9,8 @@
 # Env: BUILDAPP (default build/buildapp), WORK (default a temp dir).
 set -eu
 reps=${1:-5}
-buildapp=${BUILDAPP:-build/buildapp}
+. "$(dirname "$0")/lib/bench.sh"
+bench_setup
 work=${WORK:-$(mktemp -d)}
 trap 'rm -rf "$work"' EXIT
 

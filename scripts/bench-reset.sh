@@ -13,13 +13,12 @@
 # Usage: scripts/bench-reset.sh   Env: B (build dir, default build),
 # WORK (default a temp dir in /var/tmp), BUILDAPP_ACCEL (default tcg).
 set -eu
-B=${B:-build}
-buildapp=${BUILDAPP:-$B/buildapp}
+. "$(dirname "$0")/lib/bench.sh"
 driver=$B/tests/integration/fast-reset
+bench_setup "$driver"
 : "${LIBGUESTFS_BACKEND_SETTINGS:=force_tcg}" "${BUILDAPP_ACCEL:=tcg}"
 export LIBGUESTFS_BACKEND_SETTINGS BUILDAPP_ACCEL
 [ "$(id -u)" -eq 0 ] || { echo "bench-reset.sh: needs root (embedded libvirt driver)" >&2; exit 1; }
-[ -x "$driver" ] || { echo "bench-reset.sh: build $driver first (make $driver)" >&2; exit 1; }
 work=${WORK:-$(mktemp -d /var/tmp/bench-reset.XXXXXX)}
 [ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"

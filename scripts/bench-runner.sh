@@ -16,7 +16,8 @@
 set -eu
 reps=${1:-5}
 cache=${2:-unsafe}
-buildapp=${BUILDAPP:-build/buildapp}
+. "$(dirname "$0")/lib/bench.sh"
+bench_setup
 : "${LIBGUESTFS_BACKEND:=direct}"
 : "${LIBGUESTFS_BACKEND_SETTINGS:=force_tcg}"
 : "${BUILDAPP_ACCEL:=tcg}"

@@ -14,7 +14,8 @@
 set -eu
 profile=$(realpath "${1:-profiles/ci-smoke.ini}")
 runs=${2:-}
-buildapp=${BUILDAPP:-build/buildapp}
+. "$(dirname "$0")/lib/bench.sh"
+bench_setup
 : "${LIBGUESTFS_BACKEND:=direct}"
 : "${LIBGUESTFS_BACKEND_SETTINGS:=force_tcg}"
 : "${BUILDAPP_ACCEL:=tcg}"

@@ -12,8 +12,8 @@
 # Env: B (default build), WORK (default a temp dir), BUILDAPP_ACCEL (tcg).
 set -eu
 runs=${1:-5}
-B=${B:-build}
-buildapp=${BUILDAPP:-$B/buildapp}
+. "$(dirname "$0")/lib/bench.sh"
+bench_setup
 : "${LIBGUESTFS_BACKEND_SETTINGS:=force_tcg}" "${BUILDAPP_ACCEL:=tcg}"
 export LIBGUESTFS_BACKEND_SETTINGS BUILDAPP_ACCEL
 [ "$(id -u)" -eq 0 ] || { echo "bench-tracking.sh: needs root (embedded libvirt driver)" >&2; exit 1; }
