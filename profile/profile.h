@@ -96,6 +96,7 @@ struct profile_appliance {
 	char kernel[PROFILE_STR_MAX]; /* "auto" or a path */
 	enum after_action after;
 	char upload[PROFILE_STR_MAX]; /* WebDAV collection URL; "": none */
+	unsigned upload_retry; /* seconds a failed upload from RAM is retried */
 };
 
 struct profile_host {
