@@ -63,9 +63,8 @@ $workload
 runs = 1
 INI
 
-echo "building (or finding) the guest kit..." >&2
-"$buildapp" kit "$prof" -o "$work/kit" --cache "$kitcache" >/dev/null
 kit=$work/kit
+build_kit "$buildapp" "$prof" "$kit" "$kitcache"
 [ -f "$kit/vmlinux" ] ||
 	{ echo "bench-guestboot.sh: the kit has no vmlinux (no PVH entry in its kernel?)" >&2; exit 1; }
 after_cmdline=$(cat "$kit/cmdline-$kind")

@@ -61,9 +61,8 @@ fio_fsync = 1
 runs = 1
 INI
 
-echo "building (or finding) the guest kit..." >&2
-"$buildapp" kit "$prof" -o "$work/kit" --cache "$kitcache" >/dev/null
 kit=$work/kit
+build_kit "$buildapp" "$prof" "$kit" "$kitcache"
 cmdline=$(cat "$kit/cmdline-fio")
 # libvirt adds panic=-1 when the command line has no panic= of its own.
 case $cmdline in *panic=*) ;; *) cmdline="$cmdline panic=-1" ;; esac

@@ -8,6 +8,12 @@ median() { sort -n | awk '{ v[NR] = $1 } END {
 	if (NR % 2) printf "%.2f", v[(NR + 1) / 2];
 	else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# The guest kit of PROFILE built (or found in CACHE) into DIR.
+build_kit() { # buildapp profile dir cache
+	echo "building (or finding) the guest kit..." >&2
+	"$1" kit "$2" -o "$3" --cache "$4" >/dev/null
+}
+
 # The kernel the runner boots from the kit in DIR: the PVH ELF when the
 # kit has one (runner/pvhkernel.h), else the bzImage.
 kit_kernel() { # dir
