@@ -135,6 +135,10 @@ int cmd_kit(int argc, char **argv)
 	if (export_file(kit.kernel, out, "vmlinuz") < 0 ||
 	    export_file(kit.initrd, out, "initrd.img") < 0)
 		return 1;
+	/* What the runner boots when the kernel has a PVH entry. */
+	if (strcmp(kit.boot_kernel, kit.kernel) != 0 &&
+	    export_file(kit.boot_kernel, out, "vmlinux") < 0)
+		return 1;
 	if (image) {
 		if (guestimage_build(&profile, cache, &img) < 0)
 			return 1;

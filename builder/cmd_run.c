@@ -272,7 +272,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 		bool summarized = false;
 		struct bench_inputs in = {
 			.plan = plan,
-			.kernel = kit.kernel,
+			.kernel = kit.boot_kernel,
 			.initrd = kit.initrd,
 			.pristine = img.path,
 			.agent = agent[0] ? agent : NULL,

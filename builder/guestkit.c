@@ -20,13 +20,14 @@
 #include "initramfs.h"
 #include "kmods.h"
 #include "log.h"
+#include "pvhkernel.h"
 #include "tempfiles.h"
 #include "tools.h"
 
 
 /* Bump when the initramfs layout changes: old cache entries are then
  * not reused. */
-#define KIT_FORMAT "buildapp-guestkit-2"
+#define KIT_FORMAT "buildapp-guestkit-3"
 
 /* The tools of the guest workloads.  Only those of the profile's kinds
  * go in: fio alone brings 80 MB of libraries (Debian builds it with every
@@ -334,12 +335,16 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 	}
 	snprintf(kit.kernel, sizeof(kit.kernel), "%s/vmlinuz", dir);
 	snprintf(kit.initrd, sizeof(kit.initrd), "%s/initrd.img", dir);
+	snprintf(kit.boot_kernel, sizeof(kit.boot_kernel), "%s/vmlinux", dir);
 	snprintf(kit.version, sizeof(kit.version), "%s", version);
 
 	/* The directory is renamed into place last: if it exists, it is
 	 * complete. */
 	if (access(dir, F_OK) == 0) {
 		kit.cached = 1;
+		if (access(kit.boot_kernel, F_OK) < 0)
+			snprintf(kit.boot_kernel, sizeof(kit.boot_kernel), "%s",
+				 kit.kernel);
 		kit.min_memory = min_memory(&k, kit.initrd);
 		*ret = kit;
 		goto out;
@@ -356,6 +361,16 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 		log_error_errno(r, "cannot copy '%s'", kernel);
 		goto out;
 	}
+	/* The guests boot the kernel's own ELF when it has a PVH entry:
+	 * each guest skips decompressing the kernel, half its boot under
+	 * TCG.  Otherwise (another codec, no CONFIG_PVH) the bzImage. */
+	snprintf(f, sizeof(f), "%s/vmlinux", tmp);
+	r = pvhkernel_write(kernel, f);
+	if (r == -ENOEXEC)
+		snprintf(kit.boot_kernel, sizeof(kit.boot_kernel), "%s",
+			 kit.kernel);
+	else if (r < 0)
+		goto out;
 	snprintf(f, sizeof(f), "%s/initrd.img", tmp);
 	if ((r = write_initrd(&k, f)) < 0)
 		goto out;
@@ -376,6 +391,8 @@ out:
 		snprintf(f2, sizeof(f2), "%s/vmlinuz", tmp);
 		unlink(f2);
 		snprintf(f2, sizeof(f2), "%s/initrd.img", tmp);
+		unlink(f2);
+		snprintf(f2, sizeof(f2), "%s/vmlinux", tmp);
 		unlink(f2);
 		rmdir(tmp);
 		tempfiles_forget(tmp);

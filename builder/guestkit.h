@@ -14,6 +14,9 @@
 
 struct guestkit {
 	char kernel[PATH_MAX]; /* CACHE/kit-HASH/vmlinuz */
+	/* What the guests boot: CACHE/kit-HASH/vmlinux, the kernel's ELF
+	 * with its PVH entry (runner/pvhkernel.h), else the same as kernel */
+	char boot_kernel[PATH_MAX];
 	char initrd[PATH_MAX]; /* CACHE/kit-HASH/initrd.img (cpio newc, zstd) */
 	char version[128];     /* kernel release, e.g. 6.1.0-57-amd64 */
 	int cached;            /* 1: found in the cache, nothing built */

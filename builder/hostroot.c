@@ -138,7 +138,8 @@ static const char *const trim_paths[] = {
 	"usr/lib/x86_64-linux-gnu/libicutu.so.72",
 	"usr/lib/x86_64-linux-gnu/libicutu.so.72.1",
 	/* The guests have no network and no display: no NIC option ROMs, VGA
-	 * BIOSes or keymaps; nor firmware of other machines. */
+	 * BIOSes or keymaps; nor firmware of other machines.  (pvh.bin stays:
+	 * QEMU boots the guests' PVH kernel through it, runner/pvhkernel.h.) */
 	"usr/lib/ipxe", "usr/share/qemu/keymaps", "usr/share/qemu/trace-events-all",
 	"usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin",
 	"usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.elf",

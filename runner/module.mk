@@ -10,9 +10,10 @@ $(B)/runner/%.o: INCDIRS = $(RUNNER_INCDIRS)
 RUNNER_SRCS := runner/sweep.c runner/bench.c runner/vm.c runner/domain.c \
 	runner/volreset.c runner/dirtymap.c runner/volumes.c runner/runstate.c \
 	runner/eta.c runner/timings.c runner/imgbench.c runner/qcow2cache.c \
-	runner/guestcmdline.c runner/journal.c runner/results.c runner/summary.c
+	runner/guestcmdline.c runner/pvhkernel.c runner/journal.c runner/results.c \
+	runner/summary.c
 $(B)/librunner.a: $(RUNNER_SRCS:%.c=$(B)/%.o)
-RUNNER_LIBS = $(call pc_libs,libxml-2.0 libvirt libvirt-qemu) -lpthread
+RUNNER_LIBS = $(call pc_libs,libxml-2.0 libvirt libvirt-qemu liblzma) -lpthread
 
 # What a program of the runner links, below it first.
 # The storage core only: no libguestfs (programs that use it put

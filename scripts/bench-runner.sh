@@ -33,11 +33,9 @@ kitcache=${KIT_CACHE:-$work/cache}
 [ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/target" "$kitcache"
 
-now() { date +%s.%N; }
+# shellcheck source=scripts/benchlib.sh
+. "$(dirname "$0")/benchlib.sh"
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-median() { sort -n | awk '{ v[NR] = $1 } END {
-	if (NR % 2) printf "%.2f", v[(NR + 1) / 2];
-	else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 prof=$work/bench.ini
 cat >"$prof" <<INI
@@ -64,9 +62,8 @@ fio_fsync = 1
 runs = 1
 INI
 
-echo "building (or finding) the guest kit..." >&2
-"$buildapp" kit "$prof" -o "$work/kit" --cache "$kitcache" >/dev/null
 kit=$work/kit
+build_kit "$buildapp" "$prof" "$kit" "$kitcache"
 cmdline=$(cat "$kit/cmdline-fio")
 # libvirt adds panic=-1 when the command line has no panic= of its own.
 case $cmdline in *panic=*) ;; *) cmdline="$cmdline panic=-1" ;; esac
@@ -107,14 +104,8 @@ bare() { # rep
 	log=$work/bare-$1.log
 	rm -f "$log"
 	t0=$(now)
-	# shellcheck disable=SC2086 # accel is a list of options
-	qemu-system-x86_64 $accel -machine q35 -m "$memory" -smp 1 \
-		-nodefaults -no-user-config -display none -no-reboot \
-		-kernel "$kit/vmlinuz" -initrd "$kit/initrd.img" \
-		-append "$cmdline" -serial "file:$log" \
-		-drive "file=$work/bare.raw,format=raw,if=none,id=disk0,cache=$cache,aio=threads" \
-		-device virtio-blk-pci,drive=disk0,serial=buildapp-test \
-		</dev/null >"$work/bare-$1.out" 2>&1 ||
+	bare_guest "$accel" "$memory" "$(kit_kernel "$kit")" "$kit/initrd.img" "$cmdline" \
+		"$work/bare.raw" "$cache" "file:$log" >"$work/bare-$1.out" 2>&1 ||
 		{ echo "bare qemu failed: $(cat "$work/bare-$1.out")" >&2; exit 1; }
 	t1=$(now)
 	grep -q 'BUILDAPP:END status=0' "$log" ||

@@ -1,0 +1,134 @@
+#!/bin/sh
+# The benchmark guest's own boot: the time from QEMU's start to the
+# agent's first console line (BUILDAPP: BEGIN) and from QEMU's start to
+# its exit less the workload's own seconds (the agent's workload_seconds),
+# before and after the guest boots the kernel's PVH ELF with the boot-time
+# options of runner/guestcmdline.c.  Both come from the same kit of this
+# tree: "before" is the kit's bzImage (vmlinuz) with the command line less
+# those options (initcall_blacklist=crypto_kdf108_init cryptomgr.notests=1
+# ipv6.disable=1), "after" the kit's vmlinux with its own command line.
+# A third side, "pvh", is the vmlinux with the old command line: what the
+# kernel alone saves.  The sides alternate (before, pvh, after, then
+# after, pvh, before, ...) so load on the host hits them alike; medians
+# are reported, and their ratio to before's.
+# Bare qemu-system-x86_64 as scripts/bench-runner.sh boots it, under TCG:
+# one level of TCG, a proxy for the nested guests of a TCG lab server.
+# Usage: scripts/bench-guestboot.sh [REPS (default 5)] [KIND tarball-write|fio (default tarball-write)]
+# Env: BUILDAPP (default build/buildapp), KIT_CACHE (guest kit cache,
+# default a directory in WORK), WORK (default a temp dir), MEMORY (guest
+# memory, default 384M).
+set -eu
+reps=${1:-5}
+kind=${2:-tarball-write}
+buildapp=${BUILDAPP:-build/buildapp}
+memory=${MEMORY:-384M}
+: "${LIBGUESTFS_BACKEND:=direct}"
+: "${LIBGUESTFS_BACKEND_SETTINGS:=force_tcg}"
+export LIBGUESTFS_BACKEND LIBGUESTFS_BACKEND_SETTINGS
+work=${WORK:-$(mktemp -d /var/tmp/bench-guestboot.XXXXXX)}
+kitcache=${KIT_CACHE:-$work/cache}
+[ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+mkdir -p "$kitcache"
+
+# shellcheck source=scripts/benchlib.sh
+. "$(dirname "$0")/benchlib.sh"
+
+prof=$work/bench.ini
+case $kind in
+tarball-write) workload="tarball = generated
+tarball_size = 8M" ;;
+fio) workload="fio_rw = randwrite
+fio_bs = 4K
+fio_size = 4M
+fio_direct = no
+fio_fsync = 1" ;;
+*) echo "bench-guestboot.sh: KIND is tarball-write or fio" >&2; exit 2 ;;
+esac
+cat >"$prof" <<INI
+[appliance]
+name = bench-guestboot
+[storage]
+backends = raw
+size = 256M
+raw_preallocation = sparse
+[guest]
+memory = $memory
+bus = virtio
+cache = unsafe
+aio = threads
+[workload]
+kinds = $kind
+$workload
+[sweep]
+runs = 1
+INI
+
+kit=$work/kit
+build_kit "$buildapp" "$prof" "$kit" "$kitcache"
+[ -f "$kit/vmlinux" ] ||
+	{ echo "bench-guestboot.sh: the kit has no vmlinux (no PVH entry in its kernel?)" >&2; exit 1; }
+after_cmdline=$(cat "$kit/cmdline-$kind")
+before_cmdline=$(printf '%s\n' "$after_cmdline" | sed \
+	-e 's/ initcall_blacklist=crypto_kdf108_init//' \
+	-e 's/ cryptomgr.notests=1//' -e 's/ ipv6.disable=1//')
+[ "$before_cmdline" != "$after_cmdline" ] ||
+	{ echo "bench-guestboot.sh: the command line has none of the boot options" >&2; exit 1; }
+
+# One boot: the console stamped line by line as it comes; the run's
+# numbers appended to WORK/SIDE.begin and WORK/SIDE.boot.
+boot() { # side kernel cmdline rep
+	cp --sparse=always "$kit/disk.img" "$work/disk.raw"
+	log=$work/$1-$4.log
+	t0=$(now)
+	bare_guest "-accel tcg -cpu qemu64" "$memory" "$2" "$kit/initrd.img" "$3" \
+		"$work/disk.raw" unsafe stdio 2>&1 |
+		while IFS= read -r line; do printf '%s %s\n' "$(now)" "$line"; done >"$log"
+	t1=$(now)
+	grep -q 'BUILDAPP:END status=0' "$log" ||
+		{ echo "$1 run $4: no successful END line in $log" >&2; tail "$log" >&2; exit 1; }
+	awk -v t0="$t0" -v t1="$t1" -v b="$work/$1.begin" -v o="$work/$1.boot" \
+		-v w="$work/$1.work" '
+		/BUILDAPP:BEGIN / && !begin { begin = $1 - t0 }
+		/BUILDAPP:METRIC name=workload_seconds / {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^value=/) { sub(/^value=/, "", $i); secs = $i } }
+		END { printf "%.3f\n", begin >>b; printf "%.3f\n", t1 - t0 - secs >>o;
+			printf "%.3f\n", secs >>w }' "$log"
+}
+
+side() { # side rep
+	case $1 in
+	before) boot before "$kit/vmlinuz" "$before_cmdline" "$2" ;;
+	pvh) boot pvh "$kit/vmlinux" "$before_cmdline" "$2" ;;
+	after) boot after "$kit/vmlinux" "$after_cmdline" "$2" ;;
+	esac
+}
+for s in before pvh after; do for f in begin boot work; do : >"$work/$s.$f"; done; done
+i=1
+while [ "$i" -le "$reps" ]; do
+	echo "repetition $i/$reps..." >&2
+	if [ $((i % 2)) -eq 1 ]; then order="before pvh after"; else order="after pvh before"; fi
+	for s in $order; do side "$s" "$i"; done
+	i=$((i + 1))
+done
+
+med() { median <"$work/$1"; }
+all() { awk '{ printf "%.1f ", $1 }' "$work/$1" | sed 's/ $//'; }
+ratio() { awk -v a="$(med "$1")" -v b="$(med "$2")" 'BEGIN { printf "%.2f", a / b }'; }
+row() { # label measure
+	printf '| %s | %s | %s | %s (%s) | %s | %s (%s) | %s |\n' "$1" \
+		"$(med "before.$2")" "$(all "before.$2")" \
+		"$(med "pvh.$2")" "$(ratio "pvh.$2" "before.$2")" \
+		"$(all "pvh.$2")" "$(med "after.$2")" \
+		"$(ratio "after.$2" "before.$2")" "$(all "after.$2")"
+}
+echo
+echo "guest boot: before (bzImage, old command line), pvh (PVH vmlinux, old command line),"
+echo "after (PVH vmlinux, boot options); $kind kit, initramfs $(du -k "$kit/initrd.img" | cut -f1) KiB,"
+echo "$memory guest, TCG, $reps repetitions each, interleaved; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+echo
+echo "| measure | before median s | each s | pvh median s (ratio) | each s | after median s (ratio) | each s |"
+echo "|---|---:|---|---:|---|---:|---|"
+row "QEMU start to BUILDAPP: BEGIN" begin
+row "QEMU start to exit, less workload_seconds" boot
+row "workload_seconds (should not change)" work
