@@ -20,7 +20,9 @@
 set -eu
 reps=${1:-5}
 kind=${2:-tarball-write}
-buildapp=${BUILDAPP:-build/buildapp}
+# shellcheck source=scripts/lib/bench.sh
+. "$(dirname "$0")/lib/bench.sh"
+bench_setup
 memory=${MEMORY:-384M}
 : "${LIBGUESTFS_BACKEND:=direct}"
 : "${LIBGUESTFS_BACKEND_SETTINGS:=force_tcg}"
@@ -30,8 +32,6 @@ kitcache=${KIT_CACHE:-$work/cache}
 [ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$kitcache"
 
-# shellcheck source=scripts/benchlib.sh
-. "$(dirname "$0")/benchlib.sh"
 
 prof=$work/bench.ini
 case $kind in

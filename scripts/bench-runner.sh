@@ -33,8 +33,6 @@ kitcache=${KIT_CACHE:-$work/cache}
 [ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/target" "$kitcache"
 
-# shellcheck source=scripts/benchlib.sh
-. "$(dirname "$0")/benchlib.sh"
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 prof=$work/bench.ini

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced by scripts/bench-*.sh, which run from the tree's top as README
 # shows them.  Sets B (the build directory, default build) and buildapp
 # (BUILDAPP when given, else $B/buildapp), and builds what a benchmark
@@ -17,4 +18,38 @@ bench_setup() {
 	fi
 	make -s B="$B" "$@" >&2 ||
 		{ echo "$(basename "$0"): cannot build $* (make B=$B $*)" >&2; exit 1; }
+}
+
+# For the benchmarks that boot a benchmark guest with bare QEMU: the
+# clock, the median, and the guest as the runner's domain boots it, so
+# that the baselines they measure stay one machine.
+
+now() { date +%s.%N; }
+median() { sort -n | awk '{ v[NR] = $1 } END {
+	if (NR % 2) printf "%.2f", v[(NR + 1) / 2];
+	else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# The guest kit of PROFILE built (or found in CACHE) into DIR.
+build_kit() { # buildapp profile dir cache
+	echo "building (or finding) the guest kit..." >&2
+	"$1" kit "$2" -o "$3" --cache "$4" >/dev/null
+}
+
+# The kernel the runner boots from the kit in DIR: the PVH ELF when the
+# kit has one (runner/pvhkernel.h), else the bzImage.
+kit_kernel() { # dir
+	if [ -f "$1/vmlinux" ]; then echo "$1/vmlinux"; else echo "$1/vmlinuz"; fi
+}
+
+# A benchmark guest under bare QEMU: q35, one vCPU, MEMORY of RAM, the
+# accelerator options ACCEL (a list), the raw DISK on virtio-blk with
+# aio=threads and cache mode CACHE, the console on SERIAL (QEMU's -serial:
+# file:LOG, stdio); QEMU's stdin is /dev/null.
+bare_guest() { # accel memory kernel initrd cmdline disk cache serial
+	# shellcheck disable=SC2086 # accel is a list of options
+	qemu-system-x86_64 $1 -machine q35 -m "$2" -smp 1 \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-kernel "$3" -initrd "$4" -append "$5" -serial "$8" \
+		-drive "file=$6,format=raw,if=none,id=disk0,cache=$7,aio=threads" \
+		-device virtio-blk-pci,drive=disk0,serial=buildapp-test </dev/null
 }
