@@ -523,8 +523,7 @@ static int copy_to_stick(struct init_env *env, int status, const char *part)
 
 	snprintf(dev, sizeof dev, "/dev/%s", part);
 	mkdir(STICK_DIR, 0755);
-	if (mount(dev, STICK_DIR, "ext4", MS_NOATIME, NULL) < 0 &&
-	    mount(dev, STICK_DIR, "vfat", MS_NOATIME, NULL) < 0)
+	if (mount(dev, STICK_DIR, "ext4", MS_NOATIME, NULL) < 0)
 		return log_error_errno(-errno, "mounting the stick %s", dev);
 	bundle_name(env, name);
 	snprintf(dir, sizeof dir, "%s/%s", STICK_DIR, name);
@@ -572,7 +571,7 @@ static void keep_bundle(struct init_env *env, int status, int u)
 	if (u == 0)
 		return;
 	log_error("this sweep's only copy is in RAM (%s): this server stays up. Plug in a stick "
-		  "with a partition labelled %s (ext4 or FAT) and the bundle is written to it%s",
+		  "with an ext4 partition labelled %s and the bundle is written to it%s",
 		  RESULTS_DIR, RESULTS_LABEL,
 		  upload_may_succeed(u) ? "; the upload is tried again every 5 minutes" : "");
 	for (unsigned t = 5;; t += 5) {

@@ -23,7 +23,7 @@ KEYS_NAMED(ENUM, "appliance", "after", "poweroff", after_action, appliance.after
 KEYS_ENTRY(STRING, "appliance", "upload", "", 0, 0, appliance.upload,
 	"WebDAV collection (http:// or https:// URL, no credentials) the appliance sends its finished bundle to; buildapp.upload= on the kernel command line overrides it (and may carry user:password@). Empty: no upload.")
 KEYS_ENTRY(UINT, "appliance", "upload_retry", "1800", 0, 604800, appliance.upload_retry,
-	"With no RESULTS partition (netbooted: the bundle only in RAM), how long in seconds a failed upload is tried again, with backoff, before the server stays up holding the bundle and says on its console how to get it (a stick labelled RESULTS plugged in gets it; the upload is tried every 5 minutes). A refusal no retry changes (an HTTP 4xx) is said at once and not retried. buildapp.upload_retry= on the kernel command line overrides it.")
+	"With no RESULTS partition (netbooted: the bundle only in RAM), how long in seconds a failed upload is tried again, with backoff, before the server stays up holding the bundle and says on its console how to get it (a stick with an ext4 partition labelled RESULTS plugged in gets it; the upload is tried every 5 minutes). A refusal no retry changes (an HTTP 4xx) is said at once and not retried. buildapp.upload_retry= on the kernel command line overrides it.")
 KEYS_UNSTORED("appliance", "include",
 	"A base profile, relative to this file; this file's keys override it. At most 8 deep, no cycles.")
 

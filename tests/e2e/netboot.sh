@@ -9,7 +9,11 @@
 #
 # Two servers (DMI serials SRV-A and SRV-B, disk serials DISK-A and
 # DISK-B, no stick) run their sweeps with their bundles in RAM and upload
-# them; a third, whose script names a location that refuses uploads, says
+# them; a fourth (SRV-D, no stick) runs its sweep and its upload is
+# refused: it says so, does not power off (its bundle in RAM is the only
+# copy) and says how to get the bundle; a stick with an ext4 partition
+# labelled RESULTS, plugged in (USB, through QEMU's monitor) once it says
+# so, gets the bundle, and then it powers off; a third, whose script names a location that refuses uploads, says
 # so on its console and in appliance.txt on the RESULTS stick it has (a
 # small disk with a partition labelled RESULTS, made here), read back after
 # it powered off, and still powers off.  The third is netbooted with the
@@ -47,6 +51,7 @@ python3 "$TOP/tests/lib/kit-kernel.py" "$work/out/$NETBOOT_KIT.img" "$nb" "$mani
 # server C's loads the ESP's initrd only (the netboot initrd's first part).
 netboot_script rack.ipxe "buildapp.upload=$NETBOOT_URL/rack/"
 netboot_script refused.ipxe "buildapp.upload=$NETBOOT_URL/ro/"
+netboot_script ram-refused.ipxe "buildapp.upload=$NETBOOT_URL/ro/ buildapp.upload_retry=0"
 d=$dav/$NETBOOT_KIT.netboot
 esp_size=$(python3 -c 'import json, sys
 print({f["path"]: f["size"] for f in json.load(open(sys.argv[1]))["files"]}["ESP:/initrd"])' "$manifest")
@@ -74,16 +79,69 @@ print({f["path"]: f["sha256"] for f in json.load(open(sys.argv[1]))["files"]}["E
 wrong_sha=$(sha256sum "$work/wrong-vmlinuz" | cut -d' ' -f1)
 refusal="sweep: not run: guest kernel: no ESP with /vmlinuz of sha256 $kernel_sha on sd[a-z] (/dev/sd[a-z]1:/vmlinuz has sha256 $wrong_sha)"
 
+# Server D's stick, plugged in later: one GPT partition, an ext4
+# labelled RESULTS.
+stick_d=$work/stick-D.raw
+truncate -s 64M "$stick_d"
+printf 'label: gpt\nstart=2048, name="RESULTS"\n' | sfdisk --quiet "$stick_d"
+mke2fs -q -F -t ext4 -L RESULTS -E offset=$((2048 * 512)) "$stick_d" 60M
+
 start=$(date +%s)
 netboot_server A rack.ipxe & pids="$pids $!"
 netboot_server B rack.ipxe & pids="$pids $!"
 netboot_server C refused.ipxe \
 	-drive "file=$stick,format=raw,if=none,id=stick,cache=none,aio=threads" \
 	-device "ide-hd,drive=stick,bus=ide.1,serial=STICK-C" & pids="$pids $!"
-wait
-pids=""
+abc=$pids
+netboot_server D ram-refused.ipxe -device qemu-xhci,id=xhci \
+	-monitor "unix:$work/monitor-D.sock,server=on,wait=off" & pid_d=$!
+pids="$pids $pid_d"
+# shellcheck disable=SC2086 # the three pids
+wait $abc
 echo "three servers powered off after $(($(date +%s) - start))s"
-for s in A B C; do
+
+# Server D holds its only copy: up, saying how to get it.
+log=$work/console-D.log
+while kill -0 "$pid_d" 2>/dev/null && ! grep -q "this server stays up" "$log"; do
+	sleep 1
+done
+kill -0 "$pid_d" 2>/dev/null || { tail -n 30 "$log"; fail "server D powered off with its only copy in RAM"; }
+grep -q "this sweep's only copy is in RAM (/results): this server stays up. Plug in a stick with an ext4 partition labelled RESULTS" "$log" ||
+	fail "server D: no line saying it stays up and how to get the bundle"
+grep -q "the upload was refused (failed: .*refused: HTTP 405): no retry can change that" "$log" ||
+	fail "server D: no line saying its refusal is not retried"
+sleep 10
+kill -0 "$pid_d" 2>/dev/null || fail "server D did not stay up"
+echo "server D is up with its bundle in RAM $(($(date +%s) - start))s in; plugging in its stick"
+python3 - "$work/monitor-D.sock" "$stick_d" <<'PY' || fail "server D: QEMU's monitor did not take the stick"
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+for cmd in ("drive_add 0 if=none,id=stick,format=raw,cache=none,aio=threads,file=" + sys.argv[2],
+            "device_add usb-storage,bus=xhci.0,drive=stick,id=stickdev,serial=STICK-D"):
+    s.sendall(cmd.encode() + b"\n")
+    time.sleep(1)
+out = s.recv(65536).decode(errors="replace")
+print(out)
+assert "Error" not in out and "error" not in out, out
+PY
+wait "$pid_d"
+pids=$abc
+grep -q "the bundle is on the stick /dev/sd[a-z]1, in netboot-test_SRV-D_DISK-D_.*: it can be unplugged" "$log" ||
+	fail "server D: no line saying the bundle is on the stick"
+grep -q "failed; poweroff\|done; poweroff" "$log" || fail "server D: did not power off once its bundle was on the stick"
+debugfs -R "ls -p /" "$stick_d?offset=$((2048 * 512))" 2>/dev/null | tr '/' '\n' |
+	grep '^netboot-test_SRV-D_DISK-D_' >"$work/stick-D.ls" || fail "server D: no bundle directory on its stick"
+sdir=$(head -n 1 "$work/stick-D.ls")
+for f in runs.jsonl appliance.txt host.json summary.txt; do
+	debugfs -R "cat /$sdir/$f" "$stick_d?offset=$((2048 * 512))" >"$work/stick-D-$f" 2>/dev/null
+	[ -s "$work/stick-D-$f" ] || fail "server D: the stick's bundle lacks $f"
+done
+[ "$(grep -c '"status":"ok"' "$work/stick-D-runs.jsonl")" -eq 1 ] || fail "server D: its run is not on the stick"
+grep -q "^upload: failed: .*refused: HTTP 405; the bundle was written to the stick /dev/sd[a-z]1 as $sdir" "$work/stick-D-appliance.txt" ||
+	fail "server D: the stick's appliance.txt: $(cat "$work/stick-D-appliance.txt")"
+echo "server D wrote its bundle to the stick plugged in and powered off ($(($(date +%s) - start))s)"
+for s in A B C D; do
 	echo "--- console of server $s (last lines)"
 	tail -n 25 "$work/console-$s.log"
 	netboot_check_booted "$s"
@@ -148,4 +206,4 @@ host_axis = [a for a in r["axes"] if a["name"] == "host"]
 assert host_axis and sorted(host_axis[0]["levels"]) == labels, r["axes"]
 PY
 grep -E "netboot SRV-[AB]" "$work/report/report.txt" | head -n 8
-echo "netboot: two servers uploaded, the refused one said so and powered off"
+echo "netboot: two servers uploaded, the refused one said so and powered off, the one with its only copy in RAM stayed up until a stick took it"
