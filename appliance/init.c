@@ -269,8 +269,12 @@ static int run_sweep(struct init_env *env)
 	 * (runner/pvhkernel.h): unpacked here once, in RAM, rather than
 	 * by every guest; the image carries only the bzImage. */
 	const char *kernel = BENCH_KIT_DIR "/vmlinux";
-	if (pvhkernel_write(BENCH_KIT_DIR "/vmlinuz", kernel) < 0)
+	if (pvhkernel_write(BENCH_KIT_DIR "/vmlinuz", kernel) < 0) {
 		kernel = BENCH_KIT_DIR "/vmlinuz";
+		log_warning("guest kernel: no PVH entry to boot: the guests boot the bzImage");
+	} else {
+		log_info("guest kernel: the guests boot its PVH ELF (%s)", kernel);
+	}
 	struct hostinfo_inputs host = {
 		.plan = &env->plan,
 		.target = target,
