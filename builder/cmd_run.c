@@ -320,10 +320,10 @@ int cmd_run(int argc, char **argv)
 		log_error_errno(r, "profile '%s': cannot make a plan", o.profile);
 		return 1;
 	}
-	/* QEMU, libvirt's daemon, ends under the reaper, which reaps it at
-	 * once: libvirt's destroy waits until it has (reaper.h). */
 	/* A sweep killed with SIGKILL leaves no QEMU behind for long. */
 	runstate_guard();
+	/* QEMU, libvirt's daemon, ends under the reaper, which reaps it at
+	 * once: libvirt's destroy waits until it has (reaper.h). */
 	reaper_fork_worker(REAPER_SUBREAPER);
 	r = run_sweep(&o, &plan);
 	plan_release(&plan);

@@ -4,8 +4,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include <json.h>
-
 #include "keys.h"
 #include "parse.h"
 #include "questions.h"
@@ -74,11 +72,7 @@ static size_t cells_at(const struct plan *plan, const char *axis, const char *le
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < plan->n_cells; i++) {
-		json_object *o = plan_cell_to_json(&plan->cells[i]), *v;
-		bool at = o && json_object_object_get_ex(o, axis, &v) && v &&
-			  strcmp(json_object_get_string(v), level) == 0;
-		json_object_put(o);
-		if (!at)
+		if (!plan_cell_at(&plan->cells[i], axis, level))
 			continue;
 		n++;
 		if (used < size)

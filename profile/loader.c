@@ -512,13 +512,8 @@ static bool sweeps_level(const struct profile *p, const char *axis, const char *
 
 	if (planner_build(p, &plan) < 0)
 		return false;
-	for (size_t i = 0; i < plan.n_cells && !found; i++) {
-		json_object *o = plan_cell_to_json(&plan.cells[i]), *v;
-		found = strcmp(axis, "id") != 0 && strcmp(axis, "workload") != 0 &&
-			json_object_object_get_ex(o, axis, &v) && v &&
-			strcmp(json_object_get_string(v), level) == 0;
-		json_object_put(o);
-	}
+	for (size_t i = 0; i < plan.n_cells && !found; i++)
+		found = plan_cell_at(&plan.cells[i], axis, level);
 	plan_release(&plan);
 	return found;
 }

@@ -286,6 +286,17 @@ json_object *plan_cell_to_json(const struct plan_cell *cell)
 	return cell_to_json(cell, false);
 }
 
+bool plan_cell_at(const struct plan_cell *cell, const char *axis, const char *level)
+{
+	if (strcmp(axis, "id") == 0 || strcmp(axis, "workload") == 0)
+		return false;
+	json_object *o = plan_cell_to_json(cell), *v;
+	bool at = o && json_object_object_get_ex(o, axis, &v) && v &&
+		  strcmp(json_object_get_string(v), level) == 0;
+	json_object_put(o);
+	return at;
+}
+
 json_object *plan_cell_axes_to_json(const struct plan_cell *cell)
 {
 	return cell_to_json(cell, true);

@@ -100,6 +100,10 @@ size_t plan_n_axes(void);
  * (32 bytes will do); NULL when AXIS is not an axis. */
 const char *plan_cell_axis_text(const struct plan_cell *cell, const char *axis,
 				char *buf, size_t len);
+/* Whether axis AXIS (not "id" or "workload") of CELL, as
+ * plan_cell_to_json writes it, is LEVEL: the levels a profile names in
+ * [report] baseline and compare. */
+bool plan_cell_at(const struct plan_cell *cell, const char *axis, const char *level);
 /* The axes' members of plan_cell_to_json(CELL) only; a new reference. */
 struct json_object *plan_cell_axes_to_json(const struct plan_cell *cell);
 

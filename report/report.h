@@ -55,8 +55,9 @@ int report_write(const struct model *report, unsigned formats, const char *dir);
 /* The report of the one bundle DIR (a results directory at the end of its
  * sweep, once its summary is written), every format written into DIR
  * itself; asked for by the sweep's callers (the appliance's init,
- * `buildapp run`), and its answers printed to ANSWERS unless NULL.  A report that cannot be made is reported and warned
- * of: the sweep's results stand without it. */
+ * `buildapp run`), and its answers printed to ANSWERS unless NULL.  A
+ * report that cannot be made is reported and warned of: the sweep's
+ * results stand without it. */
 void report_after_sweep(const char *dir, FILE *answers);
 
 /* The answers of REPORT, as report.txt begins: "== Answers ==", the

@@ -501,6 +501,19 @@ static bool asks(const struct builder *bd, const struct question *q, const struc
 	return *l != SIZE_MAX && *ref != SIZE_MAX;
 }
 
+/* Whether a question of the profile on M compares levels L and REF of
+ * axis A, either way round. */
+static bool asked_pair(const struct builder *bd, const struct mcells *m, bool primary,
+		       size_t a, size_t l, size_t ref)
+{
+	size_t qa, ql, qref;
+	for (size_t q = 0; q < bd->qs.n; q++)
+		if (asks(bd, &bd->qs.q[q], m, primary, &qa, &ql, &qref) && qa == a &&
+		    ((ql == l && qref == ref) || (ql == ref && qref == l)))
+			return true;
+	return false;
+}
+
 int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
 	       struct model_metric *out)
 {
@@ -520,18 +533,12 @@ int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
 			continue;
 		/* "-": cells that do not have the axis (raw has no L2 cache)
 		 * are not one of its levels. */
-		for (size_t lv = 0; lv < ax->n_levels; lv++) {
-			bool asked = false;
-			for (size_t q = 0; q < bd->qs.n && !asked; q++)
-				asked = asks(bd, &bd->qs.q[q], m, headline, &(size_t){0}, &l,
-					     &ref) &&
-					strcmp(bd->qs.q[q].axis, ax->name) == 0 &&
-					((l == lv && ref == ax->ref) || (ref == lv && l == ax->ref));
-			if (lv != ax->ref && strcmp(ax->levels[lv], "-") != 0 && !asked &&
+		for (size_t lv = 0; lv < ax->n_levels; lv++)
+			if (lv != ax->ref && strcmp(ax->levels[lv], "-") != 0 &&
+			    !asked_pair(bd, m, headline, a, lv, ax->ref) &&
 			    (r = compare_level(bd, m, a, lv, ax->ref, out,
 					       headline ? TO_ANSWERS : TO_METRIC_ONLY)) < 0)
 				return r;
-		}
 	}
 	return 0;
 }
