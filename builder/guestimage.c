@@ -21,6 +21,7 @@
 #include "guestproto.h"
 #include "log.h"
 #include "parse.h"
+#include "records.h"
 #include "repro.h"
 #include "sha256.h"
 #include "tempfiles.h"
@@ -200,9 +201,39 @@ static const char *compression(const char *tarball)
 	return NULL;
 }
 
-/* The room the workloads of P need: the tarball, its extracted copy in
- * /tree, another one written by tarball-write, the largest benchmark
- * file, ext4's own overhead (journal, inode tables: ~5%, at least 16M). */
+/* The size of the durability workload's blank records file in the work
+ * directory (lib/records.h), 0 when P does not run it. */
+static uint64_t records_bytes(const struct profile *p)
+{
+	const struct profile_workload *w = &p->workload;
+
+	if (!(w->kinds & AXIS_BIT(WORKLOAD_DURABILITY)))
+		return 0;
+	return w->durability_records * w->durability_record_size;
+}
+
+/* Writes the blank records file of BYTES bytes at PATH. */
+static int write_blank_records(const char *path, uint64_t bytes)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char buf[64 * RECORDS_SECTOR];
+
+	if (fd < 0)
+		return log_error_errno(-errno, "cannot create '%s'", path);
+	records_blank(buf, sizeof(buf));
+	while (bytes > 0) {
+		size_t n = bytes < sizeof(buf) ? (size_t)bytes : sizeof(buf);
+		if (write(fd, buf, n) != (ssize_t)n)
+			return log_error_errno(-errno ? -errno : -EIO,
+					       "cannot write '%s'", path);
+		bytes -= n;
+	}
+	return 0;
+}
+
+/* The room the workloads of P need: the blank records file, the
+ * tarball, its extracted copy in /tree, another one written by
+ * tarball-write, the largest benchmark file, ext4's own overhead (journal, inode tables: ~5%, at least 16M). */
 static uint64_t needed_size(const struct profile *p, const char *tarball)
 {
 	const struct profile_workload *w = &p->workload;
@@ -222,7 +253,7 @@ static uint64_t needed_size(const struct profile *p, const char *tarball)
 	if (WANTS(WORKLOAD_DD) && w->dd_bs * w->dd_count > work)
 		work = w->dd_bs * w->dd_count;
 #undef WANTS
-	uint64_t total = tar + 2 * tree + work;
+	uint64_t total = tar + 2 * tree + work + records_bytes(p);
 	total += total / 20 + 16 * MiB;
 	return (total + MiB - 1) / MiB * MiB;
 }
@@ -384,10 +415,10 @@ static void stage_names(const char *path, char stage[PATH_MAX + 32],
 }
 
 /* What the disk's UUID and hash seed are derived from: its format, its
- * size and the tarball's bytes (not the cache key, which names the
- * tarball by its path in this cache), into RET. */
+ * size, the tarball's bytes (not the cache key, which names the tarball
+ * by its path in this cache) and the records file's size, into RET. */
 static int disk_identity(uint64_t size, const char *tarball,
-			 char ret[SHA256_HEX_LEN + 64])
+			 uint64_t records, char ret[SHA256_HEX_LEN + 96])
 {
 	char hex[SHA256_HEX_LEN] = "none";
 
@@ -398,17 +429,21 @@ static int disk_identity(uint64_t size, const char *tarball,
 			return log_error_errno(r, "cannot read '%s'",
 					       tarball);
 	}
-	snprintf(ret, SHA256_HEX_LEN + 64, "%s %" PRIu64 " %s", IMAGE_FORMAT,
+	snprintf(ret, SHA256_HEX_LEN + 96, "%s %" PRIu64 " %s", IMAGE_FORMAT,
 		 size, hex);
+	/* Only when there is one: other disks keep their identities. */
+	if (records)
+		snprintf(ret + strlen(ret), 32, " records=%" PRIu64, records);
 	return 0;
 }
 
 /* The pristine disk, built on this host (mke2fs -d) from a staging tree
  * next to it: the UUID and the hash seed come from disk_identity, every
  * time from DISK_TIME, so the same inputs give the same bytes. */
-static int assemble(const char *path, uint64_t size, const char *tarball)
+static int assemble(const char *path, uint64_t size, const char *tarball,
+		    uint64_t records)
 {
-	char key[SHA256_HEX_LEN + 64];
+	char key[SHA256_HEX_LEN + 96];
 	char stage[PATH_MAX + 32], sub[PATH_MAX + 96], script[PATH_MAX + 32];
 	char uuid[REPRO_UUID_LEN], seed[REPRO_UUID_LEN];
 	int r;
@@ -446,8 +481,14 @@ static int assemble(const char *path, uint64_t size, const char *tarball)
 		if ((r = extract(tarball, sub)) < 0)
 			goto out;
 	}
+	if (records) {
+		snprintf(sub, sizeof(sub), "%s/" GUESTPROTO_WORK_DIR "/" RECORDS_FILE,
+			 stage);
+		if ((r = write_blank_records(sub, records)) < 0)
+			goto out;
+	}
 	if ((r = stamp_tree(stage, script)) < 0 ||
-	    (r = disk_identity(size, tarball, key)) < 0)
+	    (r = disk_identity(size, tarball, records, key)) < 0)
 		goto out;
 	repro_uuid(key, 0, "guest-disk-uuid", uuid);
 	repro_uuid(key, 0, "guest-disk-hash-seed", seed);
@@ -503,6 +544,10 @@ int guestimage_build(const struct profile *p, const char *cache_dir,
 	cas_add_str(c, IMAGE_FORMAT);
 	snprintf(size_s, sizeof(size_s), "%" PRIu64, img.size);
 	cas_add_str(c, size_s);
+	if (records_bytes(p)) {
+		snprintf(size_s, sizeof(size_s), "records=%" PRIu64, records_bytes(p));
+		cas_add_str(c, size_s);
+	}
 	if ((tar && (r = cas_add_file(c, img.tarball)) < 0) ||
 	    (r = cas_path(c, cache_dir, dir, sizeof(dir))) < 0)
 		return log_error_errno(r, "guest image cache");
@@ -521,7 +566,7 @@ int guestimage_build(const struct profile *p, const char *cache_dir,
 	tempfiles_reap_tmp(tmp);
 	tempfiles_tmp_name(img.path, tmp, sizeof(tmp));
 	tempfiles_add(tmp, 0);
-	r = assemble(tmp, img.size, img.tarball);
+	r = assemble(tmp, img.size, img.tarball, records_bytes(p));
 	tempfiles_forget(tmp);
 	if (r == 0 && rename(tmp, img.path) < 0)
 		r = log_error_errno(-errno, "cannot rename '%s'", tmp);

@@ -20,6 +20,10 @@
 #define GUESTPROTO_RAW_END "RAW-END"     /* RAW-END TOOL */
 #define GUESTPROTO_ERROR "ERROR"         /* ERROR free text */
 #define GUESTPROTO_END "END"             /* END status=N */
+/* The durability workload: where its records are on the disk, then one
+ * line per record made durable (docs/guest-protocol.md). */
+#define GUESTPROTO_RECORDS "RECORDS" /* RECORDS size=S count=N extents=L:P:B,... */
+#define GUESTPROTO_ACK "ACK"         /* ACK seq=N */
 
 /* Layout of the guest image (the pristine content of the disk under
  * test, an ext4 filesystem on the whole disk). */

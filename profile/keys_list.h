@@ -110,6 +110,14 @@ KEYS_ENTRY(SIZE, "workload", "bench_step", "512M", 512, 1 * T, workload.bench_st
 	"qemu-img bench step between requests (-S).")
 KEYS_ENTRY(BOOL, "workload", "host_baseline", "no", 0, 0, workload.host_baseline,
 	"Add, per backend and bonnie/dd/fio workload, a cell that runs the same command on the host itself (no guest) on the guest's filesystem: the LV, or the raw/ext4-file image through a loop device (qcow2 has no host cell).")
+KEYS_ENTRY(UINT64, "workload", "durability_records", "1000", 1, 1000000, workload.durability_records,
+	"durability: records the guest writes, each flushed and acknowledged to the host before the next.")
+KEYS_ENTRY(SIZE, "workload", "durability_record_size", "4K", 512, 1 * M, workload.durability_record_size,
+	"durability: bytes per record, a multiple of 512.")
+KEYS_NAMED(ENUM, "workload", "durability_flush", "fdatasync", durability_flush, workload.durability_flush,
+	"durability: the flush after each record's write: fdatasync, fsync, or dsync (the file opened O_DSYNC).")
+KEYS_NAMED(ENUM, "workload", "crash", "guest", crash_kind, workload.crash,
+	"durability: how each run ends. guest: the guest's QEMU is killed (SIGKILL) once the host has made a number of acknowledgements durable (from the seed); the host lives.")
 
 KEYS_ENTRY(UINT, "sweep", "runs", "5", 1, 1000, sweep.runs,
 	"Runs per cell.")

@@ -556,6 +556,9 @@ static int check_combinations(struct load_state *st)
 	if (p->workload.fio_bs % 512)
 		return bad_key(st, "workload", "fio_bs",
 			       "must be a multiple of 512");
+	if (p->workload.durability_record_size % 512)
+		return bad_key(st, "workload", "durability_record_size",
+			       "must be a multiple of 512");
 	if (p->workload.dd_bs % 512)
 		return bad_key(st, "workload", "dd_bs",
 			       "must be a multiple of 512");

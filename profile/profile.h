@@ -51,8 +51,18 @@ enum workload_kind {
 	WORKLOAD_FIO,
 	WORKLOAD_DD,
 	WORKLOAD_QEMU_IMG_BENCH,
+	WORKLOAD_DURABILITY,
 	_WORKLOAD_MAX
 };
+/* [workload] durability_flush: what follows each record's write. */
+enum durability_flush {
+	FLUSH_FDATASYNC,
+	FLUSH_FSYNC,
+	FLUSH_DSYNC, /* the file opened O_DSYNC: each write is its own flush */
+	_FLUSH_MAX
+};
+/* [workload] crash: how a durability run ends (docs/results.md). */
+enum crash_kind { CRASH_GUEST, _CRASH_MAX };
 enum fio_rw {
 	FIO_RW_READ,
 	FIO_RW_WRITE,
@@ -149,6 +159,10 @@ struct profile_workload {
 	uint64_t bench_count; /* qemu-img bench -c */
 	uint64_t bench_step;  /* qemu-img bench -S */
 	bool host_baseline;   /* add host-native cells (no guest) */
+	uint64_t durability_records;     /* records a durability run writes */
+	uint64_t durability_record_size; /* bytes, a multiple of 512 */
+	enum durability_flush durability_flush;
+	enum crash_kind crash;
 };
 
 struct profile_sweep {
@@ -188,6 +202,8 @@ const char *aio_mode_name(enum aio_mode v);
 const char *disk_bus_name(enum disk_bus v);
 const char *workload_kind_name(enum workload_kind v);
 const char *fio_rw_name(enum fio_rw v);
+const char *durability_flush_name(enum durability_flush v);
+const char *crash_kind_name(enum crash_kind v);
 const char *sweep_order_name(enum sweep_order v);
 const char *vm_accel_name(enum vm_accel v);
 const char *report_reference_name(enum report_reference v);
@@ -196,7 +212,7 @@ const char *report_reference_name(enum report_reference v);
 extern const struct name_table after_action_names,
 	write_cache_setting_names, page_cache_setting_names, io_scheduler_names,
 	cache_mode_names, aio_mode_names, disk_bus_names, workload_kind_names,
-	fio_rw_names, sweep_order_names, vm_accel_names, report_reference_names;
+	fio_rw_names, durability_flush_names, crash_kind_names, sweep_order_names, vm_accel_names, report_reference_names;
 
 /* The cache-mode table (DESIGN.md): QEMU's three cache flags per mode. */
 struct cache_flags {

@@ -36,6 +36,12 @@ struct vm_spec {
 	/* vm_run: an outcome other than ok is the caller's to report (the
 	 * KVM check), not logged as a failed run. */
 	bool quiet_failure;
+	/* vm_run, for the durability workload: the guest's acknowledgements
+	 * are appended to this file as its console shows them (acklog.h);
+	 * once CRASH_AFTER are durable, QEMU is killed (SIGKILL).  NULL:
+	 * none. */
+	const char *ack_log;
+	uint64_t crash_after;
 };
 
 /* The domain XML for SPEC, of type kvm when KVM is true, else qemu (TCG).

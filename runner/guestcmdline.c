@@ -76,6 +76,14 @@ int guestcmdline_build(const struct profile *p, enum workload_kind kind,
 			"dd_sync=fsync",
 			w->dd_bs, w->dd_count);
 		break;
+	case WORKLOAD_DURABILITY:
+		/* The run's identity (buildapp.run=) is the sweep's to add. */
+		fprintf(f,
+			" " P "records=%" PRIu64 " " P "record_size=%" PRIu64
+			" " P "flush=%s",
+			w->durability_records, w->durability_record_size,
+			durability_flush_name(w->durability_flush));
+		break;
 	default:
 		break;
 	}

@@ -284,6 +284,7 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    add_string(o, "host_kernel", run->host_kernel) < 0 ||
 	    add_string(o, "guest_kernel",
 		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
+	    add_string(o, "crash", run->crash[0] ? run->crash : NULL) < 0 ||
 	    add(o, "metrics", metrics) < 0 ||
 	    add(o, "phases", phases_to_json(&run->phases)) < 0)
 		return -ENOMEM;
@@ -374,6 +375,9 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 		return false;
 	s = jsonget_string(o, "guest_kernel");
 	if (s && !copy_text(run->guest_kernel, sizeof run->guest_kernel, s))
+		return false;
+	s = jsonget_string(o, "crash");
+	if (s && !copy_text(run->crash, sizeof run->crash, s))
 		return false;
 	return json_object_object_get_ex(o, "metrics", &v) &&
 	       metrics_from_json(v, run);

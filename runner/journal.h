@@ -69,6 +69,9 @@ struct journal_run {
 	struct journal_reset_check reset_check, reset_check_after;
 	char host_kernel[128];
 	char guest_kernel[128];
+	/* How a durability run ended ([workload] crash: "guest"); "" for
+	 * other kinds.  Its metrics say what was acknowledged and lost. */
+	char crash[16];
 	struct result_metric *metrics; /* owned: the run's results, then
 					* reset_seconds */
 	size_t n_metrics;

@@ -19,7 +19,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 bool summary_unit_lower_is_better(const char *unit)
 {
 	static const char *const times[] = {"s", "ms", "us", "ns", "sec",
-					    "seconds"};
+					    "seconds", "records lost"};
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
 		if (strcmp(unit, times[i]) == 0)
 			return true;

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +17,9 @@
 #include "atomicfile.h"
 #include "cleanup.h"
 #include "dirs.h"
+#include "durability.h"
 #include "eta.h"
+#include "guestproto.h"
 #include "guestcmdline.h"
 #include "imgbench.h"
 #include "journal.h"
@@ -93,6 +96,46 @@ static void set_status(struct journal_run *jr, const char *status,
 		 (int)sizeof(jr->message) - 1, message);
 }
 
+/* After a durability run's crash: its acknowledged records read back from
+ * the volume and counted into RES, or the run failed with the reason. */
+static int check_durability(const struct storage_volume *vol, const struct vm_result *vr,
+			    uint64_t run_id, const char *text, size_t len,
+			    struct journal_run *jr, struct results *res)
+{
+	static const char *const lost_as[_RECORD_STATE_MAX] = {
+		[RECORD_MISSING] = "lost_missing", [RECORD_STALE] = "lost_stale",
+		[RECORD_TORN] = "lost_torn", [RECORD_CORRUPT] = "lost_corrupt"};
+	struct durability_layout layout;
+	struct durability_count count;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	res->status = -1;
+	if (durability_layout_parse(text, len, &layout) < 0) {
+		set_status(jr, "bad-output", "no RECORDS line from the guest");
+		return 0;
+	}
+	r = durability_check(vol->path, vol->format, &layout, run_id, vr->acks, &count);
+	if (r < 0) {
+		set_status(jr, "failed", *log_last_error() ? log_last_error()
+							   : "cannot read the records back");
+		return 0;
+	}
+	/* The speed first (the cell's headline), then what was lost of
+	 * what was acknowledged. */
+	r = !isnan(vr->ack_seconds) && vr->ack_seconds > 0
+		    ? results_add(res, "acks_per_second",
+				  (double)(vr->acks - 1) / vr->ack_seconds, "1/s")
+		    : 0;
+	if (r >= 0)
+		r = results_add(res, "lost", (double)count.lost, "records lost");
+	if (r >= 0)
+		r = results_add(res, "acknowledged", (double)count.acknowledged, "records");
+	for (int s = RECORD_MISSING; r >= 0 && s < _RECORD_STATE_MAX; s++)
+		r = results_add(res, lost_as[s], (double)count.state[s], "records lost");
+	return r;
+}
+
 /* The guest side of one run: boot it, time it, parse what it printed. */
 static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 		     const struct storage_volume *vol, struct journal_run *jr,
@@ -101,16 +144,28 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	const struct profile *p = &env->plan->profile;
 	const struct plan_cell *cell = &env->plan->cells[pr->cell];
 	_cleanup_free_ char *cmdline = NULL, *text = NULL;
-	char name[64], log_path[PATH_MAX];
+	char name[64], log_path[PATH_MAX], ack_path[PATH_MAX];
 	struct vm_result vr;
 	size_t len = 0;
 	int r;
 
+	bool durable = cell->workload == WORKLOAD_DURABILITY;
+	uint64_t run_id = durability_run_id(p->sweep.seed, pr->position);
 	r = guestcmdline_build(p, cell->workload, &cmdline);
+	if (r >= 0 && durable) {
+		/* The run's own identity, which its records carry. */
+		char *with_run = NULL;
+		r = asprintf(&with_run, "%s " GUESTPROTO_PARAM_PREFIX "run=%" PRIu64,
+			     cmdline, run_id) < 0 ? -ENOMEM : 0;
+		free(cmdline);
+		cmdline = with_run;
+	}
 	if (r < 0)
 		return log_error_errno(r, "cannot build the guest command line");
 	snprintf(name, sizeof(name), "buildapp-r%u", pr->position);
 	snprintf(log_path, sizeof(log_path), "%s/console/run-%04u.log",
+		 env->results_dir, pr->position);
+	snprintf(ack_path, sizeof(ack_path), "%s/console/run-%04u.acks",
 		 env->results_dir, pr->position);
 	struct vm_spec spec = {
 		.name = name,
@@ -127,8 +182,15 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 		.metadata_cache = qcow2cache_size(cell->l2_cache, vol->cluster_size),
 		.console_log = log_path,
 		.timeout = p->guest.timeout,
-		.track_writes = volreset_wants_tracking(vol),
+		/* Killed, a durability guest leaves no bitmap to read. */
+		.track_writes = !durable && volreset_wants_tracking(vol),
+		.ack_log = durable ? ack_path : NULL,
+		.crash_after = durable ? durability_crash_point(p->sweep.seed, pr->position,
+								p->workload.durability_records)
+				       : 0,
 	};
+	if (durable)
+		snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(p->workload.crash));
 	r = vm_run(env->host, &spec, &vr);
 	if (r < 0)
 		return r;
@@ -158,6 +220,9 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	}
 	r = results_parse(text, len, cell->workload, res);
 	snprintf(jr->guest_kernel, sizeof(jr->guest_kernel), "%s", res->kernel);
+	if (durable)
+		return vr.status == VM_OK ? check_durability(vol, &vr, run_id, text, len, jr, res)
+					  : 0;
 	if (r < 0 && vr.status == VM_OK)
 		set_status(jr, r == -EIO ? "guest-error" : "bad-output",
 			   res->error[0] ? res->error : "no results from the guest");

@@ -1,8 +1,10 @@
 #include "vm.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
 
+#include "acklog.h"
 #include "cleanup.h"
 #include "command.h"
 #include "dirtymap.h"
@@ -454,26 +457,36 @@ static void read_applied_cache(virDomainPtr dom, struct vm_result *res)
 	res->applied_known = true;
 }
 
-/* Reads the qcow2 cache-size QEMU really got from its command line:
- * the embedded driver keeps QEMU's pid in ROOT/run/qemu/NAME.pid. */
-static void read_applied_qcow2_cache(struct vm_host *h, const char *name,
-				     struct vm_result *res)
+/* The pid of the QEMU of domain NAME: the embedded driver keeps it in
+ * ROOT/run/qemu/NAME.pid.  0 when it cannot be read (warned about). */
+static long qemu_pid(const struct vm_host *h, const char *name)
 {
-	_cleanup_free_ char *pidfile = NULL, *cmdpath = NULL, *args = NULL;
+	_cleanup_free_ char *pidfile = NULL;
 	_cleanup_fclose_ FILE *f = NULL;
 	long pid = 0;
-	size_t len;
 
 	if (!h->statedir ||
 	    asprintf(&pidfile, "%s/run/qemu/%s.pid", h->statedir, name) < 0)
-		return;
+		return 0;
 	f = fopen(pidfile, "re");
-	if (!f || fscanf(f, "%ld", &pid) != 1 || pid <= 0 ||
-	    asprintf(&cmdpath, "/proc/%ld/cmdline", pid) < 0) {
+	if (!f || fscanf(f, "%ld", &pid) != 1 || pid <= 0) {
 		log_warning("cannot read QEMU's pid from %s", pidfile);
-		return;
+		return 0;
 	}
-	fclose(f);
+	return pid;
+}
+
+/* Reads the qcow2 cache-size QEMU really got from its command line. */
+static void read_applied_qcow2_cache(struct vm_host *h, const char *name,
+				     struct vm_result *res)
+{
+	_cleanup_free_ char *cmdpath = NULL, *args = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	long pid = qemu_pid(h, name);
+	size_t len;
+
+	if (pid <= 0 || asprintf(&cmdpath, "/proc/%ld/cmdline", pid) < 0)
+		return;
 	f = fopen(cmdpath, "re");
 	args = calloc(1, CMDLINE_READ_MAX + 1);
 	if (!f || !args)
@@ -551,14 +564,43 @@ static void fail(struct vm_result *res, enum vm_status status,
 	va_end(ap);
 }
 
+/* A durability guest's acknowledgements, and its crash. */
+struct ack_watch {
+	struct acklog log;
+	uint64_t crash_after;
+	long pid;     /* QEMU's */
+	bool killed;  /* by us, at crash_after */
+	int error;    /* the acknowledgements could not be written */
+};
+
+/* Takes what the console gained; kills QEMU at the crash point. */
+static void watch_acks(struct ack_watch *a)
+{
+	if (!a || a->killed || a->error)
+		return;
+	int r = acklog_poll(&a->log);
+	if (r < 0) {
+		a->error = r;
+		return;
+	}
+	if (a->log.acks >= a->crash_after && a->pid > 0 &&
+	    kill((pid_t)a->pid, SIGKILL) == 0)
+		a->killed = true;
+}
+
 /* Waits until the run's STOPPED event, or W's mark on the console, or
- * DEADLINE (false on timeout), handling a pending signal.  Called with
- * h->lock held. */
+ * DEADLINE (false on timeout), handling a pending signal and taking A's
+ * acknowledgements.  Called with h->lock held. */
 static bool wait_stopped(struct vm_host *h, const struct timespec *deadline,
-			 struct console_watch *w)
+			 struct console_watch *w, struct ack_watch *a)
 {
 	while (!h->stopped) {
 		watch_console(w);
+		if (a && !a->killed) {
+			pthread_mutex_unlock(&h->lock);
+			watch_acks(a);
+			pthread_mutex_lock(&h->lock);
+		}
 		if (w && w->found) {
 			if (!h->shut_down) {
 				clock_gettime(CLOCK_MONOTONIC, &h->shutdown_at);
@@ -577,7 +619,8 @@ static bool wait_stopped(struct vm_host *h, const struct timespec *deadline,
 		if (deadline && seconds_between(&now, deadline) <= 0)
 			return false;
 		until = now;
-		until.tv_nsec += w && !w->found ? WATCH_POLL_NS : POLL_NS;
+		until.tv_nsec += (w && !w->found) || (a && !a->killed) ? WATCH_POLL_NS
+								      : POLL_NS;
 		if (until.tv_nsec >= 1000000000L) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000L;
@@ -606,6 +649,29 @@ static void classify(struct vm_host *h, const struct vm_spec *spec,
 		fail(res, VM_FAILED, "the domain was stopped from outside");
 	else
 		res->status = VM_OK;
+}
+
+/* The outcome of a durability guest: the acknowledgements it printed
+ * before QEMU died are all counted (the last ones may have come after
+ * the crash point, before the kill took effect); a guest that stopped
+ * short of the crash point failed. */
+static void end_acks(struct ack_watch *a, bool timed_out, struct vm_result *res)
+{
+	if (!a->error)
+		a->error = acklog_poll(&a->log);
+	res->acks = a->log.acks;
+	res->ack_seconds = a->log.acks > 1 ? a->log.last_at - a->log.first_at : NAN;
+	res->killed = a->killed;
+	if (a->error)
+		fail(res, VM_FAILED, "cannot write the acknowledgements: %s",
+		     strerror(-a->error));
+	else if (a->log.out_of_order)
+		fail(res, VM_FAILED, "an acknowledgement out of order after %" PRIu64,
+		     a->log.acks);
+	else if (!a->killed && !timed_out)
+		fail(res, VM_FAILED, "the guest stopped after %" PRIu64 " of the %" PRIu64
+		     " acknowledgements its crash waits for", a->log.acks,
+		     a->crash_after);
 }
 
 /* After the halted guest's END line: QEMU is still there, the guest no
@@ -637,6 +703,7 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	struct timespec begin, deadline, end;
 	struct vm_spec run = *spec;
 	struct console_watch watch = {.path = spec->console_log};
+	struct ack_watch acks = {.log.fd = -1, .crash_after = spec->crash_after};
 	char node[128] = "";
 	bool tracking = false;
 	int r;
@@ -688,7 +755,16 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 		read_applied_qcow2_cache(h, spec->name, &res);
 	if (spec->track_writes)
 		tracking = dirtymap_start(dom, node, sizeof node) == 0;
-	if (virDomainResume(dom) < 0) {
+	if (spec->ack_log) {
+		acks.pid = qemu_pid(h, spec->name);
+		if (acks.pid <= 0)
+			fail(&res, VM_FAILED, "cannot find the QEMU its crash kills");
+		else if (acklog_open(&acks.log, spec->console_log, spec->ack_log) < 0)
+			fail(&res, VM_FAILED, "cannot create %s", spec->ack_log);
+		if (res.status != VM_OK)
+			virDomainDestroy(dom);
+	}
+	if (res.status == VM_OK && virDomainResume(dom) < 0) {
 		fail(&res, VM_FAILED, "cannot resume the guest: %s",
 		     virGetLastErrorMessage());
 		virDomainDestroy(dom);
@@ -698,7 +774,8 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	deadline.tv_sec += spec->timeout;
 	pthread_mutex_lock(&h->lock);
 	bool timed_out = !wait_stopped(h, spec->timeout ? &deadline : NULL,
-				       spec->track_writes ? &watch : NULL);
+				       spec->track_writes ? &watch : NULL,
+				       spec->ack_log ? &acks : NULL);
 	bool halted = watch.found && !h->stopped;
 	if (timed_out || halted) {
 		pthread_mutex_unlock(&h->lock);
@@ -709,11 +786,13 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 		struct timespec grace;
 		clock_gettime(CLOCK_MONOTONIC, &grace);
 		grace.tv_sec += STOP_GRACE_SECONDS;
-		if (!wait_stopped(h, &grace, NULL))
+		if (!wait_stopped(h, &grace, NULL, NULL))
 			log_warning("run '%s': no stop event after destroy",
 				    spec->name);
 	}
-	if (res.status == VM_OK)
+	if (spec->ack_log && res.status == VM_OK)
+		end_acks(&acks, timed_out, &res);
+	if (res.status == VM_OK && !acks.killed)
 		classify(h, spec, timed_out, halted, &res);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	if (h->started && h->stopped) {
@@ -725,6 +804,7 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	h->dom = NULL;
 	pthread_mutex_unlock(&h->lock);
 	virDomainFree(dom);
+	acklog_close(&acks.log);
 
 out:
 	pthread_mutex_lock(&h->lock);

@@ -8,7 +8,9 @@
  * QEMU applied.  A guest whose writes are tracked (spec->track_writes)
  * halts instead of powering off: its run ends at its END line (or the
  * kernel's "System halted"), when the runner pauses it, reads what it
- * wrote and destroys it.
+ * wrote and destroys it.  A durability guest (spec->ack_log) ends with
+ * the crash vm_run causes: its QEMU killed with SIGKILL once the host
+ * has made spec->crash_after of its acknowledgements durable.
  *
  * Every domain started here is destroyed when the process exits normally
  * (atexit), when the host is closed, or on SIGINT/SIGTERM/SIGHUP: the
@@ -61,6 +63,12 @@ struct vm_result {
 	bool written_known;
 	struct written written;
 	double written_seconds;
+	/* With spec->ack_log: the acknowledgements made durable, the time
+	 * from the first to the last, and whether QEMU was killed at
+	 * spec->crash_after (status VM_OK then). */
+	uint64_t acks;
+	double ack_seconds;
+	bool killed;
 };
 
 /* Frees what R owns (its written ranges).  Accepts a zeroed R. */

@@ -156,6 +156,31 @@ static struct nbd_handle *serve(const char *path, const char *format,
 	return h;
 }
 
+int written_read(const char *path, enum image_format format,
+		 const struct written_range *r, size_t n_ranges, void *buf)
+{
+	_cleanup_(nbd_closep) struct nbd_handle *h =
+		serve(path, image_format_name(format), true);
+	char *at = buf;
+
+	if (!h)
+		return -EIO;
+	for (size_t i = 0; i < n_ranges; i++) {
+		uint64_t off = r[i].offset, left = r[i].length;
+		while (left) {
+			size_t n = left < COPY_CHUNK ? (size_t)left : COPY_CHUNK;
+			if (nbd_pread(h, at, n, off, 0) < 0)
+				return log_error_code(-EIO, "reading '%s' at %" PRIu64 ": %s",
+						      path, off, nbd_get_error());
+			at += n;
+			off += n;
+			left -= n;
+		}
+	}
+	nbd_shutdown(h, 0);
+	return 0;
+}
+
 static int copy_range(struct nbd_handle *src, struct nbd_handle *dst,
 		      void *buf, uint64_t offset, uint64_t length)
 {

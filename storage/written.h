@@ -49,4 +49,12 @@ int written_read_bitmap(const char *socket, const char *export,
 int written_reset(const struct storage_volume *v, const char *pristine,
 		  const struct written *e, double *ret_seconds);
 
+/* Reads the N ranges R (in any order) of the volume at PATH (FORMAT),
+ * one after the other, into BUF (their lengths' sum), through QEMU's
+ * block layer (qemu-nbd, read-only): the durability check reads back its
+ * records so, whatever the backend.  Returns 0 or a negative errno
+ * (reported). */
+int written_read(const char *path, enum image_format format,
+		 const struct written_range *r, size_t n, void *buf);
+
 #endif

@@ -7,15 +7,19 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "command.h"
 #include "guestproto.h"
 #include "monotonic.h"
+#include "records.h"
 
 #define RAW_MAX (4u << 20) /* fio's JSON is ~10 KB */
 /* The work directory on the disk under test (agent_mnt/work). */
@@ -324,6 +328,109 @@ static int dd(void)
 	return 0;
 }
 
+#define RECORDS_EXTENTS_MAX 32
+
+/* Where PATH's bytes are on the disk: one RECORDS line, with each extent
+ * as file offset:disk offset:length in bytes, so the host can read the
+ * records back from the volume without the filesystem. */
+static int print_records_extents(int fd, const char *path, uint64_t size,
+				 uint64_t count)
+{
+	char buf[sizeof(struct fiemap) +
+		 RECORDS_EXTENTS_MAX * sizeof(struct fiemap_extent)];
+	struct fiemap *fm = (struct fiemap *)buf;
+	char line[RECORDS_EXTENTS_MAX * 64], *at = line;
+
+	memset(buf, 0, sizeof(buf));
+	fm->fm_length = size * count;
+	fm->fm_flags = FIEMAP_FLAG_SYNC;
+	fm->fm_extent_count = RECORDS_EXTENTS_MAX;
+	if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0)
+		return agent_error("FIEMAP %s: %s", path, strerror(errno));
+	if (fm->fm_mapped_extents == 0 ||
+	    !(fm->fm_extents[fm->fm_mapped_extents - 1].fe_flags & FIEMAP_EXTENT_LAST))
+		return agent_error("%s has more than %d extents or none",
+				   path, RECORDS_EXTENTS_MAX);
+	*at = '\0';
+	for (unsigned i = 0; i < fm->fm_mapped_extents; i++) {
+		const struct fiemap_extent *e = &fm->fm_extents[i];
+		if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_ENCODED |
+				   FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_NOT_ALIGNED))
+			return agent_error("%s: extent %u is not plain data "
+					   "(flags 0x%x)", path, i, e->fe_flags);
+		at += snprintf(at, line + sizeof(line) - at, "%s%llu:%llu:%llu",
+			       i ? "," : "", (unsigned long long)e->fe_logical,
+			       (unsigned long long)e->fe_physical,
+			       (unsigned long long)e->fe_length);
+	}
+	agent_line(GUESTPROTO_RECORDS, "size=%" PRIu64 " count=%" PRIu64
+		   " extents=%s", size, count, line);
+	return 0;
+}
+
+/* Numbered, self-checking records (lib/records.h) written in place over
+ * the image's blank records file, each followed by the flush asked for
+ * and then acknowledged on the console.  The run ends with the crash the
+ * host causes (docs/results.md): when every record is acknowledged, the
+ * agent waits for it rather than end the run itself. */
+static int durability(void)
+{
+	uint64_t count, size, run;
+	if (agent_param_u64("records", 1000, &count) < 0 ||
+	    agent_param_u64("record_size", 4096, &size) < 0 ||
+	    agent_param_u64("run", 0, &run) < 0)
+		return -1;
+	if (size < RECORDS_SIZE_MIN || size > RECORDS_SIZE_MAX ||
+	    size % RECORDS_SECTOR || count == 0)
+		return agent_error("bad records=%" PRIu64 " record_size=%" PRIu64,
+				   count, size);
+	const char *flush = agent_param("flush");
+	if (!flush)
+		flush = "fdatasync";
+	int flags = O_RDWR | O_CLOEXEC;
+	if (strcmp(flush, "dsync") == 0)
+		flags |= O_DSYNC;
+	else if (strcmp(flush, "fdatasync") != 0 && strcmp(flush, "fsync") != 0)
+		return agent_error("bad flush '%s'", flush);
+	const char *path = work_path(RECORDS_FILE);
+	int fd = open(path, flags);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return agent_error("cannot open %s: %s", path, strerror(errno));
+	if ((uint64_t)st.st_size < count * size) {
+		close(fd);
+		return agent_error("%s holds %lld bytes, not the %" PRIu64
+				   " of %" PRIu64 " records", path,
+				   (long long)st.st_size, count * size, count);
+	}
+	char *buf = malloc(size);
+	if (!buf || print_records_extents(fd, path, size, count) < 0) {
+		free(buf);
+		close(fd);
+		return buf ? -1 : agent_error("out of memory");
+	}
+	for (uint64_t seq = 0; seq < count; seq++) {
+		records_fill(buf, size, seq, run);
+		int r = 0;
+		if (pwrite(fd, buf, size, (off_t)(seq * size)) != (ssize_t)size)
+			r = agent_error("write %s: %s", path, strerror(errno));
+		else if (strcmp(flush, "fdatasync") == 0 && fdatasync(fd) < 0)
+			r = agent_error("fdatasync %s: %s", path, strerror(errno));
+		else if (strcmp(flush, "fsync") == 0 && fsync(fd) < 0)
+			r = agent_error("fsync %s: %s", path, strerror(errno));
+		if (r < 0) {
+			free(buf);
+			close(fd);
+			return r;
+		}
+		agent_line(GUESTPROTO_ACK, "seq=%" PRIu64, seq);
+	}
+	free(buf);
+	agent_line(GUESTPROTO_INFO, "records=all-acknowledged");
+	for (;;)
+		pause();
+}
+
 int workload_run(const char *kind)
 {
 	static const struct {
@@ -335,6 +442,7 @@ int workload_run(const char *kind)
 		{"bonnie", bonnie},
 		{"fio", fio},
 		{"dd", dd},
+		{"durability", durability},
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (strcmp(kind, table[i].name) == 0) {
