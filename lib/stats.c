@@ -61,6 +61,33 @@ double stats_incbeta(double a, double b, double x)
 	return 1.0 - exp(lfront) * incbeta_cf(b, a, 1.0 - x) / b;
 }
 
+/* The p in (0, 1) with I_p(A, B) == Y: I_p rises with p. */
+static double incbeta_inverse(double a, double b, double y)
+{
+	double lo = 0, hi = 1;
+	for (int i = 0; i < 200 && hi - lo > 1e-15; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_incbeta(a, b, mid) < y)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+int stats_binomial_interval(unsigned long long x, unsigned long long n,
+			    double confidence, double *low, double *high)
+{
+	double alpha = 1 - confidence;
+
+	if (n == 0 || x > n)
+		return -EINVAL;
+	/* P(X >= x | p) = I_p(x, n - x + 1); P(X <= x | p) = 1 - I_p(x + 1, n - x). */
+	*low = x == 0 ? 0 : incbeta_inverse((double)x, (double)(n - x + 1), alpha / 2);
+	*high = x == n ? 1 : incbeta_inverse((double)(x + 1), (double)(n - x), 1 - alpha / 2);
+	return 0;
+}
+
 double stats_t_cdf(double t, double df)
 {
 	if (isnan(t) || !(df > 0))

@@ -30,6 +30,12 @@ double stats_ci_halfwidth(double sd, size_t n, double confidence);
 
 /* Regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1. */
 double stats_incbeta(double a, double b, double x);
+/* The exact (Clopper-Pearson) two-sided CONFIDENCE interval of the
+ * proportion of X successes in N trials, into *LOW and *HIGH (0 and 1 at
+ * the ends: 0 of N has LOW 0).  Returns 0, or -EINVAL when N is 0 or X
+ * is above N. */
+int stats_binomial_interval(unsigned long long x, unsigned long long n,
+			    double confidence, double *low, double *high);
 /* Student-t cumulative distribution function with DF degrees of freedom. */
 double stats_t_cdf(double t, double df);
 /* Its inverse: the t with stats_t_cdf(t, df) == P, 0 < P < 1 (NAN outside). */

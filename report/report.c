@@ -310,6 +310,32 @@ static int dup_into(char **ret, const char *s)
 	return (*ret = strdup(s)) ? 0 : -ENOMEM;
 }
 
+/* A durability cell's "lost": of how many acknowledged records over its
+ * runs, with the exact 95% interval of the proportion (Clopper-Pearson):
+ * "0 of 594 [0%, 0.62%]".  False when the cell has no such counts. */
+static bool loss_display(const struct summary_cell *sc, const struct summary_metric *lost,
+			 char *buf, size_t size)
+{
+	const struct summary_metric *acked = metric_of(sc, "acknowledged");
+	double lo, hi;
+
+	if (!lost || !acked || strcmp(lost->name, "lost") != 0)
+		return false;
+	unsigned long long l = (unsigned long long)llround(lost->stats.mean * (double)lost->stats.n),
+			   a = (unsigned long long)llround(acked->stats.mean * (double)acked->stats.n);
+	if (stats_binomial_interval(l, a, 0.95, &lo, &hi) < 0)
+		return false;
+	snprintf(buf, size, "%llu of %llu [%.2g%%, %.2g%%]", l, a, lo * 100, hi * 100);
+	return true;
+}
+
+/* Counts of records (a durability run's acknowledged and lost): summed
+ * per cell, not compared as ratios of means. */
+static bool record_counts(const char *unit)
+{
+	return unit && strncmp(unit, "records", 7) == 0;
+}
+
 static int cell_fill(struct builder *bd, const struct rcell *c, const char *metric,
 		     struct model_cell *o)
 {
@@ -330,6 +356,8 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 	bool wide = stats_display(s->mean, s->ci95, s->n, display, sizeof display);
 	if (!m)
 		snprintf(display, sizeof display, "no ok run");
+	else if (loss_display(sc, m, display, sizeof display))
+		wide = false;
 	group_label(bd, c, group, sizeof group, label, sizeof label);
 	if ((r = dup_into(&o->id, sc->cell.id)) < 0 || (r = dup_into(&o->host, c->b->label)) < 0 ||
 	    (r = model_axes_from_json(c->axes, &o->axes, &o->n_axes)) < 0 ||
@@ -369,6 +397,8 @@ static int metric_fill(struct builder *bd, struct mcells *m, bool primary,
 		if ((r = cell_fill(bd, m->c[i], m->metric, &o->cells[i])) < 0)
 			return r;
 	}
+	if (record_counts(m->unit))
+		return 0;
 	if ((r = report_cmp(bd, m, primary, o)) < 0)
 		return r;
 	return report_rack_outliers(bd, m, o);

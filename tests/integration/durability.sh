@@ -4,7 +4,8 @@
 # the host makes each acknowledgement durable as the console shows it,
 # kills the guest's QEMU (SIGKILL) at the seeded crash point, reads the
 # acknowledged records back from the volume through qemu-nbd and journals
-# what it found.  Every mode is recorded with its counts (what each lost
+# what it found; the report gives each cell's lost of acknowledged with
+# its exact (Clopper-Pearson) interval.  Every mode is recorded with its counts (what each lost
 # is measured, not asserted: docs/results.md).  A record size that is not
 # a multiple of 512 is refused naming file, section and key.
 set -u
@@ -56,6 +57,8 @@ for mode in none writethrough writeback directsync unsafe; do
 	acks=$(printf '%s/res/console/run-%04u.acks' "$tmp" "${pos:-0}")
 	check "$mode: the acknowledgements file holds every one acknowledged" \
 		test "$(wc -l <"$acks")" -eq "${acked:-0}"
+	check "$mode: report.txt gives lost of acknowledged with its exact interval" \
+		grep -Eq "$mode .* ${lost:-x} of ${acked:-x} \[[0-9.]+%, [0-9.]+%\]" "$tmp/res/report.txt"
 done
 check "no QEMU left" sh -c "! pgrep -f '[q]emu-system.*buildapp-r' >/dev/null"
 check "summary written" test -s "$tmp/res/summary.json"

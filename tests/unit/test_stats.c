@@ -202,6 +202,41 @@ static void test_golden_findings(void **state)
 	assert_true(fabs(median(rel[READS], n_cells) - 0.022) < 0.0005);
 }
 
+/* P(X >= X0) for X ~ Bin(N, P), summed term by term in logs. */
+static double binomial_upper_tail(unsigned x0, unsigned n, double p)
+{
+	double sum = 0;
+	for (unsigned k = x0; k <= n; k++)
+		sum += exp(lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) +
+			   k * log(p) + (n - k) * log1p(-p));
+	return sum;
+}
+
+/* Clopper-Pearson: the closed forms at the ends (0 of N: high is
+ * 1 - 0.025^(1/N); N of N: low is 0.025^(1/N)), R's binom.test for 5 of
+ * 10 ([0.187086, 0.812914]), and for 812 of 1000 the interval's own
+ * definition checked with binomial sums: 2.5% above its low end, 2.5%
+ * below its high end. */
+static void test_binomial_interval(void **state)
+{
+	double lo, hi;
+
+	(void)state;
+	assert_int_equal(stats_binomial_interval(0, 1000, 0.95, &lo, &hi), 0);
+	assert_true(lo == 0);
+	assert_true(fabs(hi - (1 - pow(0.025, 1.0 / 1000))) < 1e-9);
+	assert_int_equal(stats_binomial_interval(5, 10, 0.95, &lo, &hi), 0);
+	assert_true(fabs(lo - 0.187086) < 1e-5 && fabs(hi - 0.812914) < 1e-5);
+	assert_int_equal(stats_binomial_interval(812, 1000, 0.95, &lo, &hi), 0);
+	assert_true(fabs(binomial_upper_tail(812, 1000, lo) - 0.025) < 1e-6);
+	assert_true(fabs(1 - binomial_upper_tail(813, 1000, hi) - 0.025) < 1e-6);
+	assert_true(lo < 0.812 && hi > 0.812);
+	assert_int_equal(stats_binomial_interval(10, 10, 0.95, &lo, &hi), 0);
+	assert_true(fabs(lo - pow(0.025, 1.0 / 10)) < 1e-9 && hi == 1);
+	assert_int_equal(stats_binomial_interval(1, 0, 0.95, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_binomial_interval(11, 10, 0.95, &lo, &hi), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_small_samples),
 		cmocka_unit_test(test_golden_intervals),
 		cmocka_unit_test(test_golden_findings),
+		cmocka_unit_test(test_binomial_interval),
 	};
 	return cmocka_run_group_tests(tests, load_study, NULL);
 }
