@@ -5,7 +5,8 @@
 # kills the guest's QEMU (SIGKILL) at the seeded crash point, reads the
 # acknowledged records back from the volume through qemu-nbd and journals
 # what it found; the report gives each cell's lost of acknowledged with
-# its exact (Clopper-Pearson) interval.  Every mode is recorded with its counts (what each lost
+# its exact (Clopper-Pearson) interval, and the question the profile asks
+# (unsafe vs writethrough) both sides' loss.  Every mode is recorded with its counts (what each lost
 # is measured, not asserted: docs/results.md).  A record size that is not
 # a multiple of 512 is refused naming file, section and key.
 set -u
@@ -29,6 +30,8 @@ kinds = durability
 durability_records = 200
 [sweep]
 runs = 1
+[report]
+compare = cache:unsafe vs writethrough
 EOF2
 
 sed 's/^durability_records = 200/&\ndurability_record_size = 1000/' "$tmp/d.ini" >"$tmp/bad.ini"
@@ -60,6 +63,8 @@ for mode in none writethrough writeback directsync unsafe; do
 	check "$mode: report.txt gives lost of acknowledged with its exact interval" \
 		grep -Eq "$mode .* ${lost:-x} of ${acked:-x} \[[0-9.]+%, [0-9.]+%\]" "$tmp/res/report.txt"
 done
+check "the asked question's answer has the loss of both sides, pooled, with intervals" \
+	grep -Eq "^unsafe vs writethrough, after a guest crash \(durability\): lost [0-9]+ of [0-9]+ acknowledged \[[0-9.]+%, [0-9.]+%\] vs [0-9]+ of [0-9]+ acknowledged \[" "$tmp/res/report.txt"
 check "no QEMU left" sh -c "! pgrep -f '[q]emu-system.*buildapp-r' >/dev/null"
 check "summary written" test -s "$tmp/res/summary.json"
 exit $fail
