@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "gfshandle.h"
@@ -40,8 +41,29 @@ static void usage(FILE *f)
 		   "man buildapp(1) describes profiles.\n");
 }
 
+/* libguestfs initializes libvirt as it is loaded, before main, and
+ * libvirt reads LIBVIRT_LOG_OUTPUTS then and never again: the runner's
+ * own setting (vm_host_open) would come too late, and libvirt would log
+ * at its default level, warnings of conditions a sweep expects ("tainted:
+ * high-privileges", the embedded driver's "security driver none") on the
+ * console of a run that is going well, and errors it recovers from (no
+ * access manager, dmidecode without /dev/mem).  So the program starts
+ * once more with libvirt's log going nowhere: its real errors reach their
+ * callers (virGetLastErrorMessage), which report them once with their
+ * cause, and the state directory the appliance logs into does not exist
+ * yet.  A LIBVIRT_LOG_OUTPUTS of the user's own is kept. */
+static void set_libvirt_logging(char **argv)
+{
+	if (getenv("LIBVIRT_LOG_OUTPUTS"))
+		return;
+	setenv("LIBVIRT_LOG_OUTPUTS", "3:file:/dev/null", 1);
+	execv("/proc/self/exe", argv);
+	/* Not re-executed (no /proc): libvirt's default level, as before. */
+}
+
 int main(int argc, char **argv)
 {
+	set_libvirt_logging(argv);
 	log_set_program("buildapp");
 	/* Bad input like any other, before anything is built with it. */
 	if (kvmboot_env_accel() < 0)

@@ -221,7 +221,9 @@ int vm_host_open(const char *uri, const char *statedir, enum vm_accel accel,
 	 * Its log goes to a file in the state directory; an error that
 	 * matters reaches the caller, which logs it once with its cause
 	 * (virGetLastErrorMessage).  A LIBVIRT_LOG_OUTPUTS of the user's
-	 * own wins.  Set before anything initializes libvirt. */
+	 * own wins.  Set before anything initializes libvirt: a program
+	 * linking libguestfs, which initializes it as it is loaded, sets
+	 * its own before that (builder/main.c). */
 	if (!uri && statedir && statedir[0] == '/') {
 		_cleanup_free_ char *out = NULL;
 		if (asprintf(&out, "3:file:%s/libvirt.log", statedir) < 0)

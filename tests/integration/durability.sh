@@ -47,6 +47,8 @@ rc=$?
 cat "$tmp/err"
 j="$tmp/res/runs.jsonl"
 check "run exits 0" test $rc -eq 0
+check "no libvirt log line on the console of a run going well" \
+	sh -c "! grep -E '[0-9]+: (info|warning|error) : ' '$tmp/err'"
 check "five runs journaled, all ok" sh -c "test \$(grep -c '\"status\":\"ok\"' '$j') -eq 5"
 for mode in none writethrough writeback directsync unsafe; do
 	line=$(grep "\"id\":\"raw/raw/sparse/$mode/threads/virtio/durability\"" "$j")
