@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -25,6 +26,9 @@
 
 #define LOOP_RECORD "loop"
 
+/* The write end of the guardian's pipe, or -1 without a guardian. */
+static int guard_fd = -1;
+
 int runstate_create(char *dir)
 {
 	if (!mkdtemp(dir))
@@ -32,6 +36,9 @@ int runstate_create(char *dir)
 	int r = owner_claim(dir);
 	if (r < 0)
 		return log_error_errno(r, "cannot lock '%s/.owner'", dir);
+	/* The guardian waits for this directory's owner to let go. */
+	if (guard_fd >= 0 && dprintf(guard_fd, "%s\n", dir) < 0)
+		log_warning("cannot tell the guardian of '%s': %s", dir, strerror(errno));
 	return 0;
 }
 
@@ -153,6 +160,11 @@ void runstate_reap(void)
 	globfree(&g);
 }
 
+static void wake(int sig)
+{
+	(void)sig;
+}
+
 int runstate_guard(void)
 {
 	int p[2];
@@ -173,6 +185,7 @@ int runstate_guard(void)
 	}
 	if (pid > 0) {
 		close(p[0]);
+		guard_fd = p[1];
 		return 0; /* p[1] stays open here and in every fork */
 	}
 	close(p[1]);
@@ -182,10 +195,38 @@ int runstate_guard(void)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	prctl(PR_SET_NAME, "buildapp-guard");
-	char c;
-	/* End of file: the last holder of the write end is gone. */
-	while (read(3, &c, 1) < 0 && errno == EINTR)
-		;
+	/* The state directories the sweep made, one a line; end of file:
+	 * the last holder of the write end is gone. */
+	char dirs[4096];
+	size_t len = 0;
+	for (;;) {
+		ssize_t n = read(3, dirs + len, sizeof(dirs) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len == sizeof(dirs) - 1)
+			len = 0; /* not a sweep's: start over */
+	}
+	dirs[len] = '\0';
+	/* A dying process drops its pipe before its lock, maybe: wait
+	 * (bounded) until each directory's owner has let go, or reaping
+	 * would take it for a live sweep's and leave it. */
+	struct sigaction wake_up = {.sa_handler = wake}; /* no SA_RESTART */
+	sigaction(SIGALRM, &wake_up, NULL);
+	for (char *save = NULL, *dir = strtok_r(dirs, "\n", &save); dir;
+	     dir = strtok_r(NULL, "\n", &save)) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/.owner", dir);
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			continue; /* removed by its sweep */
+		alarm(10);
+		flock(fd, LOCK_SH);
+		alarm(0);
+		close(fd);
+	}
 	runstate_reap();
 	_exit(0);
 }

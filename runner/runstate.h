@@ -10,8 +10,9 @@
 
 #define RUNSTATE_TEMPLATE "/tmp/buildapp-run-XXXXXX"
 
-/* mkdtemp(DIR), DIR a copy of RUNSTATE_TEMPLATE, owned by this process.
- * Returns 0 or a negative errno (reported). */
+/* mkdtemp(DIR), DIR a copy of RUNSTATE_TEMPLATE, owned by this process
+ * and named to its guardian (runstate_guard).  Returns 0 or a negative
+ * errno (reported). */
 int runstate_create(char *dir);
 /* Records in DIR that loop device DEV holds image file IMAGE, so the
  * next sweep detaches it if this one is killed.  Returns 0 or a negative
@@ -24,8 +25,10 @@ int runstate_record_loop(const char *dir, const char *dev, const char *image);
 void runstate_reap(void);
 /* Forks the guardian of this sweep: a process that waits until this one
  * and every process forked from it after this call (the reaper's
- * worker) are gone, however they ended (SIGKILL included), then does
- * runstate_reap() and exits, so a killed sweep's QEMU, mounts and loop
+ * worker) are gone, however they ended (SIGKILL included), then waits
+ * (up to 10 s each) until the owners of the state directories named to
+ * it have let go of their locks (a dying process may close its end of
+ * the guardian's pipe first), does runstate_reap() and exits, so a killed sweep's QEMU, mounts and loop
  * device are gone within seconds rather than at the next sweep (which
  * still reaps them if the guardian was killed too).  It ignores the
  * terminal's SIGINT and SIGHUP, holds no file of this process but its
