@@ -311,6 +311,27 @@ static void identity_json(const struct hostinfo_inputs *in, const char *hostname
 							   from + 1, (int)(to - from - 1)));
 }
 
+/* The host's page-cache writeback settings as the sweep runs (after
+ * [host] applied them): how long written data may stay only in memory. */
+static json_object *writeback_json(void)
+{
+	static const char *const names[] = {
+		"dirty_ratio", "dirty_background_ratio", "dirty_bytes",
+		"dirty_background_bytes", "dirty_expire_centisecs",
+		"dirty_writeback_centisecs"};
+	json_object *o = json_object_new_object();
+	char path[64], buf[32];
+
+	for (size_t i = 0; o && i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/sys/vm/%s", names[i]);
+		json_object_object_add(o, names[i],
+				       sysfs_read(path, buf, sizeof(buf)) == 0
+					       ? json_object_new_int64(atoll(buf))
+					       : NULL);
+	}
+	return o;
+}
+
 int hostinfo_collect(const struct hostinfo_inputs *in, json_object **ret)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
@@ -339,6 +360,7 @@ int hostinfo_collect(const struct hostinfo_inputs *in, json_object **ret)
 							      : "bios"));
 	json_object *disk = disk_json(in);
 	json_object_object_add(o, "disk", disk);
+	json_object_object_add(o, "page_cache_writeback", writeback_json());
 	identity_json(in, host, disk, o);
 	json_object *kit = NULL;
 	char hex[65];

@@ -225,7 +225,7 @@ static int apply_write_cache(const struct profile_host *host, struct hosttune *t
 	return r < 0 ? refused(host, t, r, "setting the disk write cache") : 0;
 }
 
-static int set_vm_ratio(const struct profile_host *host, struct hosttune *t,
+static int set_vm_sysctl(const struct profile_host *host, struct hosttune *t,
 			const char *name, int value, int *ret_original)
 {
 	char path[128], buf[32];
@@ -319,6 +319,7 @@ int hosttune_apply(const struct profile_host *host, const char *disk,
 		 * have hosttune_restore write 0 into them. */
 		.dirty_ratio_original = -1,
 		.dirty_background_ratio_original = -1,
+		.dirty_expire_centisecs_original = -1,
 		.read_ahead_kb_original = -1,
 		.read_ahead_kb_effective = -1,
 	};
@@ -332,12 +333,16 @@ int hosttune_apply(const struct profile_host *host, const char *disk,
 
 	r = apply_write_cache(host, &t);
 	if (r == 0)
-		r = set_vm_ratio(host, &t, "dirty_ratio", host->dirty_ratio,
+		r = set_vm_sysctl(host, &t, "dirty_ratio", host->dirty_ratio,
 				 &t.dirty_ratio_original);
 	if (r == 0)
-		r = set_vm_ratio(host, &t, "dirty_background_ratio",
+		r = set_vm_sysctl(host, &t, "dirty_background_ratio",
 				 host->dirty_background_ratio,
 				 &t.dirty_background_ratio_original);
+	if (r == 0)
+		r = set_vm_sysctl(host, &t, "dirty_expire_centisecs",
+				 host->dirty_expire_centisecs,
+				 &t.dirty_expire_centisecs_original);
 	if (r == 0)
 		r = apply_queue(host, &t);
 	if (r < 0) {
@@ -346,6 +351,18 @@ int hosttune_apply(const struct profile_host *host, const char *disk,
 	}
 	*ret = t;
 	return 0;
+}
+
+/* vm.NAME back to ORIGINAL, unless it was kept (-1). */
+static int restore_vm(const char *name, int original)
+{
+	char path[128], buf[32];
+
+	if (original < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/sys/vm/%s", name);
+	snprintf(buf, sizeof(buf), "%d", original);
+	return sysfs_write(path, buf);
 }
 
 int hosttune_restore(const struct hosttune *t)
@@ -359,16 +376,12 @@ int hosttune_restore(const struct hosttune *t)
 		k = set_write_cache(t->disk, t->protocol, t->write_cache_original);
 		r = r ? r : k;
 	}
-	if (t->dirty_ratio_original >= 0) {
-		snprintf(buf, sizeof(buf), "%d", t->dirty_ratio_original);
-		k = sysfs_write("/proc/sys/vm/dirty_ratio", buf);
-		r = r ? r : k;
-	}
-	if (t->dirty_background_ratio_original >= 0) {
-		snprintf(buf, sizeof(buf), "%d", t->dirty_background_ratio_original);
-		k = sysfs_write("/proc/sys/vm/dirty_background_ratio", buf);
-		r = r ? r : k;
-	}
+	k = restore_vm("dirty_ratio", t->dirty_ratio_original);
+	r = r ? r : k;
+	k = restore_vm("dirty_background_ratio", t->dirty_background_ratio_original);
+	r = r ? r : k;
+	k = restore_vm("dirty_expire_centisecs", t->dirty_expire_centisecs_original);
+	r = r ? r : k;
 	if (t->scheduler_original[0]) {
 		snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", t->disk);
 		k = sysfs_write(path, t->scheduler_original);
@@ -404,6 +417,9 @@ void hosttune_write_report(const struct hosttune *t, FILE *f)
 	if (t->dirty_background_ratio_original >= 0)
 		fprintf(f, "dirty_background_ratio_original: %d\n",
 			t->dirty_background_ratio_original);
+	if (t->dirty_expire_centisecs_original >= 0)
+		fprintf(f, "dirty_expire_centisecs_original: %d\n",
+			t->dirty_expire_centisecs_original);
 	fprintf(f, "scheduler_effective: %s\n",
 		t->scheduler_effective[0] ? t->scheduler_effective : "unknown");
 	fprintf(f, "read_ahead_kb_effective: %ld\n", t->read_ahead_kb_effective);

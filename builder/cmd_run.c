@@ -315,6 +315,12 @@ int cmd_run(int argc, char **argv)
 		return r > 0 ? 0 : EXIT_BAD_INPUT;
 	if (loader_load(o.profile, &profile) < 0)
 		return EXIT_BAD_INPUT;
+	if ((profile.workload.kinds & AXIS_BIT(WORKLOAD_DURABILITY)) &&
+	    profile.workload.crash == CRASH_HOST) {
+		log_error("%s: [workload] crash = host reboots the machine the sweep runs "
+			  "on: only a booted kit does it (here, crash = guest)", o.profile);
+		return EXIT_BAD_INPUT;
+	}
 	r = planner_build(&profile, &plan);
 	if (r < 0) {
 		log_error_errno(r, "profile '%s': cannot make a plan", o.profile);

@@ -39,6 +39,8 @@ KEYS_ENTRY(KEEP_UINT, "host", "dirty_ratio", "keep", 1, 100, host.dirty_ratio,
 	"vm.dirty_ratio during the sweep (percent) or keep.")
 KEYS_ENTRY(KEEP_UINT, "host", "dirty_background_ratio", "keep", 0, 100, host.dirty_background_ratio,
 	"vm.dirty_background_ratio during the sweep (percent) or keep; below dirty_ratio.")
+KEYS_ENTRY(KEEP_UINT, "host", "dirty_expire_centisecs", "keep", 0, 8640000, host.dirty_expire_centisecs,
+	"vm.dirty_expire_centisecs during the sweep or keep: how old dirty page-cache data must be before the host writes it back (a durability run with crash = host measures what the page cache held).")
 KEYS_NAMED(ENUM, "host", "scheduler", "keep", io_scheduler, host.scheduler,
 	"I/O scheduler of the disk under test.")
 KEYS_ENTRY(KEEP_UINT, "host", "read_ahead_kb", "keep", 0, 65536, host.read_ahead_kb,
@@ -117,7 +119,7 @@ KEYS_ENTRY(SIZE, "workload", "durability_record_size", "4K", 512, 1 * M, workloa
 KEYS_NAMED(ENUM, "workload", "durability_flush", "fdatasync", durability_flush, workload.durability_flush,
 	"durability: the flush after each record's write: fdatasync, fsync, or dsync (the file opened O_DSYNC).")
 KEYS_NAMED(ENUM, "workload", "crash", "guest", crash_kind, workload.crash,
-	"durability: how each run ends. guest: the guest's QEMU is killed (SIGKILL) once the host has made a number of acknowledgements durable (from the seed); the host lives.")
+	"durability: how each run ends. guest: the guest's QEMU is killed (SIGKILL) once the host has made a number of acknowledgements durable (from the seed); the host lives. host (a booted kit only): at that point the lab server reboots at once without a sync (sysrq b), boots again and finishes the run by reading the records back.")
 
 KEYS_ENTRY(UINT, "sweep", "runs", "5", 1, 1000, sweep.runs,
 	"Runs per cell.")

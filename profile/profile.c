@@ -14,7 +14,7 @@ NAME_TABLE(workload_kind, "tarball-write", "tarball-read", "bonnie", "fio",
 	   "dd", "qemu-img-bench", "durability")
 NAME_TABLE(fio_rw, "read", "write", "randread", "randwrite", "rw", "randrw")
 NAME_TABLE(durability_flush, "fdatasync", "fsync", "dsync")
-NAME_TABLE(crash_kind, "guest")
+NAME_TABLE(crash_kind, "guest", "host")
 NAME_TABLE(sweep_order, "interleaved", "blocked")
 NAME_TABLE(vm_accel, "auto", "kvm", "tcg")
 NAME_TABLE(report_reference, "none", "kvm-perf-2011", "bonnie-qcow2-vs-raw",

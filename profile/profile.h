@@ -62,7 +62,7 @@ enum durability_flush {
 	_FLUSH_MAX
 };
 /* [workload] crash: how a durability run ends (docs/results.md). */
-enum crash_kind { CRASH_GUEST, _CRASH_MAX };
+enum crash_kind { CRASH_GUEST, CRASH_HOST, _CRASH_MAX };
 enum fio_rw {
 	FIO_RW_READ,
 	FIO_RW_WRITE,
@@ -116,6 +116,7 @@ struct profile_host {
 	enum page_cache_setting page_cache;
 	int dirty_ratio;            /* -1: keep */
 	int dirty_background_ratio; /* -1: keep */
+	int dirty_expire_centisecs; /* -1: keep */
 	enum io_scheduler scheduler;
 	int read_ahead_kb;     /* -1: keep */
 	bool strict;           /* a refused setting is an error, not a warning */

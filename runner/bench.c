@@ -15,6 +15,7 @@
 #include "cleanup.h"
 #include "files.h"
 #include "guestcmdline.h"
+#include "hostcrash.h"
 #include "log.h"
 #include "signals.h"
 #include "runstate.h"
@@ -112,6 +113,38 @@ static int write_host_json(const struct bench_inputs *in, const struct vm_host *
 			       libvirt);
 }
 
+/* The runs a crashed host left (crash = host), finished before the
+ * volumes are provisioned again, which would overwrite what they are
+ * checked for: the volumes opened as they are, each run's records read
+ * back and journaled, the volumes let go. */
+static int finish_host_crashes(const struct bench_inputs *in, const char *mountpoint,
+			       const char *own_ptuuid, struct recipe *rec)
+{
+	char **paths = NULL;
+	size_t n = 0;
+	int r = hostcrash_list(in->results_dir, &paths, &n);
+
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	if (r < 0 || n == 0)
+		return r;
+	log_info("%zu run%s ended with this host's crash: finishing %s", n,
+		 n == 1 ? "" : "s", n == 1 ? "it" : "them");
+	r = volumes_adopt(&in->plan->profile, in->target, mountpoint, own_ptuuid, rec);
+	if (r < 0)
+		return r;
+	struct sweep_env env = {
+		.plan = in->plan,
+		.volumes = rec->volumes,
+		.n_volumes = rec->n_volumes,
+		.results_dir = in->results_dir,
+	};
+	r = sweep_finish_crashes(&env);
+	volumes_release(rec);
+	return r;
+}
+
 int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 {
 	const struct plan *plan = in->plan;
@@ -148,6 +181,8 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 	char own[SAFETY_ITEM_MAX];
 	bool have_own = volumes_layout_read(in->results_dir, own, sizeof(own)) == 0;
 	t = monotonic_seconds();
+	if (r >= 0)
+		r = finish_host_crashes(in, mountpoint, have_own ? own : NULL, rec);
 	if (r >= 0) {
 		r = volumes_provision(p, in->target, mountpoint,
 				      have_own ? own : NULL, rec);

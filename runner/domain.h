@@ -42,6 +42,13 @@ struct vm_spec {
 	 * none. */
 	const char *ack_log;
 	uint64_t crash_after;
+	/* Set: the crash at crash_after is the host's, not QEMU's SIGKILL:
+	 * called with the acknowledgements made durable and the seconds
+	 * from the first to the last, it does not return when the host goes
+	 * down; it returns a negative errno (reported) when it cannot, and
+	 * the run fails with QEMU killed. */
+	int (*crash_host)(void *data, uint64_t acks, double ack_seconds);
+	void *crash_data;
 };
 
 /* The domain XML for SPEC, of type kvm when KVM is true, else qemu (TCG).

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "acklog.h"
 #include "atomicfile.h"
 #include "cleanup.h"
 #include "dirs.h"
@@ -21,6 +22,7 @@
 #include "eta.h"
 #include "guestproto.h"
 #include "guestcmdline.h"
+#include "hostcrash.h"
 #include "imgbench.h"
 #include "journal.h"
 #include "log.h"
@@ -98,9 +100,9 @@ static void set_status(struct journal_run *jr, const char *status,
 
 /* After a durability run's crash: its acknowledged records read back from
  * the volume and counted into RES, or the run failed with the reason. */
-static int check_durability(const struct storage_volume *vol, const struct vm_result *vr,
-			    uint64_t run_id, const char *text, size_t len,
-			    struct journal_run *jr, struct results *res)
+static int check_durability(const struct storage_volume *vol, uint64_t acks,
+			    double ack_seconds, uint64_t run_id, const char *text,
+			    size_t len, struct journal_run *jr, struct results *res)
 {
 	static const char *const lost_as[_RECORD_STATE_MAX] = {
 		[RECORD_MISSING] = "lost_missing", [RECORD_STALE] = "lost_stale",
@@ -115,7 +117,7 @@ static int check_durability(const struct storage_volume *vol, const struct vm_re
 		set_status(jr, "bad-output", "no RECORDS line from the guest");
 		return 0;
 	}
-	r = durability_check(vol->path, vol->format, &layout, run_id, vr->acks, &count);
+	r = durability_check(vol->path, vol->format, &layout, run_id, acks, &count);
 	if (r < 0) {
 		set_status(jr, "failed", *log_last_error() ? log_last_error()
 							   : "cannot read the records back");
@@ -123,9 +125,9 @@ static int check_durability(const struct storage_volume *vol, const struct vm_re
 	}
 	/* The speed first (the cell's headline), then what was lost of
 	 * what was acknowledged. */
-	r = !isnan(vr->ack_seconds) && vr->ack_seconds > 0
-		    ? results_add(res, "acks_per_second",
-				  (double)(vr->acks - 1) / vr->ack_seconds, "1/s")
+	r = !isnan(ack_seconds) && ack_seconds > 0
+		    ? results_add(res, "acks_per_second", (double)(acks - 1) / ack_seconds,
+				  "1/s")
 		    : 0;
 	if (r >= 0)
 		r = results_add(res, "lost", (double)count.lost, "records lost");
@@ -134,6 +136,45 @@ static int check_durability(const struct storage_volume *vol, const struct vm_re
 	for (int s = RECORD_MISSING; r >= 0 && s < _RECORD_STATE_MAX; s++)
 		r = results_add(res, lost_as[s], (double)count.state[s], "records lost");
 	return r;
+}
+
+/* The console's RECORDS line, without its line end, in *RET. */
+static int records_line(const char *console, char **ret)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	int r = read_console(console, &text, &len);
+	if (r < 0)
+		return r;
+	const char *mark = memmem(text, len, GUESTPROTO_TAG GUESTPROTO_RECORDS " ",
+				  strlen(GUESTPROTO_TAG GUESTPROTO_RECORDS " "));
+	if (!mark)
+		return -ENODATA;
+	*ret = strndup(mark, strcspn(mark, "\r\n"));
+	return *ret ? 0 : -ENOMEM;
+}
+
+/* A crash = host run at its crash point (vm_spec.crash_host). */
+struct crash_point {
+	const char *results_dir;
+	const char *console_log;
+	struct hostcrash crash; /* cell, index, position and reset filled */
+};
+
+/* Keeps what the next boot needs (hostcrash.h) and reboots the host.
+ * Returns only on failure. */
+static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
+{
+	struct crash_point *cp = data;
+	int r;
+
+	cp->crash.acks = acks;
+	cp->crash.ack_seconds = ack_seconds;
+	r = records_line(cp->console_log, &cp->crash.records);
+	if (r < 0)
+		return log_error_errno(r, "no RECORDS line on '%s' at the crash point",
+				       cp->console_log);
+	return hostcrash_reboot(cp->results_dir, &cp->crash);
 }
 
 /* The guest side of one run: boot it, time it, parse what it printed. */
@@ -189,9 +230,21 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 								p->workload.durability_records)
 				       : 0,
 	};
+	struct crash_point crash = {
+		.results_dir = env->results_dir,
+		.console_log = log_path,
+		.crash = {.index = pr->index, .position = pr->position},
+	};
+	if (durable && p->workload.crash == CRASH_HOST) {
+		snprintf(crash.crash.cell, sizeof(crash.crash.cell), "%s", cell->id);
+		snprintf(crash.crash.reset, sizeof(crash.crash.reset), "%s", jr->reset);
+		spec.crash_host = crash_the_host;
+		spec.crash_data = &crash;
+	}
 	if (durable)
 		snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(p->workload.crash));
 	r = vm_run(env->host, &spec, &vr);
+	hostcrash_release(&crash.crash);
 	if (r < 0)
 		return r;
 	volreset_note(vol, &vr);
@@ -221,7 +274,8 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	r = results_parse(text, len, cell->workload, res);
 	snprintf(jr->guest_kernel, sizeof(jr->guest_kernel), "%s", res->kernel);
 	if (durable)
-		return vr.status == VM_OK ? check_durability(vol, &vr, run_id, text, len, jr, res)
+		return vr.status == VM_OK ? check_durability(vol, vr.acks, vr.ack_seconds,
+							     run_id, text, len, jr, res)
 					  : 0;
 	if (r < 0 && vr.status == VM_OK)
 		set_status(jr, r == -EIO ? "guest-error" : "bad-output",
@@ -632,6 +686,107 @@ static void progress_start(const struct plan *plan, const struct journal *done,
 		if (!journal_has_run(done, cell->id, plan->runs[i].index))
 			eta_add_left(&pg->eta, cell);
 	}
+}
+
+/* The run of crash file PATH, finished: its records read back and
+ * counted against the acknowledgements its host made durable before it
+ * crashed, journaled, and the file removed.  A run already journaled is
+ * left; a file that does not belong to this plan is said and left. */
+static int finish_crash(const struct sweep_env *env, const char *path,
+			const char *journal_path, const struct journal *done)
+{
+	const struct plan *plan = env->plan;
+	struct hostcrash c;
+	struct journal_run jr;
+	struct results res = {.status = -1};
+	char ack_path[PATH_MAX];
+	uint64_t acks = 0;
+	ssize_t ci;
+	int r;
+
+	r = hostcrash_read(path, &c);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	ci = cell_index(plan, c.cell);
+	if (ci < 0 || journal_has_run(done, c.cell, c.index)) {
+		if (ci < 0)
+			log_warning("'%s': cell '%s' is not in this plan: left as it is",
+				    path, c.cell);
+		hostcrash_release(&c);
+		return 0;
+	}
+	const struct plan_cell *cell = &plan->cells[ci];
+	const struct storage_volume *vol = find_volume(env, cell);
+	journal_run_init(&jr);
+	jr.cell = *cell;
+	jr.index = c.index;
+	jr.position = c.position;
+	set_status(&jr, "ok", "");
+	snprintf(jr.reset, sizeof(jr.reset), "%s", c.reset);
+	snprintf(jr.crash, sizeof(jr.crash), "%s", crash_kind_name(CRASH_HOST));
+	snprintf(ack_path, sizeof(ack_path), "%s/console/run-%04u.acks",
+		 env->results_dir, c.position);
+	log_clear_last_error();
+	r = acklog_read(ack_path, &acks);
+	if (r < 0)
+		set_status(&jr, "failed", "the acknowledgements made before the host "
+					  "crash cannot be read");
+	else if (acks != c.acks)
+		set_status(&jr, "failed", "the acknowledgements file does not hold the "
+					  "count the crash file names");
+	else if (!vol)
+		set_status(&jr, "failed", "no volume provisioned for the cell");
+	else
+		r = check_durability(vol, acks, c.ack_seconds,
+				     durability_run_id(plan->profile.sweep.seed, c.position),
+				     c.records, strlen(c.records), &jr, &res);
+	r = r == -ENOMEM ? r : 0;
+	for (size_t i = 0; r >= 0 && i < res.n_metrics; i++)
+		r = journal_run_add_metric(&jr, res.metrics[i].name, res.metrics[i].value,
+					   res.metrics[i].unit);
+	if (r >= 0)
+		r = journal_append(journal_path, &jr);
+	if (r >= 0) {
+		const struct result_metric *lost = journal_run_metric(&jr, "lost");
+		if (lost)
+			log_info("run of cell %s, run %u/%u: finished after the host crash: "
+				 "lost %.0f of %" PRIu64 " acknowledged",
+				 cell->id, c.index + 1, plan->profile.sweep.runs, lost->value,
+				 acks);
+		else
+			log_info("run of cell %s, run %u/%u: %s after the host crash: %s",
+				 cell->id, c.index + 1, plan->profile.sweep.runs, jr.status,
+				 jr.message);
+		unlink(path); /* the journal line holds what it said */
+	}
+	journal_run_release(&jr);
+	hostcrash_release(&c);
+	return r;
+}
+
+int sweep_finish_crashes(const struct sweep_env *env)
+{
+	char journal_path[PATH_MAX];
+	struct journal done = {.n_runs = 0};
+	char **paths = NULL;
+	size_t n = 0;
+	int r;
+
+	snprintf(journal_path, sizeof(journal_path), "%s/runs.jsonl", env->results_dir);
+	r = hostcrash_list(env->results_dir, &paths, &n);
+	if (r < 0)
+		return log_error_errno(r, "cannot list the crash files of '%s'",
+				       env->results_dir);
+	if (n > 0)
+		r = journal_read(journal_path, &done);
+	for (size_t i = 0; i < n; i++) {
+		if (r >= 0)
+			r = finish_crash(env, paths[i], journal_path, &done);
+		free(paths[i]);
+	}
+	free(paths);
+	journal_release(&done);
+	return r;
 }
 
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)

@@ -59,6 +59,15 @@ struct sweep_outcome {
  * negative errno, reported. */
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
 
+/* Finishes the runs whose host crashed (crash = host) before they were
+ * journaled, from their crash files (hostcrash.h): each one's records
+ * read back from its volume in ENV (opened as they were, not reset) and
+ * counted against its acknowledgements, and its journal line appended.
+ * Only ENV's plan, volumes and results_dir are used: the caller calls it
+ * before the volumes are provisioned again.  Returns 0 or a negative
+ * errno (reported): a run that cannot be finished is journaled failed. */
+int sweep_finish_crashes(const struct sweep_env *env);
+
 /* Whether a cell with summary C (all its journaled runs) gets one more
  * run under [sweep] target_ci and max_runs of S: fewer than max_runs runs
  * journaled, something measured, and its primary metric's 95% CI

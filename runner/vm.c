@@ -570,9 +570,11 @@ static void fail(struct vm_result *res, enum vm_status status,
 struct ack_watch {
 	struct acklog log;
 	uint64_t crash_after;
+	const struct vm_spec *spec; /* its crash_host, if any */
 	long pid;     /* QEMU's */
 	bool killed;  /* by us, at crash_after */
 	int error;    /* the acknowledgements could not be written */
+	int crash_error; /* the host could not crash itself */
 };
 
 /* Takes what the console gained; kills QEMU at the crash point. */
@@ -585,8 +587,15 @@ static void watch_acks(struct ack_watch *a)
 		a->error = r;
 		return;
 	}
-	if (a->log.acks >= a->crash_after && a->pid > 0 &&
-	    kill((pid_t)a->pid, SIGKILL) == 0)
+	if (a->log.acks < a->crash_after)
+		return;
+	if (a->spec->crash_host) {
+		double seconds = a->log.acks > 1 ? a->log.last_at - a->log.first_at : NAN;
+		/* Returns only when the host could not go down. */
+		a->crash_error = a->spec->crash_host(a->spec->crash_data, a->log.acks,
+						     seconds);
+	}
+	if (a->pid > 0 && kill((pid_t)a->pid, SIGKILL) == 0)
 		a->killed = true;
 }
 
@@ -667,6 +676,9 @@ static void end_acks(struct ack_watch *a, bool timed_out, struct vm_result *res)
 	if (a->error)
 		fail(res, VM_FAILED, "cannot write the acknowledgements: %s",
 		     strerror(-a->error));
+	else if (a->crash_error)
+		fail(res, VM_FAILED, "the host could not crash itself after %" PRIu64
+		     " acknowledgements: %s", a->log.acks, strerror(-a->crash_error));
 	else if (a->log.out_of_order)
 		fail(res, VM_FAILED, "an acknowledgement out of order after %" PRIu64,
 		     a->log.acks);
@@ -705,7 +717,7 @@ int vm_run(struct vm_host *h, const struct vm_spec *spec,
 	struct timespec begin, deadline, end;
 	struct vm_spec run = *spec;
 	struct console_watch watch = {.path = spec->console_log};
-	struct ack_watch acks = {.log.fd = -1, .crash_after = spec->crash_after};
+	struct ack_watch acks = {.log.fd = -1, .crash_after = spec->crash_after, .spec = spec};
 	char node[128] = "";
 	bool tracking = false;
 	int r;

@@ -50,8 +50,8 @@ int volumes_check_target(const struct profile *p, const char *path,
 	}
 	if (facts.n_signatures > 0 && !p->host.wipe && own_ptuuid)
 		log_info("'%s' carries the layout this sweep made on it (partition "
-			 "table %s, recorded on RESULTS): provisioned again, no wipe "
-			 "needed", path, facts.ptuuid);
+			 "table %s, recorded on RESULTS): no wipe needed", path,
+			 facts.ptuuid);
 	return 0;
 }
 
@@ -127,9 +127,11 @@ static int disk_target(const struct profile *p, const char *device,
 	return 0;
 }
 
-int volumes_provision(const struct profile *profile, const char *target,
-		      const char *mountpoint, const char *own_ptuuid,
-		      struct recipe *ret)
+/* The recipe of PROFILE's backends on TARGET, checked as
+ * volumes_provision says, in *RET. */
+static int volumes_recipe(const struct profile *profile, const char *target,
+			  const char *mountpoint, const char *own_ptuuid,
+			  struct recipe *ret)
 {
 	struct storage_spec spec;
 	struct storage_target t;
@@ -165,9 +167,29 @@ int volumes_provision(const struct profile *profile, const char *target,
 				  : "the backends do not fit the target");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int volumes_provision(const struct profile *profile, const char *target,
+		      const char *mountpoint, const char *own_ptuuid,
+		      struct recipe *ret)
+{
+	int r = volumes_recipe(profile, target, mountpoint, own_ptuuid, ret);
+	if (r < 0)
+		return r;
 	log_info("provisioning %zu volumes on %s", ret->n_volumes, target);
 	r = native_execute(ret);
 	return r < 0 ? r : 0;
+}
+
+int volumes_adopt(const struct profile *profile, const char *target,
+		  const char *mountpoint, const char *own_ptuuid, struct recipe *ret)
+{
+	int r = volumes_recipe(profile, target, mountpoint, own_ptuuid, ret);
+	if (r < 0)
+		return r;
+	log_info("opening the %zu volumes on %s as they are", ret->n_volumes, target);
+	return native_adopt(ret);
 }
 
 void volumes_release(const struct recipe *r)

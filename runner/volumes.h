@@ -39,6 +39,14 @@ int volumes_provision(const struct profile *profile, const char *target,
 		      const char *mountpoint, const char *own_ptuuid,
 		      struct recipe *ret);
 
+/* The volumes volumes_provision made on TARGET, opened as they are (the
+ * volume group activated, the filesystem mounted; nothing is written), in
+ * *RET, for the runs a crashed host left to finish
+ * (sweep_finish_crashes).  The same checks and returns as
+ * volumes_provision; release with volumes_release. */
+int volumes_adopt(const struct profile *profile, const char *target,
+		  const char *mountpoint, const char *own_ptuuid, struct recipe *ret);
+
 /* Unmounts the filesystem and deactivates the volume group a disk
  * target's provisioning left active.  Nothing for a directory. */
 void volumes_release(const struct recipe *r);

@@ -9,10 +9,13 @@
 #            [--plan FILE] [--timeout SECONDS] [--silence SECONDS]
 #            [--memory MB] [--smp N] [--boot-bus virtio|sata|nvme|usb]
 #            [--accel auto|kvm|tcg] [--serial SERIAL] [--dut-bus ahci|scsi|nvme]
-#            [--report NAME] [--log FILE]
+#            [--report NAME] [--log FILE] [--reboots]
 #        boot-appliance.sh --probe-accel
 # --report names the file on RESULTS printed at the end (appliance.txt);
-# --log is where the console goes (kept on failure).
+# --log is where the console goes (kept on failure); --reboots lets the
+# server reboot in the same QEMU, as a real one does (a kit whose
+# durability runs crash their host, [workload] crash = host), where
+# otherwise QEMU exits at a reboot as it does at a power-off.
 # Exit status: 0 powered off and the report was read, 1 failure or timeout,
 # 2 bad usage.
 #
@@ -27,17 +30,17 @@ set -eu
 prog=boot-appliance
 usage() { # [STATUS]: 0 prints to stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '8,24p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '8,27p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 	fi
-	sed -n '8,24p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,27p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
 image= uefi=0 disk_size=8G disk= timeout= silence= plan= memory=3072 smp=2
 boot_bus=virtio accel=${BUILDAPP_ACCEL:-auto} serial=BUILDAPP-DUT-0001
-report=appliance.txt log= probe_only=0 dut_bus=ahci
+report=appliance.txt log= probe_only=0 dut_bus=ahci reboot=-no-reboot
 while [ $# -gt 0 ]; do
 	case $1 in
 	--uefi) uefi=1 ;;
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--dut-bus) dut_bus=$2; shift ;;
 	--report) report=$2; shift ;;
 	--log) log=$2; shift ;;
+	--reboots) reboot= ;;
 	--probe-accel) probe_only=1 ;;
 	-h|--help) usage 0 ;;
 	-*) echo "$prog: unknown option '$1'" >&2; usage ;;
@@ -190,7 +194,7 @@ if [ -z "$disk" ]; then
 fi
 
 set -- -accel "$accel" -M q35 -m "$memory" -smp "$smp" -cpu max \
-	-nodefaults -display none -no-reboot -serial stdio \
+	-nodefaults -display none $reboot -serial stdio \
 	-drive "file=$disk,format=raw,if=none,id=dut,cache=none,aio=threads" \
 	-drive "file=$image,format=$format,if=none,id=boot,cache=unsafe"
 # The disk under test: an emulated ATA disk on q35's AHCI by default, so

@@ -176,3 +176,26 @@ int native_execute(const struct recipe *r)
 	}
 	return 0;
 }
+
+int native_adopt(const struct recipe *r)
+{
+	for (size_t i = 0; i < r->n_steps; i++) {
+		const struct recipe_step *s = &r->steps[i];
+		int k = 0;
+
+		if (s->kind == STEP_MOUNT) {
+			k = mount_fs(s);
+		} else if (s->kind == STEP_VGCREATE) {
+			char *argv[] = {"vgchange", "-q", "-ay", (char *)s->name, NULL};
+			k = wait_for_device(s->device);
+			if (k >= 0)
+				k = tool_run(argv, NULL, NULL);
+		}
+		if (k < 0) {
+			log_error("cannot open the volumes as they are at step %zu (%s)",
+				  i + 1, recipe_step_kind_name(s->kind));
+			return k;
+		}
+	}
+	return 0;
+}

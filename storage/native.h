@@ -12,4 +12,11 @@
  * r->target.mountpoint.  Returns 0 or a negative errno. */
 int native_execute(const struct recipe *r);
 
+/* Opens the volumes R's steps made, as they are, without writing them:
+ * the volume group activated, the ext4 filesystem mounted on
+ * r->target.mountpoint (and nothing for a directory target), for a look
+ * at what a crashed host left before they are provisioned again.
+ * Returns 0 or a negative errno (reported). */
+int native_adopt(const struct recipe *r);
+
 #endif

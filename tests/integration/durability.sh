@@ -8,7 +8,8 @@
 # its exact (Clopper-Pearson) interval, and the question the profile asks
 # (unsafe vs writethrough) both sides' loss.  Every mode is recorded with its counts (what each lost
 # is measured, not asserted: docs/results.md).  A record size that is not
-# a multiple of 512 is refused naming file, section and key.
+# a multiple of 512 is refused naming file, section and key, and so is
+# `crash = host` (it reboots the machine it runs on: a booted kit's).
 set -u
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
@@ -40,6 +41,16 @@ rc=$?
 cat "$tmp/bad.err"
 check "a record size not a multiple of 512: exit 2" test $rc -eq 2
 check "... naming file, section and key" grep -q "bad.ini.*\[workload\] durability_record_size" "$tmp/bad.err"
+
+sed 's/^durability_records = 200/&\ncrash = host/' "$tmp/d.ini" >"$tmp/host.ini"
+"$BUILDAPP" run "$tmp/host.ini" --target "$tmp/target" --results "$tmp/host-res" \
+	--cache "$B/cache" >/dev/null 2>"$tmp/host.err"
+rc=$?
+cat "$tmp/host.err"
+check "crash = host under buildapp run: exit 2" test $rc -eq 2
+check "... in one line naming the file, section and key" sh -c \
+	"test \$(wc -l <'$tmp/host.err') -eq 1 && grep -q 'host.ini: \\[workload\\] crash = host' '$tmp/host.err'"
+check "... with nothing written" test ! -e "$tmp/host-res"
 
 "$BUILDAPP" run "$tmp/d.ini" --target "$tmp/target" --results "$tmp/res" \
 	--cache "$B/cache" >"$tmp/out" 2>"$tmp/err"

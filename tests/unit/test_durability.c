@@ -1,6 +1,7 @@
 /* The durability workload's records (lib/records.h), the host's reading
  * of the acknowledgements (runner/acklog.h) and its check after the crash
- * (runner/durability.h): missing, stale, torn and corrupt records each
+ * (runner/durability.h) and the crash file of a host crash
+ * (runner/hostcrash.h): missing, stale, torn and corrupt records each
  * counted once, read back through qemu-nbd from a raw volume whose
  * records file is in two extents out of disk order. */
 #include <errno.h>
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -20,6 +23,7 @@
 #include "acklog.h"
 #include "durability.h"
 #include "guestproto.h"
+#include "hostcrash.h"
 #include "records.h"
 
 #define SIZE 4096
@@ -184,6 +188,68 @@ static void test_acklog(void **state)
 	rmdir(dir);
 }
 
+/* The crash file a crash = host run leaves for the next boot: written,
+ * listed in position order (a temporary beside it is not one), read back
+ * as written; a file missing a field is refused. */
+static void test_crash_file(void **state)
+{
+	char dir[] = "/tmp/buildapp-crash.XXXXXX", console[64], path[PATH_MAX];
+	struct hostcrash c = {.cell = "lvm/raw/-/unsafe/threads/virtio/durability",
+			      .index = 2, .position = 17, .acks = 123,
+			      .ack_seconds = 4.25, .reset = "full"},
+			 back;
+	char **paths;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(console, sizeof(console), "%s/console", dir);
+	assert_int_equal(mkdir(console, 0755), 0);
+	c.records = strdup(GUESTPROTO_TAG GUESTPROTO_RECORDS " size=4096 count=200 extents=0:8192:819200");
+	assert_int_equal(hostcrash_write(dir, &c), 0);
+	c.position = 3;
+	assert_int_equal(hostcrash_write(dir, &c), 0);
+	/* Not crash files: a temporary, a console log. */
+	snprintf(path, sizeof(path), "%s/.run-0005.crash.tmp", console);
+	append(path, "x");
+	char log[PATH_MAX];
+	snprintf(log, sizeof(log), "%s/run-0005.log", console);
+	append(log, "x");
+	assert_int_equal(hostcrash_list(dir, &paths, &n), 0);
+	assert_int_equal(n, 2);
+	assert_non_null(strstr(paths[0], "/console/run-0003.crash"));
+	assert_non_null(strstr(paths[1], "/console/run-0017.crash"));
+	assert_int_equal(hostcrash_read(paths[1], &back), 0);
+	assert_string_equal(back.cell, c.cell);
+	assert_int_equal(back.index, 2);
+	assert_int_equal(back.position, 17);
+	assert_int_equal(back.acks, 123);
+	assert_true(back.ack_seconds == 4.25);
+	assert_string_equal(back.reset, "full");
+	assert_string_equal(back.records, c.records);
+	hostcrash_release(&back);
+	/* Cut short (the acks line and after gone): not a crash file. */
+	char cut[PATH_MAX];
+	snprintf(cut, sizeof(cut), "%s/run-0009.crash", console);
+	FILE *f = fopen(cut, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\ncell=x\nindex=0\nposition=9\n", c.records);
+	fclose(f);
+	assert_int_equal(hostcrash_read(cut, &back), -EBADMSG);
+	assert_null(back.records);
+	for (size_t i = 0; i < n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	free(c.records);
+	unlink(cut);
+	unlink(path);
+	unlink(log);
+	rmdir(console);
+	rmdir(dir);
+}
+
 static void test_crash_point(void **state)
 {
 	(void)state;
@@ -205,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_check_volume),
 		cmocka_unit_test(test_acklog),
 		cmocka_unit_test(test_crash_point),
+		cmocka_unit_test(test_crash_file),
 	};
 	return unit_result(cmocka_run_group_tests(tests, NULL, NULL));
 }

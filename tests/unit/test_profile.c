@@ -129,7 +129,10 @@ static void test_headline_profile(void **state)
 	assert_int_equal(p.guest.bus, AXIS_BIT(BUS_VIRTIO));
 	assert_int_equal(p.guest.aio, AXIS_BIT(AIO_THREADS));
 	assert_int_equal(p.workload.kinds, AXIS_BIT(WORKLOAD_TARBALL_WRITE) |
-						   AXIS_BIT(WORKLOAD_TARBALL_READ));
+						   AXIS_BIT(WORKLOAD_TARBALL_READ) |
+						   AXIS_BIT(WORKLOAD_DURABILITY));
+	/* and what each mode loses when the server dies */
+	assert_int_equal(p.workload.crash, CRASH_HOST);
 	assert_int_equal(p.sweep.runs, 5);
 	assert_string_equal(p.appliance.name, "lvm-unsafe");
 }
