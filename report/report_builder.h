@@ -58,6 +58,10 @@ struct builder {
 	struct questions qs;
 	char **asked[QUESTIONS_MAX];
 	size_t n_asked[QUESTIONS_MAX];
+	/* Each question's speed answer that its loss answer joins: 1 + its
+	 * index in asked[q] (the first workload's other than durability,
+	 * pooled or the only one); 0: none. */
+	size_t speed_answer[QUESTIONS_MAX];
 };
 
 

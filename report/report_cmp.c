@@ -438,8 +438,12 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 				       (to >= 0 || k <= MAX_DEPENDENT_HEADLINES) && i < pairs + k;
 		     i++)
 			r = headline(bd, to, out->comparisons[i].sentence);
-		if (r == 0 && headlines && head != SIZE_MAX)
+		if (r == 0 && headlines && head != SIZE_MAX) {
 			r = headline(bd, to, out->comparisons[head].sentence);
+			if (r == 0 && to >= 0 && !bd->speed_answer[to] &&
+			    strcmp(m->workload, workload_kind_name(WORKLOAD_DURABILITY)) != 0)
+				bd->speed_answer[to] = bd->n_asked[to];
+		}
 	}
 	/* After the measured ones, in the comparisons and the answers (moved
 	 * even after a failure, to be freed with the model). */

@@ -190,6 +190,35 @@ EOF
 	check "an image's RESULTS: the temporary copy is removed" \
 		test "$(ls -d "${TMPDIR:-/tmp}"/buildapp-report.* 2>/dev/null | wc -l)" -eq "$before"
 fi
+# Speed and loss in one answer: the fio bundle with a durability cell at
+# either level (crash = host), asked unsafe vs directsync.
+cp -r "$tmp/a" "$tmp/both"
+python3 - "$tmp/both/runs.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "a") as f:
+    for pos, (cache, acked, lost) in enumerate((("unsafe", 192, 50), ("directsync", 165, 0)), 20):
+        f.write(json.dumps({"version": 1,
+            "cell": {"id": "raw/raw/-/%s/threads/virtio/durability" % cache, "backend": "raw",
+                     "format": "raw", "preallocation": None, "cache": cache, "aio": "threads",
+                     "bus": "virtio", "workload": "durability"},
+            "index": 0, "position": pos, "start_time": "2026-12-01T10:00:00Z", "status": "ok",
+            "message": None, "boot_seconds": None, "accel": "tcg", "applied_cache": None,
+            "host_kernel": "6.1.0", "guest_kernel": None, "crash": "host",
+            "metrics": [{"name": "acks_per_second", "value": 30.0, "unit": "1/s"},
+                        {"name": "lost", "value": lost, "unit": "records lost"},
+                        {"name": "acknowledged", "value": acked, "unit": "records"}]}) + "\n")
+PY
+"$BUILDAPP" report "$tmp/both" -o "$tmp/both-out" --format txt \
+	--compare 'cache:unsafe vs directsync' >/dev/null 2>"$tmp/err"
+rc=$?
+cat "$tmp/err"
+sed -n '/^== Answers ==$/,/^$/p' "$tmp/both-out/report.txt"
+check "speed and loss: exit 0" test $rc -eq 0
+check "the speed answer of the other workload carries the loss after the host crash" \
+	grep -Eq '^unsafe vs directsync, fio_write_iops \(fio, pooled over 2 settings of backend\): \+[0-9]+% .*, better; after a host crash \(durability\): lost 50 of 192 acknowledged \[20%, 33%\] vs 0 of 165 acknowledged \[0%, 2\.2%\]$' \
+	"$tmp/both-out/report.txt"
+check "... and says it once" test "$(grep -c 'after a host crash' "$tmp/both-out/report.txt")" -eq 1
+
 # A failure stays a failure; a part not run makes the test a skip.
 [ "$fail" -eq 0 ] || exit 1
 [ -z "${image_cases_skipped:-}" ] || { echo "$image_cases_skipped"; exit 77; }
