@@ -7,7 +7,11 @@
 #      accelerator chosen by the API and checked by a boot);
 #   2. a guest that never powers off: timeout, and the domain is gone;
 #   3. a guest whose /init exits (kernel panic): crashed;
-#   4. SIGTERM to the runner during a run: its QEMU does not survive it.
+#   4. SIGTERM to the runner during a run: its QEMU does not survive it;
+#   5. a durability guest's acknowledgements (runner/acklog.h): killed
+#      (SIGKILL) at its crash point with each acknowledgement made durable,
+#      and one whose channel closes before the crash point (it powers off
+#      after 3 of 5): failed with that reason, its 3 still on file.
 set -eu
 : "${B:=build}"
 DRIVER="$B/tests/integration/vm-run"
@@ -67,6 +71,10 @@ echo BUILDAPP-GUEST-DONE
 poweroff -f'
 make_initrd hang 'echo BUILDAPP-GUEST-HANGING; while :; do sleep 1; done'
 make_initrd panic 'echo BUILDAPP-GUEST-PANICKING; exit 1'
+make_initrd acks 'for n in 0 1 2; do echo "BUILDAPP:ACK seq=$n"; done
+echo BUILDAPP-GUEST-ACKED
+if grep -q acks.hang /proc/cmdline; then while :; do sleep 1; done; fi
+poweroff -f'
 truncate -s 64M "$T/disk.raw"
 
 # KVM can pass every probe and still hang a kernel (nested setups): use it
@@ -188,3 +196,21 @@ if pgrep -f 'guest=bt-sig' >/dev/null; then
 	exit 1
 fi
 echo "ok: no QEMU left after SIGTERM"
+
+# The acknowledgements: a guest killed at its crash point, then one that
+# stops short of it.
+out=$(run ackkill acks unsafe 90 --cmdline "console=ttyS0 quiet acks.hang" \
+	--ack-log "$T/ackkill.acks" --crash-after 2)
+echo "$out"
+check "guest at its crash point: status" "$(field "$(echo "$out" | head -n 1)" status)" ok
+check "... killed" "$(field "$(echo "$out" | sed -n 2p)" killed)" 1
+check "... acknowledgements counted" "$(field "$(echo "$out" | sed -n 2p)" acks)" 3
+check "... each on file" "$(tr '\n' ' ' <"$T/ackkill.acks")" "0 1 2 "
+pgrep -f 'guest=bt-ackkill' >/dev/null && { echo "FAIL: QEMU of bt-ackkill still runs"; exit 1; }
+out=$(run ackshort acks unsafe 90 --ack-log "$T/ackshort.acks" --crash-after 5)
+echo "$out"
+check "channel closed early: status" "$(field "$(echo "$out" | head -n 1)" status)" failed
+check "... not killed" "$(field "$(echo "$out" | sed -n 2p)" killed)" 0
+check "... the reason" "$(echo "$out" | sed -n 's/^message: //p')" \
+	"the guest stopped after 3 of the 5 acknowledgements its crash waits for"
+check "... the 3 it made still on file" "$(wc -l <"$T/ackshort.acks")" 3

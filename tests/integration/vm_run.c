@@ -3,7 +3,10 @@
  * Usage: vm-run [--uri URI] --statedir DIR --kernel F --initrd F --disk F
  *        --log F [--name N] [--cache MODE] [--aio MODE] [--bus BUS]
  *        [--format raw|qcow2] [--memory MiB] [--timeout S] [--cmdline S]
- *        [--accel auto|kvm|tcg] [--check-boot SECONDS] */
+ *        [--accel auto|kvm|tcg] [--check-boot SECONDS]
+ *        [--ack-log F --crash-after N]
+ * With --ack-log, the result line has acks= and killed=, and the
+ * result's message (if any) follows on a line "message: ...". */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +47,8 @@ int main(int argc, char **argv)
 		{"cmdline", required_argument, NULL, 'C'},
 		{"accel", required_argument, NULL, 'A'},
 		{"check-boot", required_argument, NULL, 'K'},
+		{"ack-log", required_argument, NULL, 'L'},
+		{"crash-after", required_argument, NULL, 'N'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *uri = NULL, *statedir = NULL;
@@ -74,6 +79,8 @@ int main(int argc, char **argv)
 		case 'n': spec.name = optarg; break;
 		case 'C': spec.cmdline = optarg; break;
 		case 'K': check_boot = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'L': spec.ack_log = optarg; break;
+		case 'N': spec.crash_after = strtoull(optarg, NULL, 10); break;
 		case 'A':
 			accel = lookup(&vm_accel_names, "accel", optarg);
 			break;
@@ -113,6 +120,9 @@ int main(int argc, char **argv)
 	       res.applied_known, res.applied.writeback, res.applied.direct,
 	       res.applied.no_flush, vm_host_has_domain(h, spec.name),
 	       res.console_log);
+	if (spec.ack_log)
+		printf("acks=%llu killed=%d\nmessage: %s\n", (unsigned long long)res.acks,
+		       res.killed, res.message);
 	vm_host_close(h);
 	return 0;
 }
