@@ -294,6 +294,7 @@ static int run_sweep(struct init_env *env)
 		.record_host = hostinfo_record_sweep,
 		.host_data = &host,
 		.summarized = &summarized,
+		.results_in_ram = env->in_ram,
 	};
 	log_clear_last_error();
 	r = bench_run(&in, &out);

@@ -313,19 +313,43 @@ static int dup_into(char **ret, const char *s)
 /* A durability cell's "lost": of how many acknowledged records over its
  * runs, with the exact 95% interval of the proportion (Clopper-Pearson):
  * "0 of 594 [0%, 0.62%]".  False when the cell has no such counts. */
+/* A percentage to two significant digits, never in exponent form
+ * ("0.62", "2.2", "33", "100"). */
+static void percent_text(double fraction, char *buf, size_t size)
+{
+	double v = fraction * 100;
+	snprintf(buf, size, v >= 10 ? "%.0f" : "%.2g", v);
+}
+
+/* "[0%, 0.62%]": the exact 95% interval of LOST of ACKED.  False when
+ * there is none (nothing acknowledged). */
+static bool loss_interval(unsigned long long lost, unsigned long long acked, char *buf,
+			  size_t size)
+{
+	double lo, hi;
+	char a[16], b[16];
+
+	if (stats_binomial_interval(lost, acked, 0.95, &lo, &hi) < 0)
+		return false;
+	percent_text(lo, a, sizeof a);
+	percent_text(hi, b, sizeof b);
+	snprintf(buf, size, "[%s%%, %s%%]", a, b);
+	return true;
+}
+
 static bool loss_display(const struct summary_cell *sc, const struct summary_metric *lost,
 			 char *buf, size_t size)
 {
 	const struct summary_metric *acked = metric_of(sc, "acknowledged");
-	double lo, hi;
+	char interval[48];
 
 	if (!lost || !acked || strcmp(lost->name, "lost") != 0)
 		return false;
 	unsigned long long l = (unsigned long long)llround(lost->stats.mean * (double)lost->stats.n),
 			   a = (unsigned long long)llround(acked->stats.mean * (double)acked->stats.n);
-	if (stats_binomial_interval(l, a, 0.95, &lo, &hi) < 0)
+	if (!loss_interval(l, a, interval, sizeof interval))
 		return false;
-	snprintf(buf, size, "%llu of %llu [%.2g%%, %.2g%%]", l, a, lo * 100, hi * 100);
+	snprintf(buf, size, "%llu of %llu %s", l, a, interval);
 	return true;
 }
 
@@ -677,11 +701,11 @@ static bool pooled_loss(const struct builder *bd, size_t k, const char *level,
 static void loss_text(unsigned long long lost, unsigned long long acked, char *buf,
 		      size_t size)
 {
-	double lo = NAN, hi = NAN;
+	char interval[48];
 
-	stats_binomial_interval(lost, acked, 0.95, &lo, &hi);
-	snprintf(buf, size, "%llu of %llu acknowledged [%.2g%%, %.2g%%]", lost, acked,
-		 lo * 100, hi * 100);
+	if (!loss_interval(lost, acked, interval, sizeof interval))
+		snprintf(interval, sizeof interval, "[no interval]");
+	snprintf(buf, size, "%llu of %llu acknowledged %s", lost, acked, interval);
 }
 
 /* The crash the durability runs ended with ("guest"), from the journals. */

@@ -221,6 +221,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 			.agent = in->agent,
 			.timings = tm,
 			.summarized = in->summarized,
+			.results_in_ram = in->results_in_ram,
 		};
 		r = sweep_run(&env, &out);
 	}

@@ -47,6 +47,8 @@ struct bench_inputs {
 	struct timings *timings;
 	/* As sweep_env's: set true once the sweep has written its summary. */
 	bool *summarized;
+	/* As sweep_env's: RESULTS_DIR does not survive a reboot. */
+	bool results_in_ram;
 };
 
 /* Runs IN's sweep, after undoing what killed sweeps left (runstate_reap),

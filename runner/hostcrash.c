@@ -30,9 +30,9 @@ static int write_file(const void *ctx, FILE *f)
 	const struct hostcrash *c = ctx;
 
 	fprintf(f, "%s\ncell=%s\nindex=%u\nposition=%u\nacks=%" PRIu64
-		   "\nack_seconds=%.9g\nreset=%s\n",
+		   "\nack_seconds=%.9g\nreset=%s\nrun_seconds=%.3f\ncrashed_at=%" PRId64 "\n",
 		c->records, c->cell, c->index, c->position, c->acks, c->ack_seconds,
-		c->reset);
+		c->reset, c->run_seconds, c->crashed_at);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -129,6 +129,10 @@ static int parse_line(char *line, struct hostcrash *c, unsigned *seen)
 			return -EBADMSG;
 		snprintf(c->reset, sizeof(c->reset), "%s", v);
 		*seen |= 64;
+	} else if ((v = value_of(line, "run_seconds"))) {
+		c->run_seconds = strtod(v, NULL);
+	} else if ((v = value_of(line, "crashed_at"))) {
+		c->crashed_at = strtoll(v, NULL, 10);
 	}
 	/* Other lines: what a later version adds. */
 	return 0;
@@ -143,6 +147,7 @@ int hostcrash_read(const char *path, struct hostcrash *ret)
 
 	memset(ret, 0, sizeof(*ret));
 	ret->ack_seconds = NAN;
+	ret->run_seconds = NAN;
 	if (!f)
 		return -errno;
 	while (r >= 0 && fgets(line, sizeof(line), f)) {

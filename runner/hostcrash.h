@@ -21,6 +21,11 @@ struct hostcrash {
 	double ack_seconds; /* first to last acknowledgement; NAN: one */
 	char reset[8];     /* the volume's reset before the run */
 	char *records;     /* the guest's RECORDS line (owned) */
+	/* The run's start to the crash point, and the Unix time of the
+	 * crash: the run's whole cost, reboot included, is known when it is
+	 * finished.  NAN, 0: not known. */
+	double run_seconds;
+	int64_t crashed_at;
 };
 
 /* RESULTS_DIR/console/run-NNNN.crash, NNNN the run's position. */

@@ -158,6 +158,8 @@ static int records_line(const char *console, char **ret)
 struct crash_point {
 	const char *results_dir;
 	const char *console_log;
+	const struct journal_run *jr; /* the run's phases before its guest */
+	double guest_started;         /* monotonic seconds */
 	struct hostcrash crash; /* cell, index, position and reset filled */
 };
 
@@ -170,6 +172,9 @@ static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
 
 	cp->crash.acks = acks;
 	cp->crash.ack_seconds = ack_seconds;
+	cp->crash.run_seconds = cp->jr->phases.reset + cp->jr->phases.page_cache +
+				monotonic_seconds() - cp->guest_started;
+	cp->crash.crashed_at = (int64_t)time(NULL);
 	r = records_line(cp->console_log, &cp->crash.records);
 	if (r < 0)
 		return log_error_errno(r, "no RECORDS line on '%s' at the crash point",
@@ -192,6 +197,13 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 
 	bool durable = cell->workload == WORKLOAD_DURABILITY;
 	uint64_t run_id = durability_run_id(p->sweep.seed, pr->position);
+	if (durable && p->workload.crash == CRASH_HOST && env->results_in_ram) {
+		snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(CRASH_HOST));
+		set_status(jr, "failed", "crash = host needs RESULTS on a disk that survives "
+					 "the reboot; here they are in RAM (no RESULTS "
+					 "partition): the host was not crashed");
+		return 0;
+	}
 	r = guestcmdline_build(p, cell->workload, &cmdline);
 	if (r >= 0 && durable) {
 		/* The run's own identity, which its records carry. */
@@ -233,6 +245,7 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	struct crash_point crash = {
 		.results_dir = env->results_dir,
 		.console_log = log_path,
+		.jr = jr,
 		.crash = {.index = pr->index, .position = pr->position},
 	};
 	if (durable && p->workload.crash == CRASH_HOST) {
@@ -243,6 +256,7 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	}
 	if (durable)
 		snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(p->workload.crash));
+	crash.guest_started = monotonic_seconds();
 	r = vm_run(env->host, &spec, &vr);
 	hostcrash_release(&crash.crash);
 	if (r < 0)
@@ -724,6 +738,10 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	set_status(&jr, "ok", "");
 	snprintf(jr.reset, sizeof(jr.reset), "%s", c.reset);
 	snprintf(jr.crash, sizeof(jr.crash), "%s", crash_kind_name(CRASH_HOST));
+	/* The run's start to its journal line, the reboot and boot included. */
+	int64_t since = (int64_t)time(NULL) - c.crashed_at;
+	if (isfinite(c.run_seconds) && c.crashed_at > 0 && since >= 0)
+		jr.phases.total = c.run_seconds + (double)since;
 	snprintf(ack_path, sizeof(ack_path), "%s/console/run-%04u.acks",
 		 env->results_dir, c.position);
 	log_clear_last_error();

@@ -37,6 +37,10 @@ struct sweep_env {
 	 * sweep_run returns: the caller's cue to render the report
 	 * (report_after_sweep).  NULL: not wanted. */
 	bool *summarized;
+	/* RESULTS_DIR does not survive a reboot (a netbooted kit's RAM): a
+	 * crash = host run could not be finished after it, and is journaled
+	 * failed with the reason instead of rebooting the host. */
+	bool results_in_ram;
 };
 
 struct sweep_outcome {

@@ -196,7 +196,8 @@ static void test_crash_file(void **state)
 	char dir[] = "/tmp/buildapp-crash.XXXXXX", console[64], path[PATH_MAX];
 	struct hostcrash c = {.cell = "lvm/raw/-/unsafe/threads/virtio/durability",
 			      .index = 2, .position = 17, .acks = 123,
-			      .ack_seconds = 4.25, .reset = "full"},
+			      .ack_seconds = 4.25, .reset = "full",
+			      .run_seconds = 61.5, .crashed_at = 1796000000},
 			 back;
 	char **paths;
 	size_t n;
@@ -226,6 +227,8 @@ static void test_crash_file(void **state)
 	assert_int_equal(back.acks, 123);
 	assert_true(back.ack_seconds == 4.25);
 	assert_string_equal(back.reset, "full");
+	assert_true(back.run_seconds == 61.5);
+	assert_int_equal(back.crashed_at, 1796000000);
 	assert_string_equal(back.records, c.records);
 	hostcrash_release(&back);
 	/* Cut short (the acks line and after gone): not a crash file. */
