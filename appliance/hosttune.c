@@ -320,6 +320,7 @@ int hosttune_apply(const struct profile_host *host, const char *disk,
 		.dirty_ratio_original = -1,
 		.dirty_background_ratio_original = -1,
 		.dirty_expire_centisecs_original = -1,
+		.dirty_writeback_centisecs_original = -1,
 		.read_ahead_kb_original = -1,
 		.read_ahead_kb_effective = -1,
 	};
@@ -343,6 +344,10 @@ int hosttune_apply(const struct profile_host *host, const char *disk,
 		r = set_vm_sysctl(host, &t, "dirty_expire_centisecs",
 				 host->dirty_expire_centisecs,
 				 &t.dirty_expire_centisecs_original);
+	if (r == 0)
+		r = set_vm_sysctl(host, &t, "dirty_writeback_centisecs",
+				  host->dirty_writeback_centisecs,
+				  &t.dirty_writeback_centisecs_original);
 	if (r == 0)
 		r = apply_queue(host, &t);
 	if (r < 0) {
@@ -382,6 +387,8 @@ int hosttune_restore(const struct hosttune *t)
 	r = r ? r : k;
 	k = restore_vm("dirty_expire_centisecs", t->dirty_expire_centisecs_original);
 	r = r ? r : k;
+	k = restore_vm("dirty_writeback_centisecs", t->dirty_writeback_centisecs_original);
+	r = r ? r : k;
 	if (t->scheduler_original[0]) {
 		snprintf(path, sizeof(path), "/sys/block/%s/queue/scheduler", t->disk);
 		k = sysfs_write(path, t->scheduler_original);
@@ -420,6 +427,9 @@ void hosttune_write_report(const struct hosttune *t, FILE *f)
 	if (t->dirty_expire_centisecs_original >= 0)
 		fprintf(f, "dirty_expire_centisecs_original: %d\n",
 			t->dirty_expire_centisecs_original);
+	if (t->dirty_writeback_centisecs_original >= 0)
+		fprintf(f, "dirty_writeback_centisecs_original: %d\n",
+			t->dirty_writeback_centisecs_original);
 	fprintf(f, "scheduler_effective: %s\n",
 		t->scheduler_effective[0] ? t->scheduler_effective : "unknown");
 	fprintf(f, "read_ahead_kb_effective: %ld\n", t->read_ahead_kb_effective);

@@ -28,6 +28,7 @@ struct hosttune {
 	int write_cache_effective;
 	int dirty_ratio_original, dirty_background_ratio_original; /* -1: kept */
 	int dirty_expire_centisecs_original;                      /* -1: kept */
+	int dirty_writeback_centisecs_original;                   /* -1: kept */
 	char scheduler_original[32];  /* "" when kept */
 	char scheduler_effective[32];
 	long read_ahead_kb_original;  /* -1: kept */

@@ -64,6 +64,9 @@ struct init_env {
 	int in_ram;        /* no RESULTS partition: the bundle is in RAM */
 	char upload_status[768];
 	int bad_plan;      /* plan_read_json's error: nothing is touched */
+	/* The kernel's I/O error count of the disk under test before and
+	 * after the sweep; -1: none kept for it. */
+	long long io_errors_before, io_errors_after;
 };
 
 static void mount_api_filesystems(void)
@@ -244,6 +247,17 @@ static int fetch_guest_kernel(struct init_env *env)
 	return r;
 }
 
+/* The kernel's count of DISK's failed commands (SCSI and ATA disks:
+ * device/ioerr_cnt), or -1 where it keeps none (NVMe, virtio). */
+static long long disk_io_errors(const char *disk)
+{
+	char buf[32], *end;
+	if (sysfs_read_block(disk, "device/ioerr_cnt", buf, sizeof(buf)) < 0)
+		return -1;
+	long long n = strtoll(buf, &end, 0); /* "0x1c" */
+	return end != buf && n >= 0 ? n : -1;
+}
+
 /* The sweep runs here, between applying the host settings and restoring
  * them: it provisions the storage backends on env->target, runs the plan
  * baked into the root by the kit (BENCH_KIT_DIR) and writes the journal,
@@ -297,7 +311,14 @@ static int run_sweep(struct init_env *env)
 		.results_in_ram = env->in_ram,
 	};
 	log_clear_last_error();
+	env->io_errors_before = disk_io_errors(env->target.name);
 	r = bench_run(&in, &out);
+	env->io_errors_after = disk_io_errors(env->target.name);
+	if (env->io_errors_before >= 0 && env->io_errors_after > env->io_errors_before)
+		log_warning("the disk under test (/dev/%s) failed %lld commands during the "
+			    "sweep: I/O errors; the runs they stopped are journaled failed "
+			    "with them", env->target.name,
+			    env->io_errors_after - env->io_errors_before);
 	if (summarized)
 		report_after_sweep(RESULTS_DIR, stdout);
 	if (r < 0)
@@ -375,6 +396,11 @@ static void write_report(const struct init_env *env, int status)
 			env->write_cache_restored < 0 ? "unknown"
 			: env->write_cache_restored ? "on" : "off");
 	}
+	if (env->io_errors_before >= 0 && env->io_errors_after >= env->io_errors_before)
+		fprintf(f, "disk_io_errors: %lld during the sweep\n",
+			env->io_errors_after - env->io_errors_before);
+	else if (env->have_target)
+		fprintf(f, "disk_io_errors: unknown (the kernel keeps no count for this disk)\n");
 	fprintf(f, "sweep: %s\n", env->sweep_status[0] ? env->sweep_status : "not run");
 	fprintf(f, "upload: %s\n", env->upload_status[0] ? env->upload_status : "none asked");
 	fprintf(f, "status: %s\n", status == 0 ? "ok" : "failed");
@@ -621,6 +647,7 @@ int main(void)
 	log_set_program("buildapp-init");
 	memset(&env, 0, sizeof(env));
 	env.write_cache_restored = -1;
+	env.io_errors_before = env.io_errors_after = -1;
 	if (getpid() == 1) {
 		mount_api_filesystems();
 		open_console();

@@ -71,6 +71,9 @@ static int start(char *const argv[], const struct command_opts *o, int out_fd,
 		return -r;
 	r = posix_spawn_file_actions_addopen(&fa, 0, o->stdin_path ? o->stdin_path : "/dev/null",
 					     O_RDONLY, 0);
+	if (!r && o->stderr_path)
+		r = posix_spawn_file_actions_addopen(&fa, 2, o->stderr_path,
+						     O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (!r && out_fd == -2)
 		r = posix_spawn_file_actions_adddup2(&fa, 2, 1);
 	else if (!r && out_fd == -3)

@@ -24,6 +24,8 @@ struct command_opts {
 	char *const *env_extra; /* "NAME=value" added to ours, NULL-terminated */
 	char *const *env;       /* else, when set, the whole environment */
 	const char *stdin_path; /* stdin; NULL: /dev/null */
+	const char *stderr_path; /* stderr into this file (created or
+				  * truncated); NULL: ours */
 	enum command_out out;
 	size_t max;             /* capture at most MAX bytes (0: no limit); the rest is read and dropped */
 	bool any_status;        /* command_check: a non-zero exit status is not a failure */

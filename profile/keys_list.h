@@ -41,6 +41,8 @@ KEYS_ENTRY(KEEP_UINT, "host", "dirty_background_ratio", "keep", 0, 100, host.dir
 	"vm.dirty_background_ratio during the sweep (percent) or keep; below dirty_ratio.")
 KEYS_ENTRY(KEEP_UINT, "host", "dirty_expire_centisecs", "keep", 0, 8640000, host.dirty_expire_centisecs,
 	"vm.dirty_expire_centisecs during the sweep or keep: how old dirty page-cache data must be before the host writes it back (a durability run with crash = host measures what the page cache held).")
+KEYS_ENTRY(KEEP_UINT, "host", "dirty_writeback_centisecs", "keep", 0, 8640000, host.dirty_writeback_centisecs,
+	"vm.dirty_writeback_centisecs during the sweep or keep: how often the host's flusher threads wake to write dirty page-cache data back; 0 turns the periodic writeback off.")
 KEYS_NAMED(ENUM, "host", "scheduler", "keep", io_scheduler, host.scheduler,
 	"I/O scheduler of the disk under test.")
 KEYS_ENTRY(KEEP_UINT, "host", "read_ahead_kb", "keep", 0, 65536, host.read_ahead_kb,

@@ -117,6 +117,7 @@ struct profile_host {
 	int dirty_ratio;            /* -1: keep */
 	int dirty_background_ratio; /* -1: keep */
 	int dirty_expire_centisecs; /* -1: keep */
+	int dirty_writeback_centisecs; /* -1: keep */
 	enum io_scheduler scheduler;
 	int read_ahead_kb;     /* -1: keep */
 	bool strict;           /* a refused setting is an error, not a warning */

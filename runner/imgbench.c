@@ -49,6 +49,23 @@ static char *image_opts(const char *image, const struct imgbench_opts *o)
 	return s;
 }
 
+/* The last non-empty line of the file at PATH, into BUF; false: none. */
+static bool last_line(const char *path, char *buf, size_t size)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	char line[256];
+	bool any = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!*line)
+			continue;
+		snprintf(buf, size, "%s", line);
+		any = true;
+	}
+	return any;
+}
+
 int imgbench_run(const char *image, const struct imgbench_opts *o,
 		 struct results *ret)
 {
@@ -84,9 +101,14 @@ int imgbench_run(const char *image, const struct imgbench_opts *o,
 	}
 	argv[n] = NULL;
 
-	r = command_check((char *const *)argv, NULL, &out);
-	if (r < 0)
+	struct command_opts copts = {.stderr_path = o->log};
+	r = command_check((char *const *)argv, &copts, &out);
+	if (r < 0) {
+		char last[256];
+		if (o->log && last_line(o->log, last, sizeof(last)))
+			log_error("qemu-img bench failed: %s", last);
 		return r;
+	}
 	double secs;
 	if (imgbench_parse_output(out, &secs) < 0)
 		return log_error_code(-EBADMSG,

@@ -15,11 +15,15 @@ struct imgbench_opts {
 	const char *format; /* "qcow2", "raw"; NULL: probe */
 	const char *cache;  /* -t: none, writeback...; NULL: default */
 	const char *qemu_img; /* program; NULL: "qemu-img" on PATH */
+	/* qemu-img's stderr goes here (the run's console log), and its last
+	 * line into the error of a failed run; NULL: ours. */
+	const char *log;
 };
 
 /* Runs the benchmark on IMAGE (read only: qemu-img bench reads) and adds
  * bench_seconds and bench_iops to *ret (ret->status 0, begun/ended set).
- * Returns 0, or a negative errno after reporting why. */
+ * Returns 0, or a negative errno after reporting why (with the last line
+ * qemu-img wrote to O's log, such as its I/O error). */
 int imgbench_run(const char *image, const struct imgbench_opts *o,
 		 struct results *ret);
 

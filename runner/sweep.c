@@ -303,6 +303,7 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 {
 	const struct profile *p = &env->plan->profile;
 	const struct plan_cell *cell = &env->plan->cells[pr->cell];
+	char log_path[PATH_MAX];
 	struct imgbench_opts opts = {
 		.count = p->workload.bench_count,
 		.step = p->workload.bench_step,
@@ -311,10 +312,15 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 				      : 0,
 		.format = image_format_name(vol->format),
 		.cache = cache_mode_name(cell->cache),
+		.log = log_path,
 	};
 
+	snprintf(log_path, sizeof(log_path), "%s/console/run-%04u.log", env->results_dir,
+		 pr->position);
+	log_clear_last_error();
 	if (imgbench_run(vol->path, &opts, res) < 0)
-		set_status(jr, "failed", "qemu-img bench failed");
+		set_status(jr, "failed", *log_last_error() ? log_last_error()
+							   : "qemu-img bench failed");
 	jr->boot_seconds = NAN; /* no guest */
 	if (vol->format == IMAGE_FORMAT_QCOW2) {
 		jr->qcow2_cache_known = true;

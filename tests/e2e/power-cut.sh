@@ -6,11 +6,20 @@
 # the second run started; the second boot recognises the layout it made
 # (recorded on RESULTS), resumes without wipe, and the journal ends with
 # every planned (cell, run) exactly once.
+#
+# Issue 24, item 7: then a fresh copy of the same kit booted with its disk
+# under test served by qemu-storage-daemon over NBD, and the daemon killed
+# once the console shows the third run started: from then on every command
+# to the disk fails (EIO), as a dying disk's do.  The runs it stopped are
+# journaled failed with the error, the two before it stay ok in the
+# journal, the server still writes its report and powers off, and
+# appliance.txt counts the disk's I/O errors.
 . "$TOP/tests/lib/common.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
+command -v qemu-storage-daemon >/dev/null || skip "qemu-storage-daemon is not installed"
 work=$(mktemp -d "$CACHE/powercut.XXXXXX")
-boot_pid=
-trap '[ -z "$boot_pid" ] || kill "$boot_pid" 2>/dev/null; rm -rf "$work"' EXIT
+boot_pid= qsd_pid=
+trap '[ -z "$boot_pid" ] || kill "$boot_pid" 2>/dev/null; [ -z "$qsd_pid" ] || kill "$qsd_pid" 2>/dev/null; rm -rf "$work"' EXIT
 export BUILDAPP_INIT="$TOP/$B/buildapp-init" SOURCE_DATE_EPOCH=1700000000
 cat >"$work/power-cut.ini" <<INI
 [appliance]
@@ -33,6 +42,8 @@ INI
 "$BUILDAPP" "$work/power-cut.ini" -o "$work/out" --cache "$CACHE/hostroot"
 img=$work/out/power-cut.img
 qemu-img create -q -f raw "$work/dut.img" 2G
+# The kit as built, with an empty RESULTS, for the fault boot.
+cp --sparse=always "$img" "$work/fault.img"
 
 echo "first boot: killed during run 2"
 : >"$work/console1"
@@ -64,3 +75,45 @@ guestfish --ro -a "$img" -m /dev/sda2 cat /runs.jsonl >"$work/runs.jsonl" ||
 idx=$(sed -n 's/.*"index":\([0-9]*\).*/\1/p' "$work/runs.jsonl" | sort | tr '\n' ' ')
 [ "$idx" = "0 1 2 3 " ] || fail "journal run indexes '$idx', expected 0 1 2 3 once each"
 echo "the power cut cost nothing but the run under way"
+
+echo "third boot, a fresh copy of the kit: the disk under test fails during run 3"
+qemu-img create -q -f raw "$work/dut-fault.img" 2G
+qemu-storage-daemon --blockdev "driver=file,node-name=dut,filename=$work/dut-fault.img" \
+	--nbd-server "addr.type=unix,addr.path=$work/dut.sock" \
+	--export type=nbd,id=dut,node-name=dut,name=dut,writable=on >"$work/qsd.log" 2>&1 &
+qsd_pid=$!
+i=0
+while [ ! -S "$work/dut.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -S "$work/dut.sock" ] || { cat "$work/qsd.log"; fail "qemu-storage-daemon did not start"; }
+: >"$work/console3"
+sh "$TOP/scripts/boot-appliance.sh" "$work/fault.img" --serial PCUT-DUT \
+	--disk "nbd+unix:///dut?socket=$work/dut.sock" --memory 2048 --timeout 1800 \
+	--log "$work/console3" >"$work/report3" 2>"$work/boot3" &
+boot_pid=$!
+wait_for_log "$work/console3" 'run 3/4' 900
+grep -q 'run 3/4' "$work/console3" || { cat "$work/console3"; fail "the fault boot never reached run 3"; }
+kill -KILL "$qsd_pid"
+wait "$qsd_pid" 2>/dev/null || true
+qsd_pid=
+rc=0
+wait "$boot_pid" || rc=$?
+boot_pid=
+[ "$rc" -eq 0 ] || { cat "$work/boot3"; tail -n 60 "$work/console3"; fail "the server whose disk failed did not power off with a report"; }
+grep -E '^[a-z_]+: ' "$work/report3"
+grep -E 'I/O error|failed commands|run [0-9]/4' "$work/console3" | grep -v '^\[' | head -n 20
+grep -qE '^disk_io_errors: [1-9][0-9]* during the sweep$' "$work/report3" ||
+	fail "appliance.txt does not count the disk's I/O errors"
+grep -q 'the disk under test (/dev/sd[a-z]) failed [0-9]* commands during the sweep' "$work/console3" ||
+	fail "the console does not say the disk failed"
+guestfish --ro -a "$work/fault.img" -m /dev/sda2 cat /runs.jsonl >"$work/fault-runs.jsonl" ||
+	fail "no runs.jsonl on the fault boot's RESULTS"
+cat "$work/fault-runs.jsonl"
+ok=$(grep '"status":"ok"' "$work/fault-runs.jsonl" | sed -n 's/.*"index":\([0-9]*\).*/\1/p' | tr '\n' ' ')
+[ "$ok" = "0 1 " ] || fail "the runs before the fault are not both ok in the journal (ok: '$ok')"
+failed=$(grep -c '"status":"failed"' "$work/fault-runs.jsonl" || true)
+[ "$failed" -ge 1 ] || fail "no run journaled failed after the disk failed"
+# The first run the fault stopped says the disk's error; the ones after
+# it may meet what it left (ext4 read-only after its journal aborted).
+grep '"status":"failed"' "$work/fault-runs.jsonl" | head -n 1 | grep -q 'Input/output error' ||
+	fail "the run the fault stopped does not carry the disk's I/O error"
+echo "a disk that fails mid-sweep: the runs before it kept, the ones it stopped journaled failed with the error"

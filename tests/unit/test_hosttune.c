@@ -34,43 +34,48 @@ static struct profile_host keep_all(void)
 		.page_cache = PAGE_CACHE_KEEP,
 		.dirty_ratio = -1,
 		.dirty_background_ratio = -1,
+		.dirty_expire_centisecs = -1,
+		.dirty_writeback_centisecs = -1,
 		.scheduler = SCHEDULER_KEEP,
 		.read_ahead_kb = -1,
 	};
 }
 
-/* The vm.dirty_* ratios, which a restore after an early refusal once
- * wrote 0 into: read before, compared (and put back) after. */
-static void read_ratios(char ratio[16], char background[16])
-{
-	FILE *f = fopen("/proc/sys/vm/dirty_ratio", "r");
-	FILE *g = fopen("/proc/sys/vm/dirty_background_ratio", "r");
+/* The vm.dirty_* settings hosttune can change, which a restore after an
+ * early refusal once wrote 0 into: read before, compared (and put back)
+ * after, so a failing test leaves the machine as it found it. */
+static const char *const vm_names[] = {"dirty_ratio", "dirty_background_ratio",
+				       "dirty_expire_centisecs", "dirty_writeback_centisecs"};
+#define N_VM (sizeof(vm_names) / sizeof(vm_names[0]))
 
-	ratio[0] = background[0] = '\0';
-	if (f && !fgets(ratio, 16, f))
-		ratio[0] = '\0';
-	if (g && !fgets(background, 16, g))
-		background[0] = '\0';
-	if (f)
-		fclose(f);
-	if (g)
-		fclose(g);
+static void read_vm(char values[N_VM][16])
+{
+	for (size_t i = 0; i < N_VM; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/sys/vm/%s", vm_names[i]);
+		FILE *f = fopen(path, "r");
+		values[i][0] = '\0';
+		if (f && !fgets(values[i], 16, f))
+			values[i][0] = '\0';
+		if (f)
+			fclose(f);
+	}
 }
 
-static void check_ratios_kept(const char *ratio, const char *background)
+static void check_vm_kept(char before[N_VM][16])
 {
-	char r2[16], b2[16];
+	char now[N_VM][16];
 
-	read_ratios(r2, b2);
-	if (strcmp(ratio, r2) != 0 || strcmp(background, b2) != 0) {
-		FILE *f = fopen("/proc/sys/vm/dirty_ratio", "w");
-		FILE *g = fopen("/proc/sys/vm/dirty_background_ratio", "w");
+	read_vm(now);
+	for (size_t i = 0; i < N_VM; i++) {
+		if (strcmp(before[i], now[i]) == 0)
+			continue;
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/sys/vm/%s", vm_names[i]);
+		FILE *f = fopen(path, "w");
 		if (f)
-			fputs(ratio, f), fclose(f);
-		if (g)
-			fputs(background, g), fclose(g);
-		fail_msg("vm.dirty_ratio/dirty_background_ratio changed: %s/%s",
-			 r2, b2);
+			fputs(before[i], f), fclose(f);
+		fail_msg("vm.%s changed: %s, was %s", vm_names[i], now[i], before[i]);
 	}
 }
 
@@ -79,7 +84,7 @@ static void check_ratios_kept(const char *ratio, const char *background)
 static int apply(bool strict, struct hosttune *t, char **log)
 {
 	struct profile_host host = keep_all();
-	char ratio[16], background[16];
+	char vm[N_VM][16];
 	size_t size;
 	FILE *f = open_memstream(log, &size);
 	int r;
@@ -87,12 +92,12 @@ static int apply(bool strict, struct hosttune *t, char **log)
 	assert_non_null(f);
 	host.scheduler = SCHEDULER_NONE;
 	host.strict = strict;
-	read_ratios(ratio, background);
+	read_vm(vm);
 	log_set_stream(f);
 	r = hosttune_apply(&host, NO_DISK, t);
 	log_set_stream(NULL);
 	fclose(f);
-	check_ratios_kept(ratio, background);
+	check_vm_kept(vm);
 	print_message("%s", *log);
 	return r;
 }

@@ -4,6 +4,7 @@
  * prints a known time, so the command line (the L2 cache size, a comma in
  * a file name) and the metrics are checked exactly. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include <cmocka.h>
 
 #include "imgbench.h"
+#include "log.h"
 
 static char dir[] = "/tmp/test-imgbench-XXXXXX";
 static char image[128], stub[128], args[128];
@@ -139,6 +141,20 @@ static void test_command_line(void **state)
 	assert_int_equal(imgbench_run(image, &o, &r), -EBADMSG);
 	write_file(stub, "#!/bin/sh\necho 'Run completed in 1.000 seconds.'\nexit 1\n", 0755);
 	assert_int_equal(imgbench_run(image, &o, &r), -EIO);
+
+	/* Its stderr into the run's log, and the last line of it into the
+	 * error: what a disk that fails says. */
+	char log[PATH_MAX];
+	snprintf(log, sizeof(log), "%s/run.log", dir);
+	o.log = log;
+	write_file(stub, "#!/bin/sh\necho 'Sending 4000 read requests'\n"
+			 "echo 'qemu-img: Failed request: Input/output error' >&2\necho >&2\nexit 1\n",
+		   0755);
+	assert_int_equal(imgbench_run(image, &o, &r), -EIO);
+	assert_string_equal(log_last_error(), "qemu-img bench failed: qemu-img: Failed request: "
+					      "Input/output error");
+	assert_non_null(strstr(read_file(log), "Input/output error"));
+	unlink(log);
 }
 
 int main(void)
