@@ -6,7 +6,9 @@
 # what the studies found: unsafe is faster than directsync for this
 # flush-heavy workload, and the report says so with a 95% interval that
 # excludes no change; the same bundle given twice, as two hosts, shows no
-# difference.
+# difference.  In make check-slow (2.5 minutes): netboot-ci-smoke.sh beside
+# it checks the same ordering, and make check keeps `buildapp run` of guest
+# sweeps in durability.sh, sweep-failures.sh, run-killed.sh and fast-reset.sh.
 set -u
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
