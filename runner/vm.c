@@ -589,7 +589,7 @@ static void watch_acks(struct ack_watch *a)
 	}
 	if (a->log.acks < a->crash_after)
 		return;
-	if (a->spec->crash_host) {
+	if (a->spec->crash_host && !a->crash_error) {
 		double seconds = a->log.acks > 1 ? a->log.last_at - a->log.first_at : NAN;
 		/* Returns only when the host could not go down. */
 		a->crash_error = a->spec->crash_host(a->spec->crash_data, a->log.acks,
