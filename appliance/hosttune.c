@@ -226,7 +226,7 @@ static int apply_write_cache(const struct profile_host *host, struct hosttune *t
 }
 
 static int set_vm_sysctl(const struct profile_host *host, struct hosttune *t,
-			const char *name, int value, int *ret_original)
+			 const char *name, int value, int *ret_original)
 {
 	char path[128], buf[32];
 	int r;
@@ -335,15 +335,15 @@ int hosttune_apply(const struct profile_host *host, const char *disk,
 	r = apply_write_cache(host, &t);
 	if (r == 0)
 		r = set_vm_sysctl(host, &t, "dirty_ratio", host->dirty_ratio,
-				 &t.dirty_ratio_original);
+				  &t.dirty_ratio_original);
 	if (r == 0)
 		r = set_vm_sysctl(host, &t, "dirty_background_ratio",
-				 host->dirty_background_ratio,
-				 &t.dirty_background_ratio_original);
+				  host->dirty_background_ratio,
+				  &t.dirty_background_ratio_original);
 	if (r == 0)
 		r = set_vm_sysctl(host, &t, "dirty_expire_centisecs",
-				 host->dirty_expire_centisecs,
-				 &t.dirty_expire_centisecs_original);
+				  host->dirty_expire_centisecs,
+				  &t.dirty_expire_centisecs_original);
 	if (r == 0)
 		r = set_vm_sysctl(host, &t, "dirty_writeback_centisecs",
 				  host->dirty_writeback_centisecs,

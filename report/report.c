@@ -310,9 +310,6 @@ static int dup_into(char **ret, const char *s)
 	return (*ret = strdup(s)) ? 0 : -ENOMEM;
 }
 
-/* A durability cell's "lost": of how many acknowledged records over its
- * runs, with the exact 95% interval of the proportion (Clopper-Pearson):
- * "0 of 594 [0%, 0.62%]".  False when the cell has no such counts. */
 /* A percentage to two significant digits, never in exponent form
  * ("0.62", "2.2", "33", "100"). */
 static void percent_text(double fraction, char *buf, size_t size)
@@ -337,6 +334,9 @@ static bool loss_interval(unsigned long long lost, unsigned long long acked, cha
 	return true;
 }
 
+/* A durability cell's "lost": of how many acknowledged records over its
+ * runs, with the exact 95% interval of the proportion (Clopper-Pearson):
+ * "0 of 594 [0%, 0.62%]".  False when the cell has no such counts. */
 static bool loss_display(const struct summary_cell *sc, const struct summary_metric *lost,
 			 char *buf, size_t size)
 {

@@ -54,20 +54,32 @@ static int parse_extents(const char *p, const char *end,
 	return l->n ? 0 : -EBADMSG;
 }
 
-int durability_layout_parse(const char *text, size_t len,
-			    struct durability_layout *ret)
+const char *durability_records_line(const char *text, size_t len, size_t *ret_len)
 {
 	static const char mark[] = GUESTPROTO_TAG GUESTPROTO_RECORDS " ";
 	const char *m = memmem(text, len, mark, strlen(mark));
-	struct durability_layout l = {0};
 
 	if (!m)
-		return -ENODATA;
+		return NULL;
 	const char *end = memchr(m, '\n', text + len - m);
 	if (!end)
 		end = text + len;
 	while (end > m && end[-1] == '\r')
 		end--;
+	*ret_len = (size_t)(end - m);
+	return m;
+}
+
+int durability_layout_parse(const char *text, size_t len,
+			    struct durability_layout *ret)
+{
+	struct durability_layout l = {0};
+	size_t n;
+	const char *m = durability_records_line(text, len, &n);
+
+	if (!m)
+		return -ENODATA;
+	const char *end = m + n;
 	const char *size = word_at(m, end, "size="),
 		   *count = word_at(m, end, "count="),
 		   *ext = word_at(m, end, "extents=");

@@ -38,6 +38,11 @@ uint64_t durability_run_id(uint64_t seed, unsigned position);
 uint64_t durability_crash_point(uint64_t seed, unsigned position,
 				uint64_t records);
 
+/* The guest's RECORDS line in the console log TEXT (LEN bytes), from its
+ * tag to before its line end ("\r\n" or "\n"), its length in *RET_LEN;
+ * NULL when there is none. */
+const char *durability_records_line(const char *text, size_t len, size_t *ret_len);
+
 /* The RECORDS line in the console log TEXT (LEN bytes).  Returns 0,
  * -ENODATA when there is none, -EBADMSG for one that does not decode. */
 int durability_layout_parse(const char *text, size_t len,

@@ -71,6 +71,14 @@ static void drop_page_cache(void)
 	}
 }
 
+/* RESULTS_DIR/console/run-NNNN.EXT, NNNN the run's position: its
+ * console log (log), its acknowledgements (acks). */
+static void run_file(const char *results_dir, unsigned position, const char *ext,
+		     char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/console/run-%04u.%s", results_dir, position, ext);
+}
+
 static int read_console(const char *path, char **ret, size_t *ret_len)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
@@ -146,11 +154,11 @@ static int records_line(const char *console, char **ret)
 	int r = read_console(console, &text, &len);
 	if (r < 0)
 		return r;
-	const char *mark = memmem(text, len, GUESTPROTO_TAG GUESTPROTO_RECORDS " ",
-				  strlen(GUESTPROTO_TAG GUESTPROTO_RECORDS " "));
+	size_t n;
+	const char *mark = durability_records_line(text, len, &n);
 	if (!mark)
 		return -ENODATA;
-	*ret = strndup(mark, strcspn(mark, "\r\n"));
+	*ret = strndup(mark, n);
 	return *ret ? 0 : -ENOMEM;
 }
 
@@ -216,10 +224,8 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	if (r < 0)
 		return log_error_errno(r, "cannot build the guest command line");
 	snprintf(name, sizeof(name), "buildapp-r%u", pr->position);
-	snprintf(log_path, sizeof(log_path), "%s/console/run-%04u.log",
-		 env->results_dir, pr->position);
-	snprintf(ack_path, sizeof(ack_path), "%s/console/run-%04u.acks",
-		 env->results_dir, pr->position);
+	run_file(env->results_dir, pr->position, "log", log_path, sizeof(log_path));
+	run_file(env->results_dir, pr->position, "acks", ack_path, sizeof(ack_path));
 	struct vm_spec spec = {
 		.name = name,
 		.kernel = env->kernel,
@@ -315,8 +321,7 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 		.log = log_path,
 	};
 
-	snprintf(log_path, sizeof(log_path), "%s/console/run-%04u.log", env->results_dir,
-		 pr->position);
+	run_file(env->results_dir, pr->position, "log", log_path, sizeof(log_path));
 	log_clear_last_error();
 	if (imgbench_run(vol->path, &opts, res) < 0)
 		set_status(jr, "failed", *log_last_error() ? log_last_error()
@@ -359,8 +364,7 @@ static void save_output(const struct sweep_env *env, const struct plan_run *pr,
 	char path[PATH_MAX];
 	_cleanup_fclose_ FILE *f = NULL;
 
-	snprintf(path, sizeof(path), "%s/console/run-%04u.log", env->results_dir,
-		 pr->position);
+	run_file(env->results_dir, pr->position, "log", path, sizeof(path));
 	f = fopen(path, "we");
 	if (!f || fputs(out, f) < 0)
 		log_warning("cannot write %s: %s", path, strerror(errno));
@@ -748,8 +752,7 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	int64_t since = (int64_t)time(NULL) - c.crashed_at;
 	if (isfinite(c.run_seconds) && c.crashed_at > 0 && since >= 0)
 		jr.phases.total = c.run_seconds + (double)since;
-	snprintf(ack_path, sizeof(ack_path), "%s/console/run-%04u.acks",
-		 env->results_dir, c.position);
+	run_file(env->results_dir, c.position, "acks", ack_path, sizeof(ack_path));
 	log_clear_last_error();
 	r = acklog_read(ack_path, &acks);
 	if (r < 0)
