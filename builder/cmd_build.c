@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "commands.h"
@@ -13,11 +14,14 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: buildapp PROFILE.ini [-o OUTDIR] [--format raw|qcow2] [--cache DIR]\n"
+		   "                         [--sign KEY]\n"
 		   "       buildapp build PROFILE.ini [...]\n\n"
 		   "Writes OUTDIR/NAME.img (bootable under BIOS and UEFI),\n"
 		   "OUTDIR/NAME.netboot/ and OUTDIR/NAME.manifest.json.  OUTDIR\n"
 		   "defaults to out/.  SOURCE_DATE_EPOCH makes the kit\n"
-		   "reproducible.\n");
+		   "reproducible.  --sign KEY (an OpenSSH key) also writes\n"
+		   "NAME.manifest.json.sig, which `buildapp verify --key` and\n"
+		   "`ssh-keygen -Y verify -n buildapp-kit` check.\n");
 }
 
 int cmd_build(int argc, char **argv)
@@ -26,6 +30,7 @@ int cmd_build(int argc, char **argv)
 		{"output", required_argument, NULL, 'o'},
 		{"format", required_argument, NULL, 'f'},
 		{"cache", required_argument, NULL, 'c'},
+		{"sign", required_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -38,6 +43,7 @@ int cmd_build(int argc, char **argv)
 		switch (c) {
 		case 'o': o.outdir = optarg; break;
 		case 'c': o.cache_dir = optarg; break;
+		case 's': o.sign_key = optarg; break;
 		case 'f':
 			o.format = name_table_lookup(&image_format_names, optarg);
 			if (o.format < 0) {
@@ -51,6 +57,10 @@ int cmd_build(int argc, char **argv)
 	}
 	if (optind + 1 != argc) {
 		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (o.sign_key && access(o.sign_key, R_OK) < 0) {
+		log_error("--sign '%s': %s", o.sign_key, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
 	memset(&profile, 0, sizeof(profile));

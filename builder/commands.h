@@ -13,6 +13,7 @@ int cmd_kit(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_image(int argc, char **argv);
 int cmd_results(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 

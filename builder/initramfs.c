@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -375,5 +376,131 @@ int initramfs_close(struct initramfs *a)
 	archive_write_free(a->ar);
 	ZSTD_freeCCtx(a->zc);
 	free(a);
+	return r;
+}
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct archive, archive_read_free)
+DEFINE_TRIVIAL_CLEANUP_FUNC(ZSTD_DCtx, ZSTD_freeDCtx)
+
+/* The regular files of one plain cpio archive (CPIO, LEN bytes). */
+static int read_cpio(const char *path, unsigned index, const void *cpio, size_t len,
+		     initramfs_file_fn *fn, void *opaque)
+{
+	_cleanup_(archive_read_freep) struct archive *ar = archive_read_new();
+	struct archive_entry *e;
+	int r;
+
+	if (!ar)
+		return -ENOMEM;
+	archive_read_support_format_cpio(ar);
+	if (archive_read_open_memory(ar, cpio, len) != ARCHIVE_OK)
+		return log_error_code(-EIO, "'%s': archive %u: %s", path, index,
+				      archive_error_string(ar));
+	while ((r = archive_read_next_header(ar, &e)) == ARCHIVE_OK) {
+		if (archive_entry_filetype(e) != AE_IFREG)
+			continue;
+		size_t size = (size_t)archive_entry_size(e);
+		_cleanup_free_ char *data = malloc(size ? size : 1);
+		if (!data)
+			return -ENOMEM;
+		if (archive_read_data(ar, data, size) != (la_ssize_t)size)
+			return log_error_code(-EIO, "'%s': archive %u: %s: %s", path, index,
+					      archive_entry_pathname(e),
+					      archive_error_string(ar));
+		int f = fn(archive_entry_pathname(e), data, size, opaque);
+		if (f < 0)
+			return f;
+	}
+	if (r != ARCHIVE_EOF)
+		return log_error_code(-EIO, "'%s': archive %u: %s", path, index,
+				      archive_error_string(ar));
+	return 0;
+}
+
+/* One zstd frame decompressed whole (the archives here are a few
+ * hundred MiB at most); the window may be long (initramfs_open_long). */
+static int unzstd_frame(ZSTD_DCtx *dc, const void *frame, size_t len,
+			char **ret, size_t *ret_len)
+{
+	size_t cap = 1 << 24, used = 0, left = 1;
+	_cleanup_free_ char *out = malloc(cap);
+	ZSTD_inBuffer in = {frame, len, 0};
+
+	ZSTD_DCtx_reset(dc, ZSTD_reset_session_only);
+	ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, 31);
+	while (out && left != 0) {
+		if (used == cap) {
+			char *bigger = realloc(out, cap * 2);
+			if (!bigger)
+				return -ENOMEM;
+			out = bigger;
+			cap *= 2;
+		}
+		ZSTD_outBuffer ob = {out + used, cap - used, 0};
+		left = ZSTD_decompressStream(dc, &ob, &in);
+		used += ob.pos;
+		if (ZSTD_isError(left))
+			return log_error_code(-EIO, "zstd: %s", ZSTD_getErrorName(left));
+		/* All input taken, room left, and the frame not done: cut short. */
+		if (left != 0 && in.pos == in.size && used < cap)
+			return log_error_code(-EIO, "zstd: the frame is cut short");
+	}
+	if (!out)
+		return -ENOMEM;
+	*ret = out;
+	*ret_len = used;
+	out = NULL;
+	return 0;
+}
+
+int initramfs_read_files(const char *path, const char *name, initramfs_file_fn *fn,
+			 void *opaque)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_(ZSTD_freeDCtxp) ZSTD_DCtx *dc = ZSTD_createDCtx();
+	struct stat st;
+	int r = 0;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return log_error_errno(-errno, "'%s'", name);
+	if (!dc)
+		return -ENOMEM;
+	size_t len = (size_t)st.st_size;
+	char *map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	if (map == MAP_FAILED)
+		return log_error_errno(-errno, "'%s'", name);
+	size_t pos = 0;
+	for (unsigned index = 1; pos < len; index++) {
+		/* Padding between archives (the kernel skips zeros). */
+		if (map[pos] == 0) {
+			pos++;
+			index--;
+			continue;
+		}
+		size_t n = ZSTD_findFrameCompressedSize(map + pos, len - pos);
+		if (ZSTD_isError(n)) {
+			r = log_error_code(-EIO, "'%s': archive %u at byte %zu: zstd: %s "
+						 "(the archives after it are not read)",
+					   name, index, pos, ZSTD_getErrorName(n));
+			break;
+		}
+		char *cpio = NULL;
+		size_t cpio_len = 0;
+		int f = unzstd_frame(dc, map + pos, n, &cpio, &cpio_len);
+		if (f == -EIO)
+			log_error("'%s': archive %u (bytes %zu to %zu) cannot be "
+				  "decompressed", name, index, pos, pos + n);
+		else if (f == 0)
+			f = read_cpio(name, index, cpio, cpio_len, fn, opaque);
+		free(cpio);
+		if (f == -EIO)
+			r = -EIO; /* reported; the next archive is read */
+		else if (f < 0)
+			r = f;
+		pos += n;
+		if (f < 0 && f != -EIO)
+			break;
+	}
+	munmap(map, len);
 	return r;
 }

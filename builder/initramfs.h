@@ -53,4 +53,16 @@ int initramfs_add_node(struct initramfs *a, const char *dest, mode_t mode,
  * errno (reported). */
 int initramfs_close(struct initramfs *a);
 
+/* Reading back: calls FN for each regular file of each archive of the
+ * initramfs PATH (called NAME in messages; zstd-compressed archives laid end to end, one zstd
+ * frame each, as the kernel unpacks them), with its name as the archive
+ * holds it ("usr/lib/x", no leading slash) and its bytes.  An archive
+ * that cannot be read is reported and skipped (the frames after it are
+ * read).  FN returns 0 or a negative errno that stops the walk.  Returns
+ * 0, -EIO when an archive could not be read, or FN's error. */
+typedef int initramfs_file_fn(const char *name, const void *data, size_t len,
+			      void *opaque);
+int initramfs_read_files(const char *path, const char *name, initramfs_file_fn *fn,
+			 void *opaque);
+
 #endif

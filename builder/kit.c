@@ -41,7 +41,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 struct kit_paths {
 	char work[PATH_MAX - 128];
 	char initrd[PATH_MAX], image[PATH_MAX], netboot[PATH_MAX],
-		manifest[PATH_MAX];
+		manifest[PATH_MAX], signature[PATH_MAX + 8];
 	char kernel[PATH_MAX], kver[256], init[PATH_MAX], cache[PATH_MAX];
 	char netboot_initrd[PATH_MAX + 16];
 	char hostroot[HOSTROOT_PATH_MAX], hostroot_sizes[HOSTROOT_PATH_MAX];
@@ -119,9 +119,7 @@ static int hash_extent(off_t start, off_t end, void *opaque)
 	return 0;
 }
 
-/* The sha256 of PATH in HEX.  Holes of a sparse file (most of a kit
- * image) are hashed as zeros without being read. */
-static int sha256_file(const char *path, char hex[65])
+int kit_file_sha256(const char *path, char hex[65])
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	_cleanup_(sha256_freep) struct sha256 *ctx = NULL;
@@ -150,7 +148,7 @@ static int add_file_hash(json_object *files, const char *name, const char *path)
 {
 	char hex[65];
 	struct stat st;
-	int r = sha256_file(path, hex);
+	int r = kit_file_sha256(path, hex);
 
 	if (r < 0 || stat(path, &st) < 0)
 		return r < 0 ? r : -errno;
@@ -162,7 +160,7 @@ static int add_file_hash(json_object *files, const char *name, const char *path)
 	return 0;
 }
 
-static json_object *packages_json(void)
+json_object *kit_packages_json(void)
 {
 	char *argv[64] = {"dpkg-query", "-W", "-f", "${Package}\\t${Version}\\n"};
 	_cleanup_free_ char *out = NULL;
@@ -416,10 +414,10 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 		r = add_file_hash(files, name, payload->files[i].source);
 	}
 	if (r == 0)
-		r = sha256_file(k->image, hex);
+		r = kit_file_sha256(k->image, hex);
 	if (r < 0)
 		return r;
-	json_object_object_add(m, "packages", packages_json());
+	json_object_object_add(m, "packages", kit_packages_json());
 	snprintf(leaf, sizeof(leaf), "%s.img", p->appliance.name);
 	json_object_object_add(image, "file", json_object_new_string(leaf));
 	json_object_object_add(image, "format", json_object_new_string(image_format_name(format)));
@@ -434,6 +432,22 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 					    JSON_C_TO_STRING_NOSLASHESCAPE) < 0)
 		return log_error_code(-EIO, "writing '%s': %s", k->manifest,
 				      json_util_get_last_err());
+	return 0;
+}
+
+/* NAME.manifest.json.sig: OpenSSH's signature of the manifest with KEY
+ * (a private key, or a public one whose private half ssh-agent holds),
+ * which `ssh-keygen -Y verify` checks without buildapp (docs/kit.md). */
+static int sign_manifest(const struct kit_paths *k, const char *key)
+{
+	progress_step("signing the manifest");
+	int r = command_run((char *[]){"ssh-keygen", "-q", "-Y", "sign", "-f", (char *)key,
+				       "-n", KIT_SIGNATURE_NAMESPACE, (char *)k->manifest, NULL},
+			    NULL, 1);
+	if (r != 0)
+		return log_error_code(r < 0 ? r : -EIO, "ssh-keygen could not sign the "
+				      "manifest with '%s' (a key with a passphrase needs "
+				      "ssh-agent)", key);
 	return 0;
 }
 
@@ -578,10 +592,10 @@ static int pristine_qcow2(const struct guestimage *img, char *ret, size_t len)
 static int guest_kernel_entry(const struct kit_paths *k, struct kit_payload *pl)
 {
 	char esp[65], guest[65];
-	int r = sha256_file(k->kernel, esp);
+	int r = kit_file_sha256(k->kernel, esp);
 
 	if (r == 0)
-		r = sha256_file(pl->guest.kernel, guest);
+		r = kit_file_sha256(pl->guest.kernel, guest);
 	if (r < 0)
 		return r;
 	if (strcmp(esp, guest) != 0) {
@@ -643,6 +657,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 						  : p->appliance.format;
 	const char *name = p->appliance.name;
 	uint64_t epoch;
+	unsigned long mark;
 	int r;
 
 	r = repro_epoch(&epoch);
@@ -656,6 +671,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 	if (r < 0)
 		return log_error_errno(r, "'%s'", o->outdir);
 	tempfiles_remove_on_signal();
+	mark = tempfiles_mark();
 	/* Killed builds' work directories (of any kit), whose owner is gone. */
 	tempfiles_reap_owned(o->outdir, ".*.kit-??????");
 	snprintf(k.work, sizeof(k.work), "%s/.%s.kit-XXXXXX", o->outdir, name);
@@ -667,6 +683,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 	snprintf(k.netboot, sizeof(k.netboot), "%s/%s.netboot", k.work, name);
 	snprintf(k.manifest, sizeof(k.manifest), "%s/%s.manifest.json", k.work, name);
 	snprintf(k.netboot_initrd, sizeof(k.netboot_initrd), "%s/initrd", k.netboot);
+	snprintf(k.signature, sizeof(k.signature), "%s.sig", k.manifest);
 
 	r = payload ? build_payload(p, &k, payload) : -ENOMEM;
 	if (r == 0)
@@ -702,13 +719,20 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 	snprintf(final, sizeof(final), "%s/%s.netboot", o->outdir, name);
 	if (r == 0)
 		r = put_in_place(&k, k.netboot, final, 1);
+	if (r == 0 && o->sign_key)
+		r = sign_manifest(&k, o->sign_key);
+	snprintf(final, sizeof(final), "%s/%s.manifest.json.sig", o->outdir, name);
+	if (r == 0 && o->sign_key)
+		r = put_in_place(&k, k.signature, final, 0);
+	else if (r == 0 && unlink(final) < 0 && errno != ENOENT)
+		r = log_error_errno(-errno, "'%s': an older kit's signature", final);
 	snprintf(final, sizeof(final), "%s/%s.manifest.json", o->outdir, name);
 	if (r == 0)
 		r = put_in_place(&k, k.manifest, final, 0);
 	snprintf(final, sizeof(final), "%s/%s.img", o->outdir, name);
 	if (r == 0)
 		r = put_in_place(&k, k.image, final, 0);
-	tempfiles_remove_all();
+	tempfiles_remove_since(mark);
 	if (r == 0)
 		log_info("wrote %s, %s.netboot/, %s.manifest.json", final, name, name);
 	return r;

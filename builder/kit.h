@@ -3,7 +3,9 @@
  *   OUT/NAME.netboot/       vmlinuz, initrd, boot.ipxe (same kit over PXE)
  *   OUT/NAME.manifest.json  sha256 of every embedded file, Debian package
  *                           versions, the resolved settings, builder
- *                           version, image sha256 */
+ *                           version, image sha256
+ *   OUT/NAME.manifest.json.sig  with a signing key: OpenSSH's signature
+ *                           of the manifest (namespace buildapp-kit) */
 #ifndef BUILDAPP_KIT_H
 #define BUILDAPP_KIT_H
 
@@ -15,7 +17,11 @@ struct kit_options {
 	const char *outdir;     /* created if missing */
 	int format;             /* enum image_format, or -1: the profile's */
 	const char *cache_dir;  /* NULL: the default (tools_cache_dir) */
+	const char *sign_key;   /* ssh-keygen -Y sign key, or NULL */
 };
+
+/* The namespace of a manifest's signature (ssh-keygen -Y ... -n). */
+#define KIT_SIGNATURE_NAMESPACE "buildapp-kit"
 
 /* Builds the kit of PROFILE.  Outputs appear only when complete; on
  * failure or a signal the temporaries are removed.  Reports its errors;
@@ -26,5 +32,15 @@ int kit_build(const struct profile *profile, const struct kit_options *opts);
  * appliance init (buildapp.disk=..., see appliance/init.c) into BUF.
  * Returns 0 or -ENAMETOOLONG. */
 int kit_cmdline(const struct profile *profile, char *buf, size_t len);
+
+/* The sha256 of PATH in HEX; holes of a sparse file (most of a kit
+ * image) are hashed as zeros without being read.  Returns 0 or a negative
+ * errno (reported). */
+int kit_file_sha256(const char *path, char hex[65]);
+
+/* This host's versions of the packages a kit is built from (the
+ * manifest's "packages"): a new json-c object, {} when dpkg-query fails. */
+struct json_object;
+struct json_object *kit_packages_json(void);
 
 #endif

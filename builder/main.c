@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{"provision", cmd_provision, "create the storage backends on an image file or disk"},
 	{"kit", cmd_kit, "build the benchmark guest: kernel, initramfs, disk image"},
 	{"run", cmd_run, "run a profile's sweep on this host and print the table"},
+	{"verify", cmd_verify, "check a kit against its manifest (and its signature, a rebuild)"},
 	{"results", cmd_results, "copy the RESULTS partition of a used image or disk out"},
 	{"report", cmd_report, "report of result bundles: answers with confidence, several hosts"},
 	{"hostroot", cmd_hostroot, "write the appliance root as an initramfs"},

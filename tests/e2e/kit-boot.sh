@@ -158,6 +158,12 @@ python3 "$TOP/tests/lib/reset-checks.py" --pristine="$pristine" "$work/runs.json
 	fail "the journal of the LV's sweep is not what it should be"
 guestfish --ro -a "$img" -m /dev/sda2 is-file /summary.json | grep -qx true ||
 	fail "no summary.json on RESULTS"
+# The booted image is no longer the manifest's bytes (RESULTS holds the
+# sweep), but each file of the kit in it still is.
+"$BUILDAPP" verify "$img" --manifest "$work/out/kit-test.manifest.json" >"$work/verify" ||
+	{ cat "$work/verify"; fail "buildapp verify: the booted kit's files are not the manifest's"; }
+grep -q "^note .*not the manifest's" "$work/verify" && grep -q '^ok       ESP:/initrd' "$work/verify" ||
+	{ cat "$work/verify"; fail "buildapp verify did not check the booted image's files"; }
 # host.json: the disk under test as the appliance found it, its write
 # cache as set and read back, the firmware, and the kit's identity as
 # the manifest's hashes of the kit's files give it (docs/report.md).
