@@ -521,7 +521,10 @@ static int upload(struct init_env *env, int status)
 		return -ENETUNREACH;
 	}
 	struct upload_options o = {.url = url, .dir = RESULTS_DIR, .name = name,
-				   .attempts = 5, .retry_seconds = 2, .timeout_seconds = 30};
+				   .attempts = 5, .retry_seconds = 2, .timeout_seconds = 30,
+				   .ca_file = access(BENCH_KIT_UPLOAD_CA, R_OK) == 0
+						      ? BENCH_KIT_UPLOAD_CA
+						      : NULL};
 	if ((r = upload_bundle(&o, &res)) < 0) {
 		log_error("upload to %s failed: %s", shown, res.error);
 		snprintf(env->upload_status, sizeof env->upload_status, "failed: %s", res.error);

@@ -194,6 +194,11 @@ static CURLcode attempt(const struct upload_options *o, const struct request *re
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, (long)o->timeout_seconds);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "buildapp-appliance");
+	/* https:// only to a server these CAs vouch for, under its name. */
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (o->ca_file)
+		curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_file);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
 	if (o->max_bytes_per_second)
 		curl_easy_setopt(c, CURLOPT_MAX_SEND_SPEED_LARGE,
@@ -248,6 +253,12 @@ static long request(const struct upload_options *o, const struct request *req,
 		CURLcode rc = attempt(o, req, &status, err);
 		if (rc == CURLE_READ_ERROR && status == 0) {
 			*r = fail(ret, -EIO, "%s %s: %s", req->method, shown, err);
+			return -1;
+		}
+		/* A certificate no retry changes: said once, not retried. */
+		if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE) {
+			*r = fail(ret, -EKEYREJECTED, "%s %s: the server's certificate is not "
+				  "trusted: %s", req->method, shown, err);
 			return -1;
 		}
 		if (rc == CURLE_OK && status >= 200 && status < 300)

@@ -21,6 +21,7 @@ struct upload_options {
 	unsigned retry_seconds; /* before the first retry, doubled each time */
 	unsigned timeout_seconds; /* a request that moves no byte this long fails */
 	unsigned long long max_bytes_per_second; /* 0: as fast as it goes */
+	const char *ca_file;    /* PEM CAs for https://; NULL: libcurl's default */
 };
 
 struct upload_result {
@@ -35,8 +36,9 @@ struct upload_result {
  * O->url/.O->name.partial/, moved into place only once every file and
  * SHA256SUMS are there; an existing bundle of that name is never
  * overwritten.  Connection failures, timeouts and 5xx answers are retried
- * (O->attempts), other refusals are not.  Returns 0, or a negative errno
- * with the reason in RET->error (also logged). */
+ * (O->attempts), other refusals are not, nor a certificate that does not
+ * verify (-EKEYREJECTED).  Returns 0, or a negative errno with the reason
+ * in RET->error (also logged). */
 int upload_bundle(const struct upload_options *o, struct upload_result *ret);
 
 #endif

@@ -114,27 +114,30 @@ static const char *manifest_string(json_object *m, const char *section, const ch
 	return json_object_object_get_ex(m, key, &v) ? json_object_get_string(v) : NULL;
 }
 
-/* Compares the file PATH with the manifest's NAME. */
-static void check_file(struct verify *v, const char *name, const char *path)
+/* Compares the file PATH with the manifest's NAME; true when it is the
+ * manifest's. */
+static bool check_file(struct verify *v, const char *name, const char *path)
 {
 	const char *want = manifest_file(v->manifest, name, NULL);
 	char got[SHA256_HEX_LEN], detail[PATH_MAX + 200];
 
 	if (!want) {
 		say(v, false, name, "not in the manifest");
-		return;
+		return false;
 	}
 	if (access(path, F_OK) < 0) {
 		snprintf(detail, sizeof(detail), "missing (%s)", path);
 		say(v, false, name, detail);
-		return;
+		return false;
 	}
 	if (kit_file_sha256(path, got) < 0) {
 		say(v, false, name, "cannot be read");
-		return;
+		return false;
 	}
 	snprintf(detail, sizeof(detail), "sha256 %.16s..., the manifest's %.16s...", got, want);
-	say(v, strcmp(got, want) == 0, name, strcmp(got, want) == 0 ? "" : detail);
+	bool same = strcmp(got, want) == 0;
+	say(v, same, name, same ? "" : detail);
+	return same;
 }
 
 struct initrd_walk {
@@ -263,11 +266,7 @@ static void check_esp(struct verify *v, const char *raw, const char *scratch)
 			say(v, false, name, "not on the ESP (or the ESP cannot be read)");
 			continue;
 		}
-		check_file(v, name, to);
-		const char *want = manifest_file(v->manifest, name, NULL);
-		char got[SHA256_HEX_LEN];
-		if (strcmp(name, "ESP:/initrd") == 0 && kit_file_sha256(to, got) == 0 &&
-		    want && strcmp(got, want) != 0)
+		if (!check_file(v, name, to) && strcmp(name, "ESP:/initrd") == 0)
 			check_initrd_files(v, to, name);
 		unlink(to);
 	}
@@ -329,10 +328,7 @@ static void check_netboot(struct verify *v)
 	snprintf(path, sizeof(path), "%s/vmlinuz", v->netboot);
 	check_file(v, "ESP:/vmlinuz", path);
 	snprintf(path, sizeof(path), "%s/initrd", v->netboot);
-	check_file(v, "netboot:/initrd", path);
-	const char *sha = manifest_file(v->manifest, "netboot:/initrd", NULL);
-	char got[SHA256_HEX_LEN];
-	if (sha && kit_file_sha256(path, got) == 0 && strcmp(got, sha) != 0)
+	if (!check_file(v, "netboot:/initrd", path) && access(path, R_OK) == 0)
 		check_initrd_files(v, path, "netboot:/initrd");
 	/* The script write_netboot writes from the manifest's command line. */
 	snprintf(want, sizeof(want), "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",

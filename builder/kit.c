@@ -198,7 +198,7 @@ struct kit_payload {
 	struct guestimage image;
 	/* fio's libraries the host root leaves out (add_fio_libs) */
 	char lib_src[KIT_MAX_LIBS][PATH_MAX], lib_dest[KIT_MAX_LIBS][PATH_MAX];
-	struct fsimage_file files[5 + KIT_MAX_LIBS];
+	struct fsimage_file files[6 + KIT_MAX_LIBS];
 	unsigned n_files;
 };
 
@@ -633,6 +633,13 @@ static int build_payload(const struct profile *p, const struct kit_paths *k,
 	ret->files[2] = (struct fsimage_file){ret->guest.initrd, BENCH_KIT_DIR "/initrd.img"};
 	ret->files[3] = (struct fsimage_file){ret->pristine, BENCH_KIT_DIR "/disk.qcow2"};
 	ret->n_files = 4;
+	/* The CAs an https:// upload trusts (the URL may come later, on the
+	 * kernel command line): the profile's, else this host's. */
+	const char *ca = p->appliance.upload_ca[0] ? p->appliance.upload_ca : KIT_SYSTEM_CAS;
+	if (access(ca, R_OK) == 0)
+		ret->files[ret->n_files++] = (struct fsimage_file){ca, BENCH_KIT_UPLOAD_CA};
+	else if (p->appliance.upload_ca[0])
+		return log_error_errno(-errno, "[appliance] upload_ca '%s'", ca);
 	/* Host-native cells run the guest agent on the lab server. */
 	if (p->workload.host_baseline) {
 		r = guestkit_find_agent(NULL, ret->agent, sizeof(ret->agent));

@@ -20,6 +20,9 @@ struct kit_options {
 	const char *sign_key;   /* ssh-keygen -Y sign key, or NULL */
 };
 
+/* The system CAs a kit trusts for its upload when the profile names none. */
+#define KIT_SYSTEM_CAS "/etc/ssl/certs/ca-certificates.crt"
+
 /* The namespace of a manifest's signature (ssh-keygen -Y ... -n). */
 #define KIT_SIGNATURE_NAMESPACE "buildapp-kit"
 

@@ -22,6 +22,8 @@ KEYS_NAMED(ENUM, "appliance", "after", "poweroff", after_action, appliance.after
 	"What the appliance does when the sweep is over.")
 KEYS_ENTRY(STRING, "appliance", "upload", "", 0, 0, appliance.upload,
 	"WebDAV collection (http:// or https:// URL, no credentials) the appliance sends its finished bundle to; buildapp.upload= on the kernel command line overrides it (and may carry user:password@). Empty: no upload.")
+KEYS_ENTRY(STRING, "appliance", "upload_ca", "", 0, 0, appliance.upload_ca,
+	"PEM file of the certificate authorities an https:// upload trusts (a lab's own CA), embedded in the kit; a path relative to the current directory. Empty: the build host's system CAs (/etc/ssl/certs/ca-certificates.crt), embedded too. A server whose certificate these do not verify is refused with the reason and the bundle stays on RESULTS.")
 KEYS_ENTRY(UINT, "appliance", "upload_retry", "1800", 0, 604800, appliance.upload_retry,
 	"With no RESULTS partition (netbooted: the bundle only in RAM), how long in seconds a failed upload is tried again, with backoff, before the server stays up holding the bundle and says on its console how to get it (a stick with an ext4 partition labelled RESULTS plugged in gets it; the upload is tried every 5 minutes). A refusal no retry changes (an HTTP 4xx) is said at once and not retried. buildapp.upload_retry= on the kernel command line overrides it.")
 KEYS_UNSTORED("appliance", "include",

@@ -610,6 +610,9 @@ static int check_combinations(struct load_state *st)
 	}
 	if (uploadurl_check(p->appliance.upload, false, msg, sizeof(msg)) < 0)
 		return bad_key(st, "appliance", "upload", msg);
+	if (p->appliance.upload_ca[0] &&
+	    uploadurl_check_ca(p->appliance.upload_ca, msg, sizeof(msg)) < 0)
+		return bad_key(st, "appliance", "upload_ca", msg);
 	if (p->host.wipe && strcmp(p->host.disk, "auto") == 0)
 		return bad_key(st, "host", "wipe",
 			       "yes needs [host] disk to name the disk by a "

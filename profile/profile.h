@@ -106,6 +106,7 @@ struct profile_appliance {
 	char kernel[PROFILE_STR_MAX]; /* "auto" or a path */
 	enum after_action after;
 	char upload[PROFILE_STR_MAX]; /* WebDAV collection URL; "": none */
+	char upload_ca[PROFILE_STR_MAX]; /* PEM CAs for https; "": the system's */
 	unsigned upload_retry; /* seconds a failed upload from RAM is retried */
 };
 

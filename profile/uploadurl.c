@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cleanup.h"
+
 /* The part of URL after the scheme, or NULL for another scheme. */
 static const char *after_scheme(const char *url)
 {
@@ -63,4 +65,21 @@ const char *uploadurl_redact(const char *url, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.*s***@%s", (int)(rest - url), url, at + 1);
 	return buf;
+}
+
+int uploadurl_check_ca(const char *path, char *reason, size_t len)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	char line[256];
+
+	if (!f) {
+		snprintf(reason, len, "'%s': %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "-----BEGIN CERTIFICATE-----", 27) == 0)
+			return 0;
+	snprintf(reason, len, "'%s': no PEM certificate in it (-----BEGIN CERTIFICATE-----)",
+		 path);
+	return -EINVAL;
 }

@@ -19,4 +19,9 @@ int uploadurl_check(const char *url, bool credentials, char *reason, size_t len)
 /* URL with any user:password@ left out, for messages, into BUF. */
 const char *uploadurl_redact(const char *url, char *buf, size_t len);
 
+/* Whether PATH is a readable PEM file holding at least one certificate
+ * (what [appliance] upload_ca names).  Returns 0, or -EINVAL with the
+ * reason in REASON. */
+int uploadurl_check_ca(const char *path, char *reason, size_t len);
+
 #endif

@@ -17,6 +17,8 @@
 #define BENCH_KIT_DIR "/usr/lib/buildapp/kit"
 /* The guest agent, there only when the plan has host-native cells. */
 #define BENCH_KIT_AGENT BENCH_KIT_DIR "/buildapp-agent"
+/* The CAs an https:// upload trusts ([appliance] upload_ca, builder/kit.c). */
+#define BENCH_KIT_UPLOAD_CA BENCH_KIT_DIR "/upload-ca.pem"
 
 struct bench_inputs {
 	const struct plan *plan;

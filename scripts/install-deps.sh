@@ -15,7 +15,7 @@ linux-image-amd64 busybox-static kmod cpio zstd
 fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux openssh-client
 syslinux syslinux-common extlinux systemd-boot-efi
 hdparm sdparm nvme-cli fdisk
-python3 python3-html5lib xxd
+python3 python3-html5lib xxd openssl
 chromium poppler-utils tidy
 nginx-core ipxe-qemu
 "

@@ -8,7 +8,10 @@
 # collection, which `buildapp report DIR` over the rack leaves out, and
 # the next try of the same bundle replaces it; the rack's report shows
 # the two servers that arrived side by side; credentials in the URL are
-# never printed.  Cost: about 15 s (one nginx, no guest).
+# never printed.  Over TLS: the server's certificate verifies with the
+# CA given (the kit's [appliance] upload_ca), and without it, or with
+# another CA, the upload is refused at once with the certificate error.
+# Cost: about 15 s (one nginx, no guest).
 set -u
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
@@ -93,6 +96,31 @@ check "a wrong port fails" test $rc -eq 1
 check "... after its retries, saying why" sh -c 'echo "$1" | grep -q "retrying in 1 s (2 of 2)" && echo "$1" | grep -qi "connect.*after 2 attempts"' - "$out"
 out=$("$HELPER" "$tmp/a" "ftp://127.0.0.1/rack/" "$A" 2>&1)
 check "not an http URL: refused before anything is sent" sh -c 'echo "$1" | grep -q "is not an http:// or https:// URL"' - "$out"
+
+# TLS: the CA that issued the server's certificate, none (libcurl's
+# system CAs), another CA.
+bundle "$tmp/t" SRV-T 1
+T=ci-smoke_SRV-T_DISK_20261201T100000Z
+out=$(UPLOAD_CA=$WEBDAV_CA "$HELPER" "$tmp/t" "$WEBDAV_TLS_URL/rack/" "$T" 3 2>&1)
+rc=$?
+echo "$out"
+check "https with the server's CA: sent" sh -c 'test $1 -eq 0 && echo "$2" | grep -q "sent to https://127.0.0.1:.*/rack/'"$T"'/: 9 files"' - $rc "$out"
+check "... and it arrived whole" sh -c 'cd "$1" && sha256sum --quiet -c SHA256SUMS' - "$rack/$T"
+start=$(date +%s)
+out=$(env -u UPLOAD_CA "$HELPER" "$tmp/t" "$WEBDAV_TLS_URL/rack/" "$T.2" 3 2>&1)
+rc=$?
+echo "$out"
+check "https without its CA: refused" test $rc -eq 1
+check "... with the certificate error" sh -c 'echo "$1" | grep -q "the server.s certificate is not trusted: SSL certificate problem"' - "$out"
+check "... at once, without retries" sh -c 'test $1 -lt 3 && ! echo "$2" | grep -q retrying' - $(($(date +%s) - start)) "$out"
+check "... and nothing arrived" test ! -e "$rack/$T.2" -a -z "$(ls -A "$rack" | grep "^\.$T")"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=another CA" \
+	-keyout "$tmp/other.key" -out "$tmp/other.pem" 2>/dev/null
+out=$(UPLOAD_CA=$tmp/other.pem "$HELPER" "$tmp/t" "$WEBDAV_TLS_URL/rack/" "$T.3" 3 2>&1)
+rc=$?
+echo "$out"
+check "https with another CA: refused with the certificate error" sh -c 'test $1 -eq 1 && echo "$2" | grep -q "certificate is not trusted"' - $rc "$out"
+rm -rf "$rack/$T" # the rack's report below is of two servers
 
 # Killed midway: a 64 MiB console log sent at 4 MiB/s.
 bundle "$tmp/b" SRV-B 0.5 2>/dev/null || true

@@ -2,19 +2,34 @@
 # module) on 127.0.0.1 only, on a free port, for the tests' uploads.
 # webdav_start DIR: serves DIR/dav; /rack/ takes PUT, MKCOL, MOVE and
 # DELETE, /ro/ only reads (a PUT is refused 405), /closed/ answers 403.
-# Sets WEBDAV_PORT and WEBDAV_URL (http://127.0.0.1:PORT); webdav_stop
-# stops it.  Exits 77 when nginx is not installed.
+# Sets WEBDAV_PORT and WEBDAV_URL (http://127.0.0.1:PORT); the same over
+# TLS at WEBDAV_TLS_URL (https://127.0.0.1:PORT2), its certificate for
+# 127.0.0.1 issued by a CA of its own, WEBDAV_CA (PEM).  webdav_stop
+# stops it.  Exits 77 when nginx or openssl is not installed.
 webdav_start() {
 	wd=$1
 	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || {
 		echo "nginx is not installed (nginx-core: scripts/install-deps.sh)"; exit 77; }
 	NGINX=$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)
-	mkdir -p "$wd/dav/rack" "$wd/dav/ro" "$wd/dav/closed" "$wd/nginx"
+	command -v openssl >/dev/null 2>&1 || { echo "openssl is not installed"; exit 77; }
+	mkdir -p "$wd/dav/rack" "$wd/dav/ro" "$wd/dav/closed" "$wd/nginx" "$wd/tls"
+	# A CA, and the server's certificate for 127.0.0.1 that it signs.
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=buildapp test CA" \
+		-keyout "$wd/tls/ca.key" -out "$wd/tls/ca.pem" 2>/dev/null &&
+	openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+		-keyout "$wd/tls/server.key" -out "$wd/tls/server.csr" 2>/dev/null &&
+	printf 'subjectAltName=IP:127.0.0.1\n' >"$wd/tls/ext" &&
+	openssl x509 -req -in "$wd/tls/server.csr" -CA "$wd/tls/ca.pem" -CAkey "$wd/tls/ca.key" \
+		-CAcreateserial -days 2 -extfile "$wd/tls/ext" -out "$wd/tls/server.pem" 2>/dev/null ||
+		{ echo "FAILED: openssl could not make the test certificates"; exit 1; }
+	WEBDAV_CA=$wd/tls/ca.pem
 	# The workers run as nobody when started by root: they must reach
 	# DIR (and so its parent, the test's temporary directory).
-	chmod 755 "$wd" "$(dirname "$wd")"
+	chmod 755 "$wd" "$(dirname "$wd")" "$wd/tls"
+	chmod 644 "$wd/tls/server.key"
 	chmod 777 "$wd/dav/rack"
 	WEBDAV_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	WEBDAV_TLS_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	user=""
 	[ "$(id -u)" -ne 0 ] || user="user nobody nogroup;"
 	cat >"$wd/nginx/nginx.conf" <<CONF
@@ -32,6 +47,9 @@ http {
 	scgi_temp_path $wd/nginx/scgi;
 	server {
 		listen 127.0.0.1:$WEBDAV_PORT;
+		listen 127.0.0.1:$WEBDAV_TLS_PORT ssl;
+		ssl_certificate $wd/tls/server.pem;
+		ssl_certificate_key $wd/tls/server.key;
 		root $wd/dav;
 		client_max_body_size 0;
 		location /rack/ {
@@ -48,6 +66,7 @@ CONF
 		cat "$wd/nginx/error.log"; echo "FAILED: nginx did not start"; exit 1; }
 	WEBDAV_PIDFILE=$wd/nginx/nginx.pid
 	WEBDAV_URL=http://127.0.0.1:$WEBDAV_PORT
+	WEBDAV_TLS_URL=https://127.0.0.1:$WEBDAV_TLS_PORT
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		python3 -c "import socket, sys; socket.create_connection((\"127.0.0.1\", int(sys.argv[1])), 2)" "$WEBDAV_PORT" 2>/dev/null && return 0
 		sleep 0.5

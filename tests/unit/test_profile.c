@@ -208,6 +208,10 @@ static void test_bad_values(void **state)
 		     "[appliance] upload", "must not carry credentials", NULL);
 	expect_error("[appliance]\nupload = dav.lab/rack/\n", "[appliance] upload",
 		     "not an http:// or https:// URL", NULL);
+	expect_error("[appliance]\nupload_ca = /nonexistent/ca.pem\n", "t.ini:2:",
+		     "[appliance] upload_ca", "'/nonexistent/ca.pem'", "No such file", NULL);
+	expect_error("[appliance]\nupload_ca = /etc/hostname\n", "[appliance] upload_ca",
+		     "no PEM certificate", NULL);
 	expect_error("[guest]\ncache = unsafe, none\n[report]\ncompare = cache:unsafe vs writethrough\n",
 		     "t.ini:4:", "[report] compare", "the sweep runs no cache writethrough", NULL);
 	expect_error("[report]\ncompare = cache:unsafe writethrough\n", "t.ini:2:",
