@@ -332,6 +332,44 @@ static json_object *writeback_json(void)
 	return o;
 }
 
+int hostinfo_secure_boot(void)
+{
+	unsigned char var[5];
+	_cleanup_close_ int fd = open("/sys/firmware/efi/efivars/"
+				      "SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c",
+				      O_RDONLY | O_CLOEXEC);
+
+	if (access("/sys/firmware/efi", F_OK) < 0)
+		return 0; /* BIOS: no Secure Boot */
+	if (fd < 0 || read(fd, var, sizeof(var)) != (ssize_t)sizeof(var))
+		return -ENOENT;
+	return var[4] == 1;
+}
+
+int hostinfo_lockdown(char *buf, size_t len)
+{
+	char text[128];
+	if (sysfs_read("/sys/kernel/security/lockdown", text, sizeof(text)) < 0)
+		return -ENOENT;
+	char *open_b = strchr(text, '['), *close_b = open_b ? strchr(open_b, ']') : NULL;
+	if (!close_b)
+		return -ENOENT;
+	snprintf(buf, len, "%.*s", (int)(close_b - open_b - 1), open_b + 1);
+	return 0;
+}
+
+static json_object *secure_boot_json(void)
+{
+	int on = hostinfo_secure_boot();
+	return on < 0 ? NULL : json_object_new_boolean(on);
+}
+
+static json_object *lockdown_json(void)
+{
+	char mode[64];
+	return hostinfo_lockdown(mode, sizeof(mode)) < 0 ? NULL : json_object_new_string(mode);
+}
+
 int hostinfo_collect(const struct hostinfo_inputs *in, json_object **ret)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
@@ -358,6 +396,8 @@ int hostinfo_collect(const struct hostinfo_inputs *in, json_object **ret)
 			       json_object_new_string(access("/sys/firmware/efi", F_OK) == 0
 							      ? "uefi"
 							      : "bios"));
+	json_object_object_add(o, "secure_boot", secure_boot_json());
+	json_object_object_add(o, "lockdown", lockdown_json());
 	json_object *disk = disk_json(in);
 	json_object_object_add(o, "disk", disk);
 	json_object_object_add(o, "page_cache_writeback", writeback_json());

@@ -86,4 +86,12 @@ int hostinfo_kit_sha256(const char *dir, char hex[65]);
  * when unknown. */
 long long hostinfo_boot_time(const char *proc_dir);
 
+/* Secure Boot as the firmware says it (the SecureBoot EFI variable,
+ * efivarfs mounted): 1 enforcing, 0 not (or BIOS), -ENOENT unreadable. */
+int hostinfo_secure_boot(void);
+/* The kernel's lockdown mode ("none", "integrity", "confidentiality":
+ * the bracketed word of securityfs's lockdown file) into BUF.  Returns 0
+ * or -ENOENT. */
+int hostinfo_lockdown(char *buf, size_t len);
+
 #endif

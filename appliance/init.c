@@ -89,6 +89,15 @@ static void mount_api_filesystems(void)
 			log_warning("mounting %s on %s: %s", fs[i].type, fs[i].dir,
 				    strerror(errno));
 	}
+	/* What host.json says of Secure Boot and the kernel's lockdown
+	 * (hostinfo.h): the EFI variables and the LSMs' files, read-only. */
+	mount("securityfs", "/sys/kernel/security", "securityfs",
+	      MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	if (access("/sys/firmware/efi", F_OK) == 0) {
+		command_run((char *[]){"modprobe", "-q", "efivarfs", NULL}, NULL, 1);
+		mount("efivarfs", "/sys/firmware/efi/efivars", "efivarfs",
+		      MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL);
+	}
 }
 
 /* The console, when the initramfs had no /dev/console for the kernel. */
@@ -226,7 +235,7 @@ static int mount_results(struct init_env *env)
 		r = -errno;
 		return log_error_errno(r, "mounting %s on %s", dev, RESULTS_DIR);
 	}
-	log_info("RESULTS: %s (boot disk %s)", dev, env->boot_disk);
+	log_info("RESULTS: %s (on %s, which is not a disk to test)", dev, env->boot_disk);
 	return 0;
 }
 
@@ -369,6 +378,11 @@ static void write_report(const struct init_env *env, int status)
 	fprintf(f, "buildapp appliance report\n");
 	fprintf(f, "profile: %s\n", env->profile.appliance.name);
 	fprintf(f, "firmware: %s\n", access("/sys/firmware/efi", F_OK) == 0 ? "uefi" : "bios");
+	char lockdown[64];
+	int secure = hostinfo_secure_boot();
+	fprintf(f, "secure_boot: %s (kernel lockdown: %s)\n",
+		secure < 0 ? "unknown" : secure ? "on" : "off",
+		hostinfo_lockdown(lockdown, sizeof(lockdown)) == 0 ? lockdown : "unknown");
 	fprintf(f, "kernel: %s %s\n", u.release, u.machine);
 	fprintf(f, "kvm: %s\n", access("/dev/kvm", R_OK | W_OK) == 0 ? "/dev/kvm present" : "absent (TCG)");
 	if (env->in_ram)

@@ -17,11 +17,12 @@ static void usage(FILE *f)
 		"Usage: buildapp image --kernel FILE --initrd FILE -o IMAGE\n"
 		"                      [--cmdline TEXT] [--name NAME]\n"
 		"                      [--format raw|qcow2] [--size SIZE]\n"
-		"                      [--results-size SIZE]\n\n"
+		"                      [--results-size SIZE] [--iso]\n\n"
 		"Writes a GPT disk image that boots FILE and the initramfs under\n"
-		"BIOS (SYSLINUX) and UEFI (systemd-boot), with an empty ext4\n"
-		"partition labelled RESULTS.  SOURCE_DATE_EPOCH makes it\n"
-		"reproducible.\n");
+		"BIOS (SYSLINUX) and UEFI (shim and GRUB, Secure Boot), with an empty ext4\n"
+		"partition labelled RESULTS.  --iso writes a hybrid ISO image\n"
+		"(a CD, or a stick it is written to) that boots the same way,\n"
+		"without RESULTS.  SOURCE_DATE_EPOCH makes it reproducible.\n");
 }
 
 int cmd_image(int argc, char **argv)
@@ -35,6 +36,7 @@ int cmd_image(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"size", required_argument, NULL, 's'},
 		{"results-size", required_argument, NULL, 'r'},
+		{"iso", no_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -43,7 +45,7 @@ int cmd_image(int argc, char **argv)
 		.cmdline = "console=ttyS0",
 		.format = IMAGE_FORMAT_RAW,
 	};
-	int c, r;
+	int c, r, iso = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -72,6 +74,7 @@ int cmd_image(int argc, char **argv)
 				return EXIT_BAD_INPUT;
 			}
 			break;
+		case 'I': iso = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return EXIT_BAD_INPUT;
 		}
@@ -82,7 +85,7 @@ int cmd_image(int argc, char **argv)
 	}
 	if (repro_epoch(&spec.epoch) < 0)
 		return EXIT_BAD_INPUT;
-	r = image_build(&spec);
+	r = iso ? image_build_iso(&spec) : image_build(&spec);
 	if (r < 0)
 		return 1;
 	log_info("wrote %s", spec.output);

@@ -44,6 +44,7 @@ struct verify {
 	json_object *manifest;
 	char manifest_path[PATH_MAX];
 	char image[PATH_MAX];   /* "" when KIT has none */
+	char iso[PATH_MAX];     /* "" when KIT has none */
 	char netboot[PATH_MAX]; /* "" when KIT has none */
 	bool device;
 	unsigned checked, differ;
@@ -58,8 +59,8 @@ static void usage(FILE *f)
 		"sha256, and where the image differs (a booted kit, a stick) each\n"
 		"file the manifest lists: boot code, ESP files, the initramfs's\n"
 		"own files; the netboot files.  Each file that differs is named.\n"
-		"KIT is NAME.img, a disk or stick it was written to (give\n"
-		"--manifest), NAME.netboot/, or the directory holding\n"
+		"KIT is NAME.img, NAME.iso, a disk or stick it was written to\n"
+		"(give --manifest), NAME.netboot/, or the directory holding\n"
 		"NAME.manifest.json.\n\n"
 		"  --manifest FILE  the manifest (default: NAME.manifest.json\n"
 		"                   beside the image or the netboot directory)\n"
@@ -320,6 +321,26 @@ static void check_image(struct verify *v, const char *scratch)
 		unlink(raw);
 }
 
+/* A CD image is read-only wherever it goes: its bytes are the kit's. */
+static void check_iso(struct verify *v)
+{
+	const char *want = manifest_string(v->manifest, "iso", "sha256");
+	char got[SHA256_HEX_LEN], detail[256];
+
+	progress_step("hashing the ISO image");
+	if (!want) {
+		say(v, false, v->iso, "the manifest lists no ISO image (a kit from before them)");
+		return;
+	}
+	if (kit_file_sha256(v->iso, got) < 0) {
+		say(v, false, v->iso, "cannot be read");
+		return;
+	}
+	bool same = strcmp(got, want) == 0;
+	snprintf(detail, sizeof(detail), "sha256 %.16s..., the manifest's %.16s...", got, want);
+	say(v, same, v->iso, same ? "the manifest's sha256" : detail);
+}
+
 static void check_netboot(struct verify *v)
 {
 	char path[PATH_MAX + 16], want[4096];
@@ -443,8 +464,15 @@ static int locate(struct verify *v, const char *kit, const char *manifest)
 			 v->manifest_path);
 		if (access(v->image, F_OK) < 0)
 			v->image[0] = '\0';
+		snprintf(v->iso, sizeof(v->iso), "%.*s.iso", (int)stem, v->manifest_path);
+		if (access(v->iso, F_OK) < 0)
+			v->iso[0] = '\0';
 		if (access(v->netboot, F_OK) < 0)
 			v->netboot[0] = '\0';
+	} else if (S_ISREG(st.st_mode) && n > 4 && strcmp(kit + n - 4, ".iso") == 0) {
+		snprintf(v->iso, sizeof(v->iso), "%s", kit);
+		snprintf(v->manifest_path, sizeof(v->manifest_path), "%.*s.manifest.json",
+			 (int)n - 4, kit);
 	} else if (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode)) {
 		snprintf(v->image, sizeof(v->image), "%s", kit);
 		v->device = S_ISBLK(st.st_mode);
@@ -626,6 +654,8 @@ int cmd_verify(int argc, char **argv)
 	check_signature(&v, key, scratch);
 	if (v.image[0])
 		check_image(&v, scratch);
+	if (v.iso[0])
+		check_iso(&v);
 	if (v.netboot[0])
 		check_netboot(&v);
 	if (again)

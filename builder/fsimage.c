@@ -60,7 +60,7 @@ int fsimage_make_esp(const struct fsimage_esp *esp)
 	char target[1024];
 	int r;
 
-	if (esp->size < (64ULL << 20) || esp->size % (1 << 20))
+	if (esp->size < (esp->small ? 1ULL << 20 : 64ULL << 20) || esp->size % (1 << 20))
 		return log_error_code(-EINVAL, "ESP size %" PRIu64
 				      " is not a multiple of 1 MiB >= 64 MiB",
 				      esp->size);
@@ -71,10 +71,14 @@ int fsimage_make_esp(const struct fsimage_esp *esp)
 	snprintf(hidden, sizeof(hidden), "%" PRIu64, esp->start_sector);
 	snprintf(serial, sizeof(serial), "%08" PRIx32, esp->serial);
 	/* 64 heads x 32 sectors: the geometry firmware assumes for disks. */
-	char *mformat[] = {"mformat", "-i", (char *)esp->path, "-F",
+	char *mformat[] = {"mformat", "-i", (char *)esp->path,
 			   "-T", sectors, "-h", "64", "-s", "32",
 			   "-H", hidden, "-N", serial,
-			   "-v", (char *)esp->label, "::", NULL};
+			   "-v", (char *)esp->label, "-F", "::", NULL};
+	if (esp->small) { /* no -F: the FAT type that fits the size */
+		mformat[15] = "::";
+		mformat[16] = NULL;
+	}
 	r = run_tool(mformat, esp->epoch);
 	if (r < 0)
 		return r;

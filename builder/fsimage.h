@@ -17,7 +17,8 @@ struct fsimage_file {
 
 struct fsimage_esp {
 	const char *path;        /* image file to create */
-	uint64_t size;           /* bytes, a multiple of 1 MiB, >= 64 MiB */
+	uint64_t size;           /* bytes, a multiple of 1 MiB, >= 64 MiB
+				  * (FAT32), or of 1 MiB at least when SMALL */
 	uint64_t start_sector;   /* of the partition: FAT "hidden sectors" */
 	uint32_t serial;         /* volume serial */
 	const char *label;       /* volume label, at most 11 characters */
@@ -25,6 +26,8 @@ struct fsimage_esp {
 	const struct fsimage_file *files;
 	unsigned n_files;
 	int syslinux;            /* install SYSLINUX's boot sector + ldlinux */
+	int small;               /* FAT12/16, mtools' choice (an El Torito EFI
+				  * image of a few MiB), not FAT32 */
 	uint64_t epoch;          /* every timestamp */
 };
 

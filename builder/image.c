@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -105,6 +106,9 @@ static int check_cmdline(const char *cmdline)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return log_error_code(-EINVAL, "kernel command line: "
 					      "control character");
+		else if (*p == '\'')
+			return log_error_code(-EINVAL, "kernel command line: a "
+					      "quote (GRUB's configuration quotes each word)");
 	if (strlen(cmdline) > 2048)
 		return log_error_code(-EINVAL, "kernel command line longer "
 				      "than 2048 bytes");
@@ -113,9 +117,24 @@ static int check_cmdline(const char *cmdline)
 
 struct boot_files {
 	char syslinux_cfg[PATH_MAX];
-	char loader_conf[PATH_MAX];
-	char entry_conf[PATH_MAX];
+	char grub_cfg[PATH_MAX];
 };
+
+/* CMDLINE with each word in single quotes, for GRUB's `linux` line: GRUB
+ * reads it as sh would ($, ;, braces), the kernel gets it as it was. */
+static void grub_words(const char *cmdline, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const char *p = cmdline; *p && used + 4 < len;) {
+		size_t n = strcspn(p, " ");
+		if (n)
+			used += (size_t)snprintf(buf + used, len - used, " '%.*s'", (int)n, p);
+		p += n;
+		p += strspn(p, " ");
+	}
+}
 
 static int write_boot_config(struct workdir *w, const struct image_spec *spec,
 			     struct boot_files *ret)
@@ -132,16 +151,14 @@ static int write_boot_config(struct workdir *w, const struct image_spec *spec,
 	r = write_file(ret->syslinux_cfg, text);
 	if (r < 0)
 		return r;
-	snprintf(ret->loader_conf, PATH_MAX, "%s", temp_path(w, "loader.conf"));
-	r = write_file(ret->loader_conf,
-		       "default buildapp.conf\ntimeout 0\neditor no\n");
-	if (r < 0)
-		return r;
-	snprintf(ret->entry_conf, PATH_MAX, "%s", temp_path(w, "buildapp.conf"));
+	char words[3072];
+	grub_words(spec->cmdline, words, sizeof(words));
+	snprintf(ret->grub_cfg, PATH_MAX, "%s", temp_path(w, "grub.cfg"));
 	snprintf(text, sizeof(text),
-		 "title %s\nlinux /vmlinuz\ninitrd /initrd\noptions %s\n",
-		 spec->name, spec->cmdline);
-	return write_file(ret->entry_conf, text);
+		 "set default=0\nset timeout=0\n"
+		 "menuentry '%s' {\n\tlinux /vmlinuz%s\n\tinitrd /initrd\n}\n",
+		 spec->name, words);
+	return write_file(ret->grub_cfg, text);
 }
 
 static int make_filesystems(struct workdir *w, const struct image_spec *spec,
@@ -162,18 +179,15 @@ static int make_filesystems(struct workdir *w, const struct image_spec *spec,
 	files[n++] = (struct fsimage_file){spec->kernel, "/vmlinuz"};
 	files[n++] = (struct fsimage_file){spec->initrd, "/initrd"};
 	files[n++] = (struct fsimage_file){bf.syslinux_cfg, "/syslinux.cfg"};
-	files[n++] = (struct fsimage_file){IMAGE_SYSTEMD_BOOT,
-					   "/EFI/BOOT/BOOTX64.EFI"};
-	files[n++] = (struct fsimage_file){bf.loader_conf, "/loader/loader.conf"};
-	files[n++] = (struct fsimage_file){bf.entry_conf,
-					   "/loader/entries/buildapp.conf"};
+	files[n++] = (struct fsimage_file){IMAGE_SHIM, "/EFI/BOOT/BOOTX64.EFI"};
+	files[n++] = (struct fsimage_file){IMAGE_GRUB, "/EFI/BOOT/grubx64.efi"};
+	files[n++] = (struct fsimage_file){bf.grub_cfg, IMAGE_GRUB_CFG};
 	for (unsigned i = 0; i < spec->n_extra_files; i++)
 		files[n++] = spec->extra_files[i];
 
-	static const char *const dirs[] = {"/EFI", "/EFI/BOOT", "/loader",
-					   "/loader/entries", NULL};
+	static const char *const dirs[] = {"/EFI", "/EFI/BOOT", "/EFI/debian", NULL};
 	snprintf(esp_path, PATH_MAX, "%s", temp_path(w, "esp.img"));
-	progress_step("making the ESP (FAT32, SYSLINUX, systemd-boot)");
+	progress_step("making the ESP (FAT32, SYSLINUX, shim and GRUB)");
 	r = fsimage_make_esp(&(struct fsimage_esp){
 		.path = esp_path,
 		.size = esp_size,
@@ -406,7 +420,7 @@ static int compute_layout(const struct image_spec *spec, struct layout *ret)
 		r = file_size(spec->initrd, &isize);
 	if (r < 0)
 		return r;
-	/* FAT32 tables, syslinux, systemd-boot and room for one more kernel. */
+	/* FAT32 tables, syslinux, shim, GRUB and room for one more kernel. */
 	esp_size = round_up((ksize + isize) * 21 / 20 + 8 * MIB, MIB);
 	if (esp_size < 64 * MIB)
 		esp_size = 64 * MIB;
@@ -430,6 +444,30 @@ static int compute_layout(const struct image_spec *spec, struct layout *ret)
 	return 0;
 }
 
+/* The work directory of a build of SPEC, after its command line is
+ * checked. */
+static int build_begin(struct workdir *w, const struct image_spec *spec)
+{
+	int r = check_cmdline(spec->cmdline);
+
+	if (r < 0)
+		return r;
+	tempfiles_remove_on_signal();
+	return workdir_create(w, spec->output);
+}
+
+/* FINAL, complete, synced and renamed to OUTPUT. */
+static int build_finish(const char *final, const char *output)
+{
+	int r = sync_file(final);
+
+	if (r == 0 && rename(final, output) < 0)
+		r = log_error_errno(-errno, "cannot rename '%s' to '%s'", final, output);
+	if (r == 0)
+		tempfiles_forget(final);
+	return r;
+}
+
 int image_build(const struct image_spec *spec)
 {
 	struct workdir w;
@@ -439,13 +477,9 @@ int image_build(const struct image_spec *spec)
 
 	unsigned long mark = tempfiles_mark();
 
-	r = check_cmdline(spec->cmdline);
+	r = compute_layout(spec, &l);
 	if (r == 0)
-		r = compute_layout(spec, &l);
-	if (r < 0)
-		return r;
-	tempfiles_remove_on_signal();
-	r = workdir_create(&w, spec->output);
+		r = build_begin(&w, spec);
 	if (r < 0)
 		return r;
 
@@ -471,16 +505,117 @@ int image_build(const struct image_spec *spec)
 	} else {
 		snprintf(final, sizeof(final), "%s", raw);
 	}
-	r = sync_file(final);
+	r = build_finish(final, spec->output);
 	if (r < 0)
 		goto fail;
-	if (rename(final, spec->output) < 0) {
-		r = -errno;
-		log_error("cannot rename '%s' to '%s': %s", final, spec->output,
-			  strerror(-r));
+	tempfiles_remove_since(mark);
+	return 0;
+
+fail:
+	tempfiles_remove_since(mark);
+	return r;
+}
+
+/* YYYYMMDDhhmmsscc of EPOCH (UTC), xorriso's timestring. */
+static void iso_time(uint64_t epoch, char buf[32])
+{
+	time_t t = (time_t)epoch;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, 32, "%Y%m%d%H%M%S00", &tm);
+}
+
+int image_build_iso(const struct image_spec *spec)
+{
+	struct workdir w;
+	struct boot_files bf;
+	char efi[PATH_MAX], info[PATH_MAX], iso[PATH_MAX], when[32], dates[64], sde[48];
+	char map[8][PATH_MAX + 64];
+	unsigned long mark = tempfiles_mark();
+	int r;
+
+	r = build_begin(&w, spec);
+	if (r < 0)
+		return r;
+	r = write_boot_config(&w, spec, &bf);
+	if (r < 0)
+		goto fail;
+	snprintf(info, sizeof(info), "%s", temp_path(&w, "info"));
+	char text[256];
+	snprintf(text, sizeof(text), "buildapp kit %s\n", spec->name);
+	r = write_file(info, text);
+	if (r < 0)
+		goto fail;
+	/* UEFI's El Torito image: shim loads grubx64.efi from beside it. */
+	static const char *const efi_dirs[] = {"/EFI", "/EFI/BOOT", NULL};
+	const struct fsimage_file efi_files[] = {
+		{IMAGE_SHIM, "/EFI/BOOT/BOOTX64.EFI"},
+		{IMAGE_GRUB_CD, "/EFI/BOOT/grubx64.efi"},
+	};
+	snprintf(efi, sizeof(efi), "%s", temp_path(&w, "efi.img"));
+	progress_step("making the CD's EFI boot image (shim and GRUB)");
+	r = fsimage_make_esp(&(struct fsimage_esp){
+		.path = efi,
+		.size = 8ULL << 20,
+		.serial = repro_u32(spec->name, spec->epoch, "iso-efi-serial"),
+		.label = IMAGE_ESP_LABEL,
+		.dirs = efi_dirs,
+		.files = efi_files,
+		.n_files = 2,
+		.small = 1,
+		.epoch = spec->epoch,
+	});
+	if (r < 0)
+		goto fail;
+	/* Every file's dates are the epoch's: the ones written here would
+	 * carry the clock. */
+	iso_time(spec->epoch, when);
+	snprintf(dates, sizeof(dates), "--modification-date=%s", when);
+	snprintf(sde, sizeof(sde), "SOURCE_DATE_EPOCH=%" PRIu64, spec->epoch);
+	const char *const graft[][2] = {
+		{"/vmlinuz", spec->kernel},
+		{"/initrd", spec->initrd},
+		{"/isolinux/isolinux.bin", IMAGE_ISOLINUX},
+		{"/isolinux/ldlinux.c32", IMAGE_LDLINUX_BIOS},
+		{"/isolinux/isolinux.cfg", bf.syslinux_cfg},
+		{"/boot/grub/grub.cfg", bf.grub_cfg},
+		{"/boot/grub/efi.img", efi},
+		{"/.disk/info", info},
+	};
+	for (size_t i = 0; i < 8; i++)
+		snprintf(map[i], sizeof(map[i]), "%s=%s", graft[i][0], graft[i][1]);
+	snprintf(iso, sizeof(iso), "%s", temp_path(&w, "kit.iso"));
+	char *xorriso[] = {
+		"xorriso", "-as", "mkisofs", "-quiet", "-o", iso, "-V", "BUILDAPP",
+		"-R", "-J", "-graft-points", "-isohybrid-mbr", IMAGE_ISOHYBRID_MBR,
+		"-c", "isolinux/boot.cat", "-b", "isolinux/isolinux.bin", "-no-emul-boot",
+		"-boot-load-size", "4", "-boot-info-table", "-eltorito-alt-boot",
+		"-e", "boot/grub/efi.img", "-no-emul-boot", "-isohybrid-gpt-basdat",
+		"--set_all_file_dates", when, dates,
+		map[0], map[1], map[2], map[3], map[4], map[5], map[6], map[7], NULL,
+	};
+	progress_step("writing the ISO image (xorriso)");
+	/* Its banner and notes to a file, shown when it fails. */
+	char xlog[PATH_MAX];
+	snprintf(xlog, sizeof(xlog), "%s", temp_path(&w, "xorriso.log"));
+	r = command_spawn(xorriso, &(struct command_opts){.env_extra = (char *[]){sde, NULL},
+							   .stderr_path = xlog,
+							   .out = COMMAND_OUT_STDERR},
+			  NULL);
+	if (r != 0) {
+		char line[512];
+		_cleanup_fclose_ FILE *f = fopen(xlog, "re");
+		while (f && fgets(line, sizeof(line), f))
+			fputs(line, stderr);
+		r = log_error_code(r < 0 ? r : -EIO, "xorriso could not write the ISO image "
+				   "(packages xorriso, isolinux, shim-signed, "
+				   "grub-efi-amd64-signed)");
 		goto fail;
 	}
-	tempfiles_forget(final);
+	r = build_finish(iso, spec->output);
+	if (r < 0)
+		goto fail;
 	tempfiles_remove_since(mark);
 	return 0;
 

@@ -40,7 +40,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
  * OUT at the end. */
 struct kit_paths {
 	char work[PATH_MAX - 128];
-	char initrd[PATH_MAX], image[PATH_MAX], netboot[PATH_MAX],
+	char initrd[PATH_MAX], image[PATH_MAX], iso[PATH_MAX], netboot[PATH_MAX],
 		manifest[PATH_MAX], signature[PATH_MAX + 8];
 	char kernel[PATH_MAX], kver[256], init[PATH_MAX], cache[PATH_MAX];
 	char netboot_initrd[PATH_MAX + 16];
@@ -403,7 +403,9 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	if (r == 0)
 		r = add_file_hash(files, "netboot:/initrd", k->netboot_initrd);
 	if (r == 0)
-		r = add_file_hash(files, "ESP:/EFI/BOOT/BOOTX64.EFI", IMAGE_SYSTEMD_BOOT);
+		r = add_file_hash(files, "ESP:/EFI/BOOT/BOOTX64.EFI", IMAGE_SHIM);
+	if (r == 0)
+		r = add_file_hash(files, "ESP:/EFI/BOOT/grubx64.efi", IMAGE_GRUB);
 	if (r == 0)
 		r = add_file_hash(files, "MBR:gptmbr.bin", IMAGE_GPTMBR);
 	if (r == 0)
@@ -423,6 +425,14 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	json_object_object_add(image, "format", json_object_new_string(image_format_name(format)));
 	json_object_object_add(image, "sha256", json_object_new_string(hex));
 	json_object_object_add(m, "image", image);
+	json_object *iso = json_object_new_object();
+	r = kit_file_sha256(k->iso, hex);
+	if (r < 0)
+		return r;
+	snprintf(leaf, sizeof(leaf), "%s.iso", p->appliance.name);
+	json_object_object_add(iso, "file", json_object_new_string(leaf));
+	json_object_object_add(iso, "sha256", json_object_new_string(hex));
+	json_object_object_add(m, "iso", iso);
 	json_object *sizes = sizes_json(k, payload);
 	print_sizes(sizes, k->image);
 	json_object_object_add(m, "sizes", sizes);
@@ -687,6 +697,7 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 		return r;
 	snprintf(k.initrd, sizeof(k.initrd), "%s/initrd", k.work);
 	snprintf(k.image, sizeof(k.image), "%s/%s.img", k.work, name);
+	snprintf(k.iso, sizeof(k.iso), "%s/%s.iso", k.work, name);
 	snprintf(k.netboot, sizeof(k.netboot), "%s/%s.netboot", k.work, name);
 	snprintf(k.manifest, sizeof(k.manifest), "%s/%s.manifest.json", k.work, name);
 	snprintf(k.netboot_initrd, sizeof(k.netboot_initrd), "%s/initrd", k.netboot);
@@ -719,6 +730,17 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 		});
 	if (r == 0)
 		r = write_netboot(&k, payload, cmdline, epoch);
+	/* The CD boots the netboot initrd: it has no ESP to take the guest
+	 * kernel from. */
+	if (r == 0)
+		r = image_build_iso(&(struct image_spec){
+			.name = name,
+			.output = k.iso,
+			.kernel = k.kernel,
+			.initrd = k.netboot_initrd,
+			.cmdline = cmdline,
+			.epoch = epoch,
+		});
 	if (r == 0) {
 		progress_step("writing the manifest (sha256 of the kit)");
 		r = write_manifest(p, &k, payload, format, cmdline, epoch);
@@ -736,11 +758,15 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 	snprintf(final, sizeof(final), "%s/%s.manifest.json", o->outdir, name);
 	if (r == 0)
 		r = put_in_place(&k, k.manifest, final, 0);
+	snprintf(final, sizeof(final), "%s/%s.iso", o->outdir, name);
+	if (r == 0)
+		r = put_in_place(&k, k.iso, final, 0);
 	snprintf(final, sizeof(final), "%s/%s.img", o->outdir, name);
 	if (r == 0)
 		r = put_in_place(&k, k.image, final, 0);
 	tempfiles_remove_since(mark);
 	if (r == 0)
-		log_info("wrote %s, %s.netboot/, %s.manifest.json", final, name, name);
+		log_info("wrote %s, %s.iso, %s.netboot/, %s.manifest.json", final, name, name,
+			 name);
 	return r;
 }

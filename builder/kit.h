@@ -1,5 +1,7 @@
 /* The kit: everything `buildapp PROFILE.ini` writes for one profile.
  *   OUT/NAME.img            the bootable disk image (builder/image.h)
+ *   OUT/NAME.iso            the same kit as a hybrid CD image (a BMC's
+ *                           virtual media), booting the netboot initrd
  *   OUT/NAME.netboot/       vmlinuz, initrd, boot.ipxe (same kit over PXE)
  *   OUT/NAME.manifest.json  sha256 of every embedded file, Debian package
  *                           versions, the resolved settings, builder

@@ -277,6 +277,16 @@ static int write_host_info(xmlTextWriterPtr w, json_object *info)
 					      : accel,
 		  accel && strcmp(accel, "tcg") == 0 ? "differs" : NULL));
 	XW(dl_item(w, "firmware", value_text(info, "firmware"), NULL));
+	/* Absent from bundles made before host.json carried them. */
+	json_object *sb = NULL;
+	if (json_object_object_get_ex(info, "secure_boot", &sb)) {
+		char text[96];
+		const char *lockdown = value_text(info, "lockdown");
+		snprintf(text, sizeof(text), "%s (kernel lockdown: %s)",
+			 !sb ? "unknown" : json_object_get_boolean(sb) ? "on" : "off",
+			 lockdown ? lockdown : "unknown");
+		XW(dl_item(w, "Secure Boot", text, NULL));
+	}
 	json_object *kit = NULL, *plan = NULL;
 	json_object_object_get_ex(info, "kit", &kit);
 	json_object_object_get_ex(info, "plan", &plan);

@@ -39,7 +39,8 @@ static const char *str(const char *s)
 static void text_hosts(const struct model *mo, FILE *f)
 {
 	static const char *const fields[] = {"cpu_model", "cpus", "memory_bytes", "kernel",
-					     "qemu_version", "libvirt_version", "accel"};
+					     "qemu_version", "libvirt_version", "accel", "secure_boot",
+					     "lockdown"};
 
 	fprintf(f, "\n== Hosts ==\n");
 	for (size_t k = 0; k < mo->n_hosts; k++) {

@@ -5,7 +5,8 @@
 # the appliance to power off, then prints the appliance.txt it left on RESULTS
 # (read back read-only with guestfish).
 #
-# Usage: boot-appliance.sh IMAGE [--uefi] [--disk-size SIZE] [--disk FILE]
+# Usage: boot-appliance.sh IMAGE [--uefi|--secure-boot] [--cdrom [--stick FILE]]
+#            [--disk-size SIZE] [--disk FILE]
 #            [--plan FILE] [--timeout SECONDS] [--silence SECONDS]
 #            [--memory MB] [--smp N] [--boot-bus virtio|sata|nvme|usb]
 #            [--accel auto|kvm|tcg] [--serial SERIAL] [--dut-bus ahci|scsi|nvme]
@@ -16,6 +17,11 @@
 # server reboot in the same QEMU, as a real one does (a kit whose
 # durability runs crash their host, [workload] crash = host), where
 # otherwise QEMU exits at a reboot as it does at a power-off.
+# --secure-boot is UEFI with Secure Boot enforcing (OVMF's secboot code
+# with Microsoft's keys enrolled).  --cdrom boots IMAGE (NAME.iso) from
+# a CD drive, with a USB stick holding a RESULTS partition plugged in,
+# from which the report is read (--stick FILE: that stick, made when
+# missing and kept).
 # Exit status: 0 powered off and the report was read, 1 failure or timeout,
 # 2 bad usage.
 #
@@ -30,10 +36,10 @@ set -eu
 prog=boot-appliance
 usage() { # [STATUS]: 0 prints to stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '8,27p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '8,33p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 	fi
-	sed -n '8,27p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,33p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
@@ -41,9 +47,13 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 image= uefi=0 disk_size=8G disk= timeout= silence= plan= memory=3072 smp=2
 boot_bus=virtio accel=${BUILDAPP_ACCEL:-auto} serial=BUILDAPP-DUT-0001
 report=appliance.txt log= probe_only=0 dut_bus=ahci reboot=-no-reboot
+secure_boot=0 cdrom=0 stick=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--uefi) uefi=1 ;;
+	--secure-boot) uefi=1 secure_boot=1 ;;
+	--cdrom) cdrom=1 ;;
+	--stick) stick=$2; shift ;;
 	--disk-size) disk_size=$2; shift ;;
 	--disk) disk=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
@@ -142,9 +152,17 @@ print(len(plan["cells"]) * most, plan["profile"]["guest"]["timeout"])
 ' "$1"
 }
 
-# The initrd on IMAGE's ESP (partition 1), on stdout.
+# The initrd on IMAGE's ESP (partition 1), or at the root of an ISO
+# image, on stdout.
 image_initrd() {
-	if [ "$format" = raw ]; then
+	if [ "$(dd if="$image" bs=1 skip=32769 count=5 2>/dev/null)" = CD001 ]; then
+		t=$(mktemp "${TMPDIR:-/tmp}/boot-appliance-initrd.XXXXXX") &&
+			xorriso -osirrox on -indev "$image" -extract /initrd "$t" >/dev/null 2>&1 &&
+			cat "$t"
+		rc=$?
+		rm -f "$t"
+		return $rc
+	elif [ "$format" = raw ]; then
 		start=$(partx -g -o START -n 1 "$image") &&
 			mcopy -n -i "$image@@$((start * 512))" ::/initrd -
 	else
@@ -193,10 +211,12 @@ if [ -z "$disk" ]; then
 	qemu-img create -q -f raw "$disk" "$disk_size"
 fi
 
-set -- -accel "$accel" -M q35 -m "$memory" -smp "$smp" -cpu max \
+machine=q35
+[ "$secure_boot" = 0 ] || machine=q35,smm=on
+set -- -accel "$accel" -M "$machine" -m "$memory" -smp "$smp" -cpu max \
 	-nodefaults -display none $reboot -serial stdio \
 	-drive "file=$disk,format=raw,if=none,id=dut,cache=none,aio=threads" \
-	-drive "file=$image,format=$format,if=none,id=boot,cache=unsafe"
+	-drive "file=$image,format=$format,if=none,id=boot,cache=unsafe$([ "$cdrom" = 0 ] || echo ,media=cdrom,readonly=on)"
 # The disk under test: an emulated ATA disk on q35's AHCI by default, so
 # hdparm talks to a drive; SCSI (sdparm) and NVMe (nvme-cli) likewise.
 case $dut_bus in
@@ -205,13 +225,36 @@ scsi) set -- "$@" -device virtio-scsi-pci,id=dutscsi \
 	-device "scsi-hd,drive=dut,bus=dutscsi.0,serial=$serial" ;;
 nvme) set -- "$@" -device "nvme,drive=dut,serial=$serial" ;;
 esac
+# From a CD: the drive on AHCI, a USB stick with RESULTS beside it.
+if [ "$cdrom" = 1 ]; then
+	[ -n "$stick" ] || stick=$work/stick.raw
+	if [ ! -e "$stick" ]; then
+		qemu-img create -q -f raw "$stick" 256M
+		echo 'label: gpt
+start=2048, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4' | sfdisk -q "$stick" >/dev/null
+		mke2fs -q -F -t ext4 -L RESULTS -E offset=1048576 "$stick" 200M ||
+			die "cannot make the RESULTS stick"
+	fi
+	set -- "$@" -drive "file=$stick,format=raw,if=none,id=stick,cache=unsafe" \
+		-device qemu-xhci -device usb-storage,drive=stick,serial=RESULTS-STICK
+	boot_bus=cdrom
+fi
 case $boot_bus in
+cdrom) set -- "$@" -device ide-cd,drive=boot,bus=ide.1,bootindex=0 ;;
 virtio) set -- "$@" -device virtio-blk-pci,drive=boot,bootindex=0 ;;
 sata) set -- "$@" -device ide-hd,drive=boot,bus=ide.1,bootindex=0 ;;
 nvme) set -- "$@" -device nvme,drive=boot,serial=BUILDAPP-BOOT,bootindex=0 ;;
 usb) set -- "$@" -device qemu-xhci -device usb-storage,drive=boot,bootindex=0 ;;
 esac
-if [ "$uefi" = 1 ]; then
+if [ "$secure_boot" = 1 ]; then
+	code=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd vars=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
+	[ -f "$code" ] && [ -f "$vars" ] || die "OVMF with Secure Boot not found ($code, $vars: package ovmf)"
+	# The secboot build keeps its variables in SMM-protected flash.
+	set -- "$@" -global driver=cfi.pflash01,property=secure,value=on
+	cp "$vars" "$work/vars.fd"
+	set -- "$@" -drive "if=pflash,format=raw,unit=0,readonly=on,file=$code" \
+		-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd"
+elif [ "$uefi" = 1 ]; then
 	code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
 	[ -f "$code" ] || code=/usr/share/OVMF/OVMF_CODE.fd vars=/usr/share/OVMF/OVMF_VARS.fd
 	[ -f "$code" ] || die "OVMF not found in /usr/share/OVMF (package ovmf)"
@@ -221,7 +264,7 @@ if [ "$uefi" = 1 ]; then
 fi
 
 [ -n "$log" ] || log=$work/console.log
-echo "$prog: booting $image ($format, $([ "$uefi" = 1 ] && echo UEFI || echo BIOS), $accel, boot disk on $boot_bus, disk under test $disk_size on $dut_bus serial $serial)" >&2
+echo "$prog: booting $image ($format$([ "$cdrom" = 1 ] && echo ", CD"), $([ "$secure_boot" = 1 ] && echo "UEFI Secure Boot" || { [ "$uefi" = 1 ] && echo UEFI || echo BIOS; }), $accel, boot disk on $boot_bus, disk under test $disk_size on $dut_bus serial $serial)" >&2
 echo "$prog: limit ${timeout}s ($from: $runs runs of at most ${run_timeout}s), console silence limit ${silence}s, console log $log" >&2
 start=$(date +%s)
 : >"$log" # exists before tail starts
@@ -254,7 +297,13 @@ wait "$tpid" 2>/dev/null || true
 echo "$prog: powered off after $(($(date +%s) - start))s" >&2
 
 echo "$prog: report from RESULTS ($report):" >&2
-# RESULTS is partition 2 of every buildapp image.
-guestfish --ro --format="$format" -a "$image" -m /dev/sda2 cat "/$report" ||
-	die "no /$report on RESULTS"
+# RESULTS is partition 2 of every buildapp image, and the stick's only
+# one after a CD boot.
+if [ "$cdrom" = 1 ]; then
+	guestfish --ro --format=raw -a "$stick" -m /dev/sda1 cat "/$report" ||
+		die "no /$report on the RESULTS stick"
+else
+	guestfish --ro --format="$format" -a "$image" -m /dev/sda2 cat "/$report" ||
+		die "no /$report on RESULTS"
+fi
 finished=1

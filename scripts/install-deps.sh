@@ -13,7 +13,7 @@ libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients libvirt-daemon-system
 qemu-system-x86 qemu-utils ovmf
 linux-image-amd64 busybox-static kmod cpio zstd
 fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux openssh-client
-syslinux syslinux-common extlinux systemd-boot-efi
+syslinux syslinux-common extlinux isolinux shim-signed grub-efi-amd64-signed xorriso
 hdparm sdparm nvme-cli fdisk
 python3 python3-html5lib xxd openssl
 chromium poppler-utils tidy

@@ -125,28 +125,42 @@ grep -q "\"$sha\"" "$work/out/kit-test.manifest.json" || fail "manifest image sh
 grep -q '^kernel vmlinuz initrd=initrd .*buildapp.disk=KIT-TEST-DUT' \
 	"$work/out/kit-test.netboot/boot.ipxe" || fail "iPXE script"
 
-# Under OVMF (the demo booted under SeaBIOS), from a copy without its
-# manifest: the limit comes from the plan inside the image.
+# The demo's image, booted: no longer the manifest's bytes (RESULTS holds
+# the sweep), but each file of the kit in it still is.
+"$BUILDAPP" verify "$clone/out/lvm-unsafe-demo.img" >"$work/verify" ||
+	{ cat "$work/verify"; fail "buildapp verify: the booted kit's files are not the manifest's"; }
+grep -q "^note .*not the manifest's" "$work/verify" && grep -q '^ok       ESP:/initrd' "$work/verify" ||
+	{ cat "$work/verify"; fail "buildapp verify did not check the booted image's files"; }
+
+# The kit as a BMC's virtual CD: NAME.iso from a CD drive under OVMF with
+# Secure Boot enforcing (Microsoft's keys, as servers ship; the demo
+# booted the image under SeaBIOS), RESULTS on a USB stick plugged in; a
+# copy without its manifest: the limit comes from the plan inside the ISO.
 expect() { grep -qx "$2" "$1" || fail "report lacks '$2'"; }
-img=$work/uefi.img
-cp --sparse=always "$work/out/kit-test.img" "$img"
-sh "$clone/scripts/boot-appliance.sh" "$img" --uefi --serial KIT-TEST-DUT \
-	--disk-size 2G --memory 2048 >"$work/report" 2>"$work/boot.err" ||
+iso=$work/cd.iso stick=$work/stick.raw
+cp "$work/out/kit-test.iso" "$iso"
+"$BUILDAPP" verify "$iso" --manifest "$work/out/kit-test.manifest.json" >"$work/verify" ||
+	{ cat "$work/verify"; fail "buildapp verify: the ISO is not the manifest's"; }
+sh "$clone/scripts/boot-appliance.sh" "$iso" --cdrom --secure-boot --stick "$stick" \
+	--serial KIT-TEST-DUT --disk-size 2G --memory 2048 >"$work/report" 2>"$work/boot.err" ||
 	{ cat "$work/boot.err"; fail "boot-appliance.sh failed"; }
 cat "$work/boot.err"
-grep -q "boot-appliance: limit [0-9]*s (plan in $img: 3 runs of at most 900s)" "$work/boot.err" ||
-	fail "the limit did not come from the plan in the image"
+grep -q "boot-appliance: limit [0-9]*s (plan in $iso: 3 runs of at most 900s)" "$work/boot.err" ||
+	fail "the limit did not come from the plan in the ISO"
 grep -E '^[a-z_]+: ' "$work/report"
 expect "$work/report" 'profile: kit-test'
 expect "$work/report" 'firmware: uefi'
+expect "$work/report" 'secure_boot: on (kernel lockdown: integrity)'
 expect "$work/report" 'disk_serial: KIT-TEST-DUT'
 expect "$work/report" 'write_cache_effective: off'
 expect "$work/report" 'write_cache_after_restore: on'
 expect "$work/report" 'status: ok'
 expect "$work/report" 'sweep: 3 runs made, 0 failed, 0 already there'
+grep -q '^results: /dev/sd[a-z]1$' "$work/report" ||
+	fail "appliance.txt does not say the results went to the stick's partition"
 # The journal the nested sweep left on RESULTS: the three runs on the LV,
 # their cache mode as QEMU applied it, their results, and their resets.
-guestfish --ro -a "$img" -m /dev/sda2 cat /runs.jsonl >"$work/runs.jsonl" ||
+guestfish --ro -a "$stick" -m /dev/sda1 cat /runs.jsonl >"$work/runs.jsonl" ||
 	fail "no runs.jsonl on RESULTS"
 cat "$work/runs.jsonl"
 # The LV is the pristine image's size: after a reset it holds that image,
@@ -156,18 +170,12 @@ pristine=$(sha256sum "$work/guestkit/disk.img" | cut -d' ' -f1)
 python3 "$TOP/tests/lib/reset-checks.py" --pristine="$pristine" "$work/runs.jsonl" lvm/raw/-/unsafe/threads/virtio \
 	tarball-write:write_seconds bonnie:bonnie_ fio:fio_write_iops ||
 	fail "the journal of the LV's sweep is not what it should be"
-guestfish --ro -a "$img" -m /dev/sda2 is-file /summary.json | grep -qx true ||
+guestfish --ro -a "$stick" -m /dev/sda1 is-file /summary.json | grep -qx true ||
 	fail "no summary.json on RESULTS"
-# The booted image is no longer the manifest's bytes (RESULTS holds the
-# sweep), but each file of the kit in it still is.
-"$BUILDAPP" verify "$img" --manifest "$work/out/kit-test.manifest.json" >"$work/verify" ||
-	{ cat "$work/verify"; fail "buildapp verify: the booted kit's files are not the manifest's"; }
-grep -q "^note .*not the manifest's" "$work/verify" && grep -q '^ok       ESP:/initrd' "$work/verify" ||
-	{ cat "$work/verify"; fail "buildapp verify did not check the booted image's files"; }
 # host.json: the disk under test as the appliance found it, its write
 # cache as set and read back, the firmware, and the kit's identity as
 # the manifest's hashes of the kit's files give it (docs/report.md).
-guestfish --ro -a "$img" -m /dev/sda2 cat /host.json >"$work/host.json" ||
+guestfish --ro -a "$stick" -m /dev/sda1 cat /host.json >"$work/host.json" ||
 	fail "no host.json on RESULTS"
 python3 - "$work/host.json" "$work/out/kit-test.manifest.json" uefi <<'EOF' ||
 import hashlib, json, sys
@@ -180,7 +188,8 @@ listing = "".join(f'{files["initrd:/usr/lib/buildapp/kit/" + n]}  {n}\n'
                   for n in ("plan.json", "vmlinuz", "initrd.img", "disk.qcow2"))
 kit = {"profile": "kit-test", "sha256": hashlib.sha256(listing.encode()).hexdigest()}
 d = h.get("disk") or {}
-ok = (h["firmware"] == sys.argv[3] and h["kit"] == kit and d.get("serial") == "KIT-TEST-DUT"
+ok = (h["firmware"] == sys.argv[3] and h["secure_boot"] is True and h["lockdown"] == "integrity"
+      and h["kit"] == kit and d.get("serial") == "KIT-TEST-DUT"
       and d.get("write_cache_requested") == "off" and d.get("write_cache_read_back") == "off"
       and d.get("logical_sector_bytes") == 512 and h["qemu_version"] and h["libvirt_version"]
       and len(h["plan"]["sha256"]) == 64)

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Boots the busybox kit image (from image-1-build, else built here) under
-# SeaBIOS and under OVMF with scripts/boot-appliance.sh, and reads what the
+# Boots the busybox kit as an ISO image from a CD drive under SeaBIOS,
+# and as a disk image (from image-1-build, else built here) under OVMF
+# with Secure Boot enforcing (and, with its kernel unsigned, is refused
+# there), with scripts/boot-appliance.sh, and reads what the
 # initramfs wrote back from RESULTS: with boot-appliance's own read-back,
 # then with `buildapp results`.
 . "$TOP/tests/lib/common.sh"
@@ -8,18 +10,41 @@ work=$(mktemp -d "$CACHE/boot.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 [ -s "$CACHE/busybox-kit.img" ] || build_image "$CACHE/busybox-kit.img"
-cp --sparse=always "$CACHE/busybox-kit.img" "$work/bios.img"
 cp --sparse=always "$CACHE/busybox-kit.img" "$work/uefi.img"
 
-sh "$TOP/scripts/boot-appliance.sh" "$work/bios.img" --report boot-test.txt \
+# Under SeaBIOS from a CD drive (the kit's image under SeaBIOS:
+# tests/e2e/kit-boot.sh's demo): the same kernel and initramfs as an
+# ISO image, RESULTS on a USB stick beside it.
+build_image "$work/bios.iso" --iso
+sh "$TOP/scripts/boot-appliance.sh" "$work/bios.iso" --cdrom --report boot-test.txt \
 	--disk-size 1G --memory 512 --timeout 300 >"$work/bios.out"
-tail -n 8 "$work/bios.out"
-grep -q '^firmware: bios$' "$work/bios.out" || fail "BIOS boot: no report from RESULTS"
+tail -n 10 "$work/bios.out"
+grep -q '^firmware: bios$' "$work/bios.out" || fail "BIOS CD boot: no report from the RESULTS stick"
+grep -q '^results: /dev/sdb1$' "$work/bios.out" || fail "BIOS CD boot: RESULTS was not the stick's"
 
-sh "$TOP/scripts/boot-appliance.sh" "$work/uefi.img" --uefi --report boot-test.txt \
+# UEFI with Secure Boot enforcing (Microsoft's keys, as servers ship):
+# shim, Debian's GRUB and kernel, the kernel locked down, its modules
+# loaded.  (Plain UEFI: tests/e2e/kit-boot.sh.)
+sh "$TOP/scripts/boot-appliance.sh" "$work/uefi.img" --secure-boot --report boot-test.txt \
 	--disk-size 1G --memory 512 --timeout 300 >"$work/uefi.out"
-tail -n 8 "$work/uefi.out"
+tail -n 10 "$work/uefi.out"
 grep -q '^firmware: uefi$' "$work/uefi.out" || fail "UEFI boot: no report from RESULTS"
+grep -q '^secure_boot: enabled$' "$work/uefi.out" || fail "UEFI boot: Secure Boot is not on"
+grep -q '^lockdown: .*\[integrity\]' "$work/uefi.out" || fail "UEFI boot: the kernel is not locked down"
+
+# The same firmware refuses the image once its kernel lost its signature.
+cp --sparse=always "$CACHE/busybox-kit.img" "$work/unsigned.img"
+python3 "$TOP/tests/lib/pe-unsign.py" "$KERNEL" "$work/vmlinuz.unsigned"
+esp="$work/unsigned.img@@$(($(partx -g -o START -n 1 "$work/unsigned.img") * 512))"
+MTOOLS_SKIP_CHECK=1 mcopy -o -n -i "$esp" "$work/vmlinuz.unsigned" ::/vmlinuz
+rc=0
+sh "$TOP/scripts/boot-appliance.sh" "$work/unsigned.img" --secure-boot --report boot-test.txt \
+	--disk-size 1G --memory 512 --timeout 60 --log "$work/unsigned.log" \
+	>"$work/unsigned.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "an unsigned kernel under Secure Boot: boot-appliance exit $rc, not 1"
+grep -aq 'bad shim signature' "$work/unsigned.log" ||
+	fail "an unsigned kernel under Secure Boot was not refused by its signature"
+echo "Secure Boot: the signed chain boots; an unsigned kernel is refused (bad shim signature)"
 
 "$BUILDAPP" results "$work/uefi.img" -o "$work/results"
 cat "$work/results/boot-test.txt"

@@ -34,10 +34,16 @@ rc=0; "$BUILDAPP" profiles/ci-smoke.ini -o "$work/bad" --sign "$work/nokey" 2>"$
 verify 0 "$work/kit" --key "$work/team.pub"
 has '^ok       signature: good'
 has "^ok       $work/kit/ci-smoke.img: the manifest's sha256"
+has "^ok       $work/kit/ci-smoke.iso: the manifest's sha256"
 has '^ok       netboot:/initrd'
 has '^ok       netboot:/boot.ipxe'
 verify 0 "$work/kit/ci-smoke.netboot/"
 has 'not checked (give --key)'
+cp "$work/kit/ci-smoke.iso" "$work/flip.iso"
+printf 'x' | dd of="$work/flip.iso" bs=1 seek=40000000 conv=notrunc 2>/dev/null
+verify 1 "$work/flip.iso" --manifest "$work/kit/ci-smoke.manifest.json"
+has "^DIFFERS  $work/flip.iso: sha256"
+rm "$work/flip.iso"
 verify 1 "$work/kit/ci-smoke.img" --key "$work/other.pub"
 has '^DIFFERS  signature: not good'
 # The receiving side, without buildapp.

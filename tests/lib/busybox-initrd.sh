@@ -13,7 +13,8 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/mnt" \
 	"$root/lib/modules/$kver"
 cp /bin/busybox "$root/bin/busybox"
-for m in ahci sd_mod virtio_blk virtio_pci virtio_scsi nvme ext4 crc32c_generic; do
+for m in ahci sd_mod virtio_blk virtio_pci virtio_scsi nvme ext4 crc32c_generic \
+	xhci_pci usb_storage; do
 	modprobe -S "$kver" --show-depends "$m"
 done | awk '$1 == "insmod" { print $2 }' | awk '!seen[$0]++' >"$root/order"
 while read -r ko; do
@@ -61,6 +62,9 @@ done
 if [ -n "$dev" ] && mount -t ext4 "$dev" /mnt; then
 	{
 		if [ -d /sys/firmware/efi ]; then echo "firmware: uefi"; else echo "firmware: bios"; fi
+		mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+		echo "lockdown: $(cat /sys/kernel/security/lockdown 2>/dev/null)"
+		echo "secure_boot: $(dmesg | sed -n 's/.*secureboot: Secure boot \([a-z]*\).*/\1/p' | head -n 1)"
 		echo "kernel: $(uname -r)"
 		echo "results: $dev"
 		echo "cmdline: $(cat /proc/cmdline)"
