@@ -335,12 +335,12 @@ static json_object *writeback_json(void)
 int hostinfo_secure_boot(void)
 {
 	unsigned char var[5];
-	_cleanup_close_ int fd = open("/sys/firmware/efi/efivars/"
-				      "SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c",
-				      O_RDONLY | O_CLOEXEC);
 
 	if (access("/sys/firmware/efi", F_OK) < 0)
 		return 0; /* BIOS: no Secure Boot */
+	_cleanup_close_ int fd = open("/sys/firmware/efi/efivars/"
+				      "SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c",
+				      O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || read(fd, var, sizeof(var)) != (ssize_t)sizeof(var))
 		return -ENOENT;
 	return var[4] == 1;

@@ -84,26 +84,71 @@ static void say(struct verify *v, bool ok, const char *what, const char *detail)
 	       detail);
 }
 
+/* One check of a hash: GOT against the manifest's WANT, OK_DETAIL said
+ * when they are the same.  True when they are. */
+static bool say_sha(struct verify *v, const char *what, const char *got, const char *want,
+		    const char *ok_detail)
+{
+	char detail[128];
+	bool same = strcmp(got, want) == 0;
+
+	snprintf(detail, sizeof(detail), "sha256 %.16s..., the manifest's %.16s...", got, want);
+	say(v, same, what, same ? ok_detail : detail);
+	return same;
+}
+
+/* The manifest's "files" array, or NULL. */
+static json_object *manifest_files(json_object *m)
+{
+	json_object *files = NULL;
+
+	json_object_object_get_ex(m, "files", &files);
+	return json_object_is_type(files, json_type_array) ? files : NULL;
+}
+
+static size_t manifest_n_files(json_object *m)
+{
+	json_object *files = manifest_files(m);
+	return files ? json_object_array_length(files) : 0;
+}
+
+/* The "path" of entry I of the manifest's files, or NULL. */
+static const char *manifest_file_path(json_object *m, size_t i)
+{
+	json_object *path;
+
+	return json_object_object_get_ex(json_object_array_get_idx(manifest_files(m), i),
+					 "path", &path)
+		       ? json_object_get_string(path)
+		       : NULL;
+}
+
+/* The index in the manifest's files of the one it calls NAME, or -1. */
+static ssize_t manifest_file_index(json_object *m, const char *name)
+{
+	for (size_t i = 0; i < manifest_n_files(m); i++) {
+		const char *path = manifest_file_path(m, i);
+		if (path && strcmp(path, name) == 0)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
 /* The manifest's sha256 and size of the file it calls NAME, or NULL. */
 static const char *manifest_file(json_object *m, const char *name, int64_t *ret_size)
 {
-	json_object *files, *path, *sha, *size;
+	ssize_t i = manifest_file_index(m, name);
+	json_object *f, *sha, *size;
 
-	if (!json_object_object_get_ex(m, "files", &files))
+	if (i < 0)
 		return NULL;
-	for (size_t i = 0; i < json_object_array_length(files); i++) {
-		json_object *f = json_object_array_get_idx(files, i);
-		if (json_object_object_get_ex(f, "path", &path) &&
-		    strcmp(json_object_get_string(path), name) == 0 &&
-		    json_object_object_get_ex(f, "sha256", &sha)) {
-			if (ret_size)
-				*ret_size = json_object_object_get_ex(f, "size", &size)
-						    ? json_object_get_int64(size)
-						    : -1;
-			return json_object_get_string(sha);
-		}
-	}
-	return NULL;
+	f = json_object_array_get_idx(manifest_files(m), (size_t)i);
+	if (!json_object_object_get_ex(f, "sha256", &sha))
+		return NULL;
+	if (ret_size)
+		*ret_size = json_object_object_get_ex(f, "size", &size) ? json_object_get_int64(size)
+									: -1;
+	return json_object_get_string(sha);
 }
 
 static const char *manifest_string(json_object *m, const char *section, const char *key)
@@ -120,7 +165,7 @@ static const char *manifest_string(json_object *m, const char *section, const ch
 static bool check_file(struct verify *v, const char *name, const char *path)
 {
 	const char *want = manifest_file(v->manifest, name, NULL);
-	char got[SHA256_HEX_LEN], detail[PATH_MAX + 200];
+	char got[SHA256_HEX_LEN], detail[PATH_MAX + 32];
 
 	if (!want) {
 		say(v, false, name, "not in the manifest");
@@ -135,17 +180,12 @@ static bool check_file(struct verify *v, const char *name, const char *path)
 		say(v, false, name, "cannot be read");
 		return false;
 	}
-	snprintf(detail, sizeof(detail), "sha256 %.16s..., the manifest's %.16s...", got, want);
-	bool same = strcmp(got, want) == 0;
-	say(v, same, name, same ? "" : detail);
-	return same;
+	return say_sha(v, name, got, want, "");
 }
 
 struct initrd_walk {
 	struct verify *v;
-	const char *prefix; /* "initrd:/" */
-	char seen[64][PATH_MAX + 16];
-	unsigned n_seen;
+	bool *seen; /* by index in the manifest's files */
 };
 
 static int initrd_member(const char *name, const void *data, size_t len, void *opaque)
@@ -155,11 +195,11 @@ static int initrd_member(const char *name, const void *data, size_t len, void *o
 	unsigned char md[SHA256_LEN];
 	int64_t size;
 
-	snprintf(entry, sizeof(entry), "%s%s", w->prefix, name);
+	snprintf(entry, sizeof(entry), "initrd:/%s", name);
 	const char *want = manifest_file(w->v->manifest, entry, &size);
-	if (!want || w->n_seen == sizeof(w->seen) / sizeof(w->seen[0]))
+	if (!want)
 		return 0; /* a file of the host root: the initramfs's hash covers it */
-	snprintf(w->seen[w->n_seen++], sizeof(w->seen[0]), "%s", entry);
+	w->seen[manifest_file_index(w->v->manifest, entry)] = true;
 	if (sha256_digest(data, len, md) < 0)
 		return -ENOMEM;
 	sha256_hex(md, got);
@@ -173,25 +213,17 @@ static int initrd_member(const char *name, const void *data, size_t len, void *o
  * from the manifest's: which of them differ. */
 static void check_initrd_files(struct verify *v, const char *initrd, const char *name)
 {
-	_cleanup_free_ struct initrd_walk *w = calloc(1, sizeof(*w));
-	json_object *files, *path;
+	size_t n = manifest_n_files(v->manifest);
+	_cleanup_free_ bool *seen = calloc(n ? n : 1, sizeof(*seen));
+	struct initrd_walk w = {.v = v, .seen = seen};
 
-	if (!w)
+	if (!seen)
 		return;
-	w->v = v;
-	w->prefix = "initrd:/";
 	progress_step("reading the initramfs's archives");
-	bool unreadable = initramfs_read_files(initrd, name, initrd_member, w) == -EIO;
-	if (!json_object_object_get_ex(v->manifest, "files", &files))
-		return;
-	for (size_t i = 0; i < json_object_array_length(files); i++) {
-		if (!json_object_object_get_ex(json_object_array_get_idx(files, i), "path", &path))
-			continue;
-		const char *file = json_object_get_string(path);
-		bool seen = false;
-		for (unsigned k = 0; k < w->n_seen && !seen; k++)
-			seen = strcmp(w->seen[k], file) == 0;
-		if (strncmp(file, "initrd:/", 8) == 0 && !seen)
+	bool unreadable = initramfs_read_files(initrd, name, initrd_member, &w) == -EIO;
+	for (size_t i = 0; i < n; i++) {
+		const char *file = manifest_file_path(v->manifest, i);
+		if (file && strncmp(file, "initrd:/", 8) == 0 && !seen[i])
 			say(v, false, file, unreadable ? "not in the archives of the initramfs "
 							 "that can be read"
 						       : "not in the initramfs");
@@ -244,7 +276,6 @@ static void check_esp(struct verify *v, const char *raw, const char *scratch)
 {
 	char image_arg[PATH_MAX + 32], from[PATH_MAX], to[PATH_MAX + 32];
 	char *env[] = {"MTOOLS_SKIP_CHECK=1", "LC_ALL=C", NULL};
-	json_object *files, *path;
 	uint64_t offset = 0;
 
 	if (esp_offset(raw, &offset) < 0) {
@@ -252,12 +283,9 @@ static void check_esp(struct verify *v, const char *raw, const char *scratch)
 		return;
 	}
 	snprintf(image_arg, sizeof(image_arg), "%s@@%" PRIu64, raw, offset);
-	json_object_object_get_ex(v->manifest, "files", &files);
-	for (size_t i = 0; i < json_object_array_length(files); i++) {
-		if (!json_object_object_get_ex(json_object_array_get_idx(files, i), "path", &path))
-			continue;
-		const char *name = json_object_get_string(path);
-		if (strncmp(name, "ESP:/", 5) != 0)
+	for (size_t i = 0; i < manifest_n_files(v->manifest); i++) {
+		const char *name = manifest_file_path(v->manifest, i);
+		if (!name || strncmp(name, "ESP:/", 5) != 0)
 			continue;
 		snprintf(from, sizeof(from), "::%s", name + 4);
 		snprintf(to, sizeof(to), "%s/esp-%zu", scratch, i);
@@ -284,7 +312,7 @@ static bool is_qcow2(const char *path)
 static void check_image(struct verify *v, const char *scratch)
 {
 	const char *want = manifest_string(v->manifest, "image", "sha256");
-	char got[SHA256_HEX_LEN], raw[PATH_MAX + 16], detail[256];
+	char got[SHA256_HEX_LEN], raw[PATH_MAX + 16];
 
 	if (!v->device) {
 		progress_step("hashing the image");
@@ -309,8 +337,7 @@ static void check_image(struct verify *v, const char *scratch)
 		if (command_run((char *[]){"qemu-img", "convert", "-q", "-O", "raw", v->image,
 					   raw, NULL},
 				NULL, 1) != 0) {
-			snprintf(detail, sizeof(detail), "qemu-img cannot read it");
-			say(v, false, v->image, detail);
+			say(v, false, v->image, "qemu-img cannot read it");
 			return;
 		}
 	}
@@ -325,7 +352,7 @@ static void check_image(struct verify *v, const char *scratch)
 static void check_iso(struct verify *v)
 {
 	const char *want = manifest_string(v->manifest, "iso", "sha256");
-	char got[SHA256_HEX_LEN], detail[256];
+	char got[SHA256_HEX_LEN];
 
 	progress_step("hashing the ISO image");
 	if (!want) {
@@ -336,9 +363,7 @@ static void check_iso(struct verify *v)
 		say(v, false, v->iso, "cannot be read");
 		return;
 	}
-	bool same = strcmp(got, want) == 0;
-	snprintf(detail, sizeof(detail), "sha256 %.16s..., the manifest's %.16s...", got, want);
-	say(v, same, v->iso, same ? "the manifest's sha256" : detail);
+	say_sha(v, v->iso, got, want, "the manifest's sha256");
 }
 
 static void check_netboot(struct verify *v)
@@ -351,9 +376,7 @@ static void check_netboot(struct verify *v)
 	snprintf(path, sizeof(path), "%s/initrd", v->netboot);
 	if (!check_file(v, "netboot:/initrd", path) && access(path, R_OK) == 0)
 		check_initrd_files(v, path, "netboot:/initrd");
-	/* The script write_netboot writes from the manifest's command line. */
-	snprintf(want, sizeof(want), "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",
-		 cmdline ? cmdline : "");
+	kit_ipxe_script(cmdline ? cmdline : "", want, sizeof(want));
 	snprintf(path, sizeof(path), "%s/boot.ipxe", v->netboot);
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	char have[4096] = "";
@@ -424,7 +447,7 @@ static int load_manifest(struct verify *v)
 	if (!v->manifest)
 		return log_error_code(-EINVAL, "manifest '%s': %s", v->manifest_path,
 				      json_util_get_last_err());
-	if (!json_object_object_get_ex(v->manifest, "files", NULL) ||
+	if (!manifest_files(v->manifest) ||
 	    !manifest_string(v->manifest, "image", "sha256"))
 		return log_error_code(-EINVAL, "manifest '%s': not a kit manifest (no files, "
 					       "no image sha256)", v->manifest_path);
@@ -582,14 +605,14 @@ static void rebuild(struct verify *v, const char *cache)
 	}
 	/* Every listed file that differs: the innermost (an initrd:/ file)
 	 * says why the ones that hold it (the initramfs, the image) do. */
-	json_object *files, *name;
 	size_t used = (size_t)snprintf(detail, sizeof(detail), "not identical; differ:");
 	unsigned n_differ = 0;
-	json_object_object_get_ex(v->manifest, "files", &files);
-	for (size_t i = 0; i < json_object_array_length(files) && used < sizeof(detail); i++) {
-		if (!json_object_object_get_ex(json_object_array_get_idx(files, i), "path", &name))
+	for (size_t i = 0; i < manifest_n_files(v->manifest) &&
+			   used < sizeof(detail);
+	     i++) {
+		const char *n = manifest_file_path(v->manifest, i);
+		if (!n)
 			continue;
-		const char *n = json_object_get_string(name);
 		const char *a = manifest_file(v->manifest, n, NULL), *b = manifest_file(again, n, NULL);
 		if (b && strcmp(a, b) == 0)
 			continue;

@@ -485,6 +485,12 @@ static int write_kernel_archive(const struct kit_paths *k,
 	return r < 0 ? r : c;
 }
 
+void kit_ipxe_script(const char *cmdline, char *buf, size_t len)
+{
+	snprintf(buf, len, "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",
+		 cmdline);
+}
+
 static int write_netboot(const struct kit_paths *k, const struct kit_payload *payload,
 			 const char *cmdline, uint64_t epoch)
 {
@@ -501,9 +507,7 @@ static int write_netboot(const struct kit_paths *k, const struct kit_payload *pa
 		return log_error_errno(r, "copying the netboot files");
 	if (payload->kernel_ref[0] && (r = write_kernel_archive(k, payload, epoch)) < 0)
 		return r;
-	snprintf(script, sizeof(script),
-		 "#!ipxe\nkernel vmlinuz initrd=initrd %s\ninitrd initrd\nboot\n",
-		 cmdline);
+	kit_ipxe_script(cmdline, script, sizeof(script));
 	snprintf(path, sizeof(path), "%s/boot.ipxe", k->netboot);
 	_cleanup_fclose_ FILE *f = fopen(path, "we");
 	if (!f || fputs(script, f) < 0 || fflush(f) != 0)

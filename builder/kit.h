@@ -38,6 +38,9 @@ int kit_build(const struct profile *profile, const struct kit_options *opts);
  * Returns 0 or -ENAMETOOLONG. */
 int kit_cmdline(const struct profile *profile, char *buf, size_t len);
 
+/* NAME.netboot/boot.ipxe for the kernel command line CMDLINE, into BUF. */
+void kit_ipxe_script(const char *cmdline, char *buf, size_t len);
+
 /* The sha256 of PATH in HEX; holes of a sparse file (most of a kit
  * image) are hashed as zeros without being read.  Returns 0 or a negative
  * errno (reported). */

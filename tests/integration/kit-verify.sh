@@ -87,6 +87,16 @@ qemu-img convert -q -O qcow2 "$work/flip.img" "$work/flip.qcow2"
 verify 1 "$work/flip.qcow2" --manifest "$work/flip.manifest.json"
 has '^DIFFERS  ESP:/initrd: sha256'
 has '^ok       ESP:/vmlinuz'
+# An initramfs that differs but whose archives all read (zeros after
+# them, which the kernel skips): each of the appliance's files in it is
+# checked, and each is the manifest's.
+cp -r "$work/kit/ci-smoke.netboot" "$work/padded.netboot"
+head -c 512 /dev/zero >>"$work/padded.netboot/initrd"
+verify 1 "$work/padded.netboot" --manifest "$work/kit/ci-smoke.manifest.json"
+has '^DIFFERS  netboot:/initrd: sha256'
+has '^ok       initrd:/init$'
+has '^ok       initrd:/usr/lib/buildapp/kit/plan.json$'
+! grep -q '^DIFFERS  initrd:' "$work/out" || fail "an appliance file of a readable initramfs differs"
 echo "a flipped byte of the initramfs is named, in the raw image and as qcow2"
 
 # Rebuilt from the manifest: the same bytes; from a changed profile, the
