@@ -336,8 +336,8 @@ static int run_sweep(struct init_env *env)
 							  : strerror(-r));
 	else
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
-			 "%zu runs made, %zu failed, %zu already there", out.made,
-			 out.failed, out.skipped);
+			 "%zu run%s made, %zu failed, %zu already there", out.made,
+			 out.made == 1 ? "" : "s", out.failed, out.skipped);
 	return r;
 }
 

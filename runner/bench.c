@@ -235,8 +235,8 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		log_warning("could not remove %s: %s", statedir, strerror(-rm));
 	if (r < 0)
 		return r;
-	log_info("sweep done: %zu runs made, %zu already there, %zu failed",
-		 out.made, out.skipped, out.failed);
+	log_info("sweep done: %zu run%s made, %zu already there, %zu failed",
+		 out.made, out.made == 1 ? "" : "s", out.skipped, out.failed);
 	*ret = out;
 	return 0;
 }

@@ -265,7 +265,7 @@ fi
 
 [ -n "$log" ] || log=$work/console.log
 echo "$prog: booting $image ($format$([ "$cdrom" = 1 ] && echo ", CD"), $([ "$secure_boot" = 1 ] && echo "UEFI Secure Boot" || { [ "$uefi" = 1 ] && echo UEFI || echo BIOS; }), $accel, boot disk on $boot_bus, disk under test $disk_size on $dut_bus serial $serial)" >&2
-echo "$prog: limit ${timeout}s ($from: $runs runs of at most ${run_timeout}s), console silence limit ${silence}s, console log $log" >&2
+echo "$prog: limit ${timeout}s ($from: $runs run$([ "$runs" = 1 ] || echo s) of at most ${run_timeout}s), console silence limit ${silence}s, console log $log" >&2
 start=$(date +%s)
 : >"$log" # exists before tail starts
 qemu-system-x86_64 "$@" </dev/null >>"$log" 2>&1 &

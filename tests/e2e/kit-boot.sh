@@ -11,20 +11,22 @@
 # test is part of.)
 #
 # Then, from the same cache, the kit of tests/e2e/kit-test.ini
-# (ci-smoke's guest on an LVM LV, a tarball-write, a bonnie++ and a fio
-# run, [sweep] verify_reset on; disk under test by serial, write_cache =
-# off) built again from an empty cache and compared byte for byte (a cold
-# build more, about 2.5 minutes here), and booted under OVMF on a blank
-# AHCI disk: what the appliance left on RESULTS says the disk was found by
-# serial, its write cache turned off, read back off and restored; the LV
-# was provisioned on it and the nested sweep's three runs journaled, with
-# the cache mode QEMU applied; every run's writes were undone by a fast
-# reset of the LV that hashed (sha256 of the whole LV) the same as the full
-# reset made over it, the same pristine hash each time; host.json names
-# the disk, its cache and the kit (whose guest kernel the init copied from
-# the ESP: the image stores it once, tests/lib/kit-kernel.py).  The three
-# nested runs cost about 23 minutes at a load average of 12-15 (609 s,
-# 396 s, 300 s boot to shutdown).
+# (ci-smoke's guest on an LVM LV, one tarball-write run, [sweep]
+# verify_reset on; disk under test by serial, write_cache = off), its ISO
+# booted from a CD drive under OVMF with Secure Boot enforcing, on a blank
+# AHCI disk, a stick for RESULTS: what the appliance left on the stick
+# says the disk was found by serial, its write cache turned off, read back
+# off and restored; the LV was provisioned on it and the nested run
+# journaled, with the cache mode QEMU applied; the run's writes were
+# undone by a fast reset of the LV that hashed (sha256 of the whole LV)
+# the same as the full reset made over it, the pristine image's hash;
+# host.json names the disk, its cache, Secure Boot and the kit (whose
+# guest kernel the init copied from the ESP: the image stores it once,
+# tests/lib/kit-kernel.py).  Two builds from two empty caches giving the
+# same bytes are tests/slow/kit-repro.sh's (a cold build more here cost
+# about 2.5 minutes); one nested run, not three, because a fresh-clone
+# `make check` spent 2729 s in this test on a slow day, past CI's
+# 90 minutes.
 . "$TOP/tests/lib/common.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
 command -v git >/dev/null || skip "git is not installed"
@@ -90,24 +92,13 @@ export HOME="$work/home" XDG_CACHE_HOME="$work/xdg-cache" SOURCE_DATE_EPOCH=1700
 export BUILDAPP_INIT="$clone/build/buildapp-init"
 BUILDAPP=$clone/build/buildapp
 "$BUILDAPP" "$TOP/tests/e2e/kit-test.ini" -o "$work/out"
-# A second build from an empty cache of its own (a cold host root,
-# guest kit and pristine disk) gives the same bytes as the first one from
-# the warm cache: nothing in the kit comes from the cache's history.
-XDG_CACHE_HOME="$work/xdg-cache-2" "$BUILDAPP" "$TOP/tests/e2e/kit-test.ini" -o "$work/again"
-ls -d "$work/xdg-cache-2/buildapp"/hostroot-* >/dev/null ||
-	fail "the second build did not use its own cache"
-for f in kit-test.img kit-test.manifest.json kit-test.netboot/initrd; do
-	cmp "$work/out/$f" "$work/again/$f" || fail "$f differs between two builds"
-done
-rm -rf "$work/again" "$work/xdg-cache-2"
-echo "two kit builds, from a warm and an empty cache, are byte-identical"
 for f in kit-test.img kit-test.manifest.json kit-test.netboot/vmlinuz \
 	kit-test.netboot/initrd kit-test.netboot/boot.ipxe; do
 	[ -s "$work/out/$f" ] || fail "kit lacks $f"
 done
 [ -z "$(ls -A "$work/out" | grep '^\.')" ] || fail "temporaries left in the output directory"
 for key in '"builder"' '"packages"' '"qemu-utils"' '"ESP:/initrd"' '"initrd:/init"' \
-	'"plan"' '"total_runs":3' '"initrd:/usr/lib/buildapp/kit/disk.qcow2"'; do
+	'"plan"' '"total_runs":1' '"initrd:/usr/lib/buildapp/kit/disk.qcow2"'; do
 	grep -q "$key" "$work/out/kit-test.manifest.json" || fail "manifest lacks $key"
 done
 # The size breakdown adds up (tests/lib/kit-sizes.py).
@@ -145,7 +136,7 @@ sh "$clone/scripts/boot-appliance.sh" "$iso" --cdrom --secure-boot --stick "$sti
 	--serial KIT-TEST-DUT --disk-size 2G --memory 2048 >"$work/report" 2>"$work/boot.err" ||
 	{ cat "$work/boot.err"; fail "boot-appliance.sh failed"; }
 cat "$work/boot.err"
-grep -q "boot-appliance: limit [0-9]*s (plan in $iso: 3 runs of at most 900s)" "$work/boot.err" ||
+grep -q "boot-appliance: limit [0-9]*s (plan in $iso: 1 run of at most 900s)" "$work/boot.err" ||
 	fail "the limit did not come from the plan in the ISO"
 grep -E '^[a-z_]+: ' "$work/report"
 expect "$work/report" 'profile: kit-test'
@@ -155,11 +146,11 @@ expect "$work/report" 'disk_serial: KIT-TEST-DUT'
 expect "$work/report" 'write_cache_effective: off'
 expect "$work/report" 'write_cache_after_restore: on'
 expect "$work/report" 'status: ok'
-expect "$work/report" 'sweep: 3 runs made, 0 failed, 0 already there'
+expect "$work/report" 'sweep: 1 run made, 0 failed, 0 already there'
 grep -q '^results: /dev/sd[a-z]1$' "$work/report" ||
 	fail "appliance.txt does not say the results went to the stick's partition"
-# The journal the nested sweep left on RESULTS: the three runs on the LV,
-# their cache mode as QEMU applied it, their results, and their resets.
+# The journal the nested sweep left on RESULTS: the run on the LV, its
+# cache mode as QEMU applied it, its result, and its resets.
 guestfish --ro -a "$stick" -m /dev/sda1 cat /runs.jsonl >"$work/runs.jsonl" ||
 	fail "no runs.jsonl on RESULTS"
 cat "$work/runs.jsonl"
@@ -168,7 +159,7 @@ cat "$work/runs.jsonl"
 "$BUILDAPP" kit "$TOP/tests/e2e/kit-test.ini" -o "$work/guestkit" >/dev/null
 pristine=$(sha256sum "$work/guestkit/disk.img" | cut -d' ' -f1)
 python3 "$TOP/tests/lib/reset-checks.py" --pristine="$pristine" "$work/runs.jsonl" lvm/raw/-/unsafe/threads/virtio \
-	tarball-write:write_seconds bonnie:bonnie_ fio:fio_write_iops ||
+	tarball-write:write_seconds ||
 	fail "the journal of the LV's sweep is not what it should be"
 guestfish --ro -a "$stick" -m /dev/sda1 is-file /summary.json | grep -qx true ||
 	fail "no summary.json on RESULTS"

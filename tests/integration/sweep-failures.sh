@@ -179,7 +179,7 @@ head -n "$kept" "$j" | cmp -s - "$T/journal-before" || fail "resume: the finishe
 [ "$(sed -n 's/.*"index":\([0-9]*\).*/\1/p' "$j" | sort | tr '\n' ' ')" = "0 1 2 " ] ||
 	fail "resume: run indexes $(sed -n 's/.*"index":\([0-9]*\).*/\1/p' "$j" | tr '\n' ' '), expected 0 1 2 once each"
 made=$((3 - kept))
-grep -q "sweep done: $made runs made, $kept already there, 0 failed" "$T/resume.out" ||
+grep -q "sweep done: $made run$([ "$made" = 1 ] || echo s) made, $kept already there, 0 failed" "$T/resume.out" ||
 	fail "resume: the output does not say $kept runs were skipped and $made made"
 [ "$(grep -c '^buildapp: run [0-9]/3' "$T/resume.out")" -eq "$made" ] ||
 	fail "resume: the second command did not start exactly $made runs"
@@ -196,7 +196,7 @@ cat "$T/resume.out"
 [ "$(lines "$j")" -eq 4 ] || fail "target_ci: $(lines "$j") journal lines, expected 4"
 grep -q 'one more run (fio_write_iops 95% CI is +/- .* of the mean, target 0.01%)' "$T/resume.out" ||
 	fail "target_ci: no reason given for the extra run"
-grep -q "sweep done: 1 runs made, 3 already there, 0 failed" "$T/resume.out" ||
+grep -q "sweep done: 1 run made, 3 already there, 0 failed" "$T/resume.out" ||
 	fail "target_ci: not exactly one extra run"
 : >"$T/resume.out"
 run_sweep resume
