@@ -364,7 +364,7 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 	}
 	/* Absent in journals older than the fast reset. */
 	s = jsonget_string(o, "reset");
-	if (s && ((strcmp(s, "full") && strcmp(s, "fast")) ||
+	if (s && ((strcmp(s, "full") && strcmp(s, "fast") && strcmp(s, "none")) ||
 		  !copy_text(run->reset, sizeof run->reset, s)))
 		return false;
 	if (!reset_check_from_json(o, "reset_check", &run->reset_check) ||

@@ -33,8 +33,9 @@ struct journal_phases {
 	double total;      /* the run's start to its journal line */
 };
 
-/* A checked fast reset ([sweep] verify_reset): the whole volume's sha256
- * after the fast reset, then after the full reset made over it. */
+/* A checked reset ([sweep] verify_reset): the whole volume's sha256
+ * after the fast reset (or, for a reset of kind "none", as the run that
+ * only read it left it), then after the full reset made over it. */
 struct journal_reset_check {
 	bool done;
 	char fast[65], full[65]; /* SHA256_HEX_LEN */
@@ -61,9 +62,10 @@ struct journal_run {
 	char qcow2_cache_source[32];
 	/* The volume's reset before this run: "full" (every byte the pristine
 	 * image covers, or a fresh file), "fast" (only what the previous run
-	 * on the volume wrote), "" (none: the run failed before it). */
+	 * on the volume wrote), "none" (the previous run opened the volume
+	 * read-only: nothing to undo), "" (the run failed before it). */
 	char reset[8];
-	/* That reset checked, when it was fast and checked; and the check of
+	/* That reset checked, when it was fast or none and checked; and the check of
 	 * the reset after this run, made for the last planned run on each
 	 * volume (its own writes get a checked reset too). */
 	struct journal_reset_check reset_check, reset_check_after;

@@ -144,6 +144,8 @@ static int build_cell(const struct journal *j, const char *id,
 			c->n_fast_reset++;
 		else if (strcmp(r->reset, "full") == 0)
 			c->n_full_reset++;
+		else if (strcmp(r->reset, "none") == 0)
+			c->n_none_reset++;
 	}
 	c->kvm = runs[n - 1]->kvm;
 	return collect_metrics(c, runs, n);
@@ -243,6 +245,7 @@ static int cell_to_json(const struct summary_cell *c, json_object *a)
 	json_object *resets = json_object_new_object();
 	json_object_object_add(resets, "fast", json_object_new_int64((int64_t)c->n_fast_reset));
 	json_object_object_add(resets, "full", json_object_new_int64((int64_t)c->n_full_reset));
+	json_object_object_add(resets, "none", json_object_new_int64((int64_t)c->n_none_reset));
 	json_object_object_add(o, "resets", resets);
 	json_object_object_add(o, "primary",
 			       c->n_metrics ? json_object_new_string(c->metrics[0].name) : NULL);
@@ -345,11 +348,11 @@ int summary_write_text(const struct summary *s, FILE *f)
 		for (size_t m = 0; m < c->n_metrics; m++)
 			print_metric(f, m ? "" : c->cell.id, m ? "" : runs,
 				     &c->metrics[m]);
-		/* Said only where the fast reset was used: every reset
-		 * of a journal before it was full. */
-		if (c->n_fast_reset)
-			fprintf(f, "  resets: %zu fast, %zu full (journal: reset)\n",
-				c->n_fast_reset, c->n_full_reset);
+		/* Said only where a reset was not full: every reset of a
+		 * journal before the fast one was. */
+		if (c->n_fast_reset || c->n_none_reset)
+			fprintf(f, "  resets: %zu fast, %zu full, %zu none (journal: reset)\n",
+				c->n_fast_reset, c->n_full_reset, c->n_none_reset);
 		if (c->n_cache_mismatch)
 			fprintf(f, "  warning: in %zu run(s) QEMU applied other cache flags than cache=%s asks for\n",
 				c->n_cache_mismatch, cache_mode_name(c->cell.cache));

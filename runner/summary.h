@@ -30,7 +30,7 @@ struct summary_cell {
 	bool kvm;        /* of its last run */
 	size_t n_cache_mismatch; /* runs where QEMU applied other cache flags
 				    than the cell's mode asks for */
-	size_t n_fast_reset, n_full_reset; /* runs by their journaled reset */
+	size_t n_fast_reset, n_full_reset, n_none_reset; /* runs by their journaled reset */
 	struct summary_metric *metrics; /* owned; primary first */
 	size_t n_metrics;
 };

@@ -326,6 +326,10 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 	if (imgbench_run(vol->path, &opts, res) < 0)
 		set_status(jr, "failed", *log_last_error() ? log_last_error()
 							   : "qemu-img bench failed");
+	/* qemu-img bench without -w opens the volume read-only (O_RDONLY,
+	 * whether it ends well or not): the volume is still what the reset
+	 * before made it, and the next run's reset is none. */
+	volreset_note_unwritten(vol);
 	jr->boot_seconds = NAN; /* no guest */
 	if (vol->format == IMAGE_FORMAT_QCOW2) {
 		jr->qcow2_cache_known = true;

@@ -16,6 +16,7 @@
 struct volstate {
 	char path[STORAGE_PATH_MAX];
 	bool known;           /* written holds all the last run wrote */
+	bool unwritten;       /* the last run opened the volume read-only */
 	struct written written;
 	double read_seconds;  /* reading it back, after that run */
 };
@@ -41,17 +42,21 @@ static void forget(struct volstate *s)
 		return;
 	written_release(&s->written);
 	s->known = false;
+	s->unwritten = false;
+}
+
+/* BUILDAPP_TRACK_WRITES=no: the baseline of scripts/bench-tracking.sh and
+ * bench-sweep.sh, every run untracked and every reset full. */
+static bool every_reset_full(void)
+{
+	const char *env = getenv("BUILDAPP_TRACK_WRITES");
+
+	return env && strcmp(env, "no") == 0;
 }
 
 bool volreset_wants_tracking(const struct storage_volume *v)
 {
-	const char *env = getenv("BUILDAPP_TRACK_WRITES");
-
-	/* "no": the comparison of scripts/bench-tracking.sh, every run
-	 * untracked and every reset full. */
-	if (env && strcmp(env, "no") == 0)
-		return false;
-	return v->block_device || v->fill;
+	return !every_reset_full() && (v->block_device || v->fill);
 }
 
 /* The whole volume as it is on disk: the LV, or the image file with its
@@ -69,10 +74,12 @@ static int volume_sha256(const struct storage_volume *v, char hex[SHA256_HEX_LEN
 	return 0;
 }
 
-/* After a fast reset of V: its hash, the full reset, its hash again. */
-static int check_fast_reset(const struct storage_volume *v, const char *pristine,
-			    struct journal_reset_check *c)
+/* After a fast reset of V (or none): its hash, the full reset, its hash
+ * again. */
+static int check_reset(const struct storage_volume *v, const char *pristine,
+		       const char *kind, struct journal_reset_check *c)
 {
+	const char *kind_upper = strcmp(kind, "none") == 0 ? "NONE" : "FAST";
 	double secs;
 	int r;
 
@@ -86,13 +93,13 @@ static int check_fast_reset(const struct storage_volume *v, const char *pristine
 	c->done = true;
 	c->identical = strcmp(c->fast, c->full) == 0;
 	if (!c->identical)
-		log_warning("'%s': THE FAST RESET DIFFERS FROM THE FULL ONE: sha256 "
-			    "%s after the fast reset, %s after the full one (the "
-			    "volume is now as the full reset leaves it)",
-			    v->path, c->fast, c->full);
+		log_warning("'%s': THE %s RESET DIFFERS FROM THE FULL ONE: sha256 "
+			    "%s after it, %s after the full one (the volume is "
+			    "now as the full reset leaves it)",
+			    v->path, kind_upper, c->fast, c->full);
 	else
-		log_info("  reset checked: the fast reset of '%s' is the full one "
-			 "(sha256 %.12s...)", v->path, c->fast);
+		log_info("  reset checked: the %s reset of '%s' is the full one "
+			 "(sha256 %.12s...)", kind, v->path, c->fast);
 	return 0;
 }
 
@@ -103,6 +110,13 @@ int volreset_run(const struct storage_volume *v, const char *pristine,
 	struct volstate *s = state_of(v, false);
 	int r;
 
+	/* Read-only, the last run cannot have changed a byte. */
+	if (s && s->known && s->unwritten && !every_reset_full()) {
+		forget(s);
+		*ret_seconds = 0;
+		*ret_kind = "none";
+		return check ? check_reset(v, pristine, "none", check) : 0;
+	}
 	if (s && s->known && volreset_wants_tracking(v)) {
 		double secs = 0;
 
@@ -111,7 +125,7 @@ int volreset_run(const struct storage_volume *v, const char *pristine,
 			*ret_seconds = secs + s->read_seconds;
 			*ret_kind = "fast";
 			forget(s);
-			return check ? check_fast_reset(v, pristine, check) : 0;
+			return check ? check_reset(v, pristine, "fast", check) : 0;
 		}
 		log_warning("'%s': the fast reset failed: a full one instead",
 			    v->path);
@@ -129,7 +143,8 @@ int volreset_check_last(const struct storage_volume *v, const char *pristine,
 	const char *kind;
 	double secs;
 
-	if (!s || !s->known || !volreset_wants_tracking(v))
+	if (!s || !s->known || every_reset_full() ||
+	    (!s->unwritten && !volreset_wants_tracking(v)))
 		return 0;
 	return volreset_run(v, pristine, &secs, &kind, check);
 }
@@ -146,4 +161,15 @@ void volreset_note(const struct storage_volume *v, struct vm_result *vr)
 	s->known = true;
 	vr->written = (struct written){NULL, 0, 0, 0};
 	vr->written_known = false;
+}
+
+void volreset_note_unwritten(const struct storage_volume *v)
+{
+	struct volstate *s = state_of(v, true);
+
+	forget(s);
+	if (!s)
+		return;
+	s->known = true;
+	s->unwritten = true;
 }

@@ -1,9 +1,11 @@
 /* The reset before each run, in proportion to what the previous run on
  * the same volume wrote.  A volume whose last run's writes are known (a
  * guest run tracked by dirtymap.h that ended well) gets the fast reset:
- * only those ranges copied back from the pristine image.  Any other (the
- * first run on it in this process, a failed run, a host-native cell, a
- * run whose tracking failed) gets storage_reset(), the full one. */
+ * only those ranges copied back from the pristine image.  One whose last
+ * run opened it read-only (qemu-img bench without -w) gets none.  Any
+ * other (the first run on it in this process, a failed run, a
+ * host-native cell, a run whose tracking failed) gets storage_reset(),
+ * the full one. */
 #ifndef BUILDAPP_VOLRESET_H
 #define BUILDAPP_VOLRESET_H
 
@@ -16,23 +18,25 @@
 /* Whether a guest run on V is worth tracking: the full reset of V is
  * proportional to its size (an LV, a filled volume).  A file that is
  * neither is recreated, which costs what the pristine image holds.
- * BUILDAPP_TRACK_WRITES=no in the environment: never. */
+ * BUILDAPP_TRACK_WRITES=no in the environment: never, and every reset
+ * is full (no none either). */
 bool volreset_wants_tracking(const struct storage_volume *v);
 
-/* Resets V to PRISTINE, fast when it can; *ret_kind is "fast" or
- * "full", *ret_seconds the time it took (reading the writes back at the
- * end of the previous run included).  A fast reset that fails falls back
- * to the full one.  With CHECK, a fast reset is checked: the sha256 of
- * the whole volume after it, then the full reset over it and the sha256
- * again, into *CHECK (a difference is warned about; the volume is then
- * as the full reset left it, and the check's time is not in
- * *ret_seconds).  Returns 0 or a negative errno (reported). */
+/* Resets V to PRISTINE, fast when it can; *ret_kind is "none", "fast"
+ * or "full", *ret_seconds the time it took (reading the writes back at
+ * the end of the previous run included; 0 for none).  A fast reset that
+ * fails falls back to the full one.  With CHECK, a fast reset or none is
+ * checked: the sha256 of the whole volume after it, then the full reset
+ * over it and the sha256 again, into *CHECK (a difference is warned
+ * about; the volume is then as the full reset left it, and the check's
+ * time is not in *ret_seconds).  Returns 0 or a negative errno
+ * (reported). */
 int volreset_run(const struct storage_volume *v, const char *pristine,
 		 double *ret_seconds, const char **ret_kind,
 		 struct journal_reset_check *check);
 
-/* The checked fast reset of V after its last run, when that run's
- * writes are known (else nothing is done and CHECK->done stays false).
+/* The checked reset of V after its last run, when that run's writes are
+ * known (else nothing is done and CHECK->done stays false).
  * Returns 0 or a negative errno (reported). */
 int volreset_check_last(const struct storage_volume *v, const char *pristine,
 			struct journal_reset_check *check);
@@ -41,5 +45,9 @@ int volreset_check_last(const struct storage_volume *v, const char *pristine,
  * taken over), else nothing is known and the next reset is full (VR
  * NULL for runs that are not tracked). */
 void volreset_note(const struct storage_volume *v, struct vm_result *vr);
+
+/* After a run that opened V read-only, reset before it: V is still the
+ * pristine image, and the next reset is none. */
+void volreset_note_unwritten(const struct storage_volume *v);
 
 #endif

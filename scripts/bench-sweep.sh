@@ -7,12 +7,23 @@
 # phases are measured by the runner itself.  The guests' own time is the
 # baseline, measured in the same run.
 # Usage: scripts/bench-sweep.sh [PROFILE (default profiles/ci-smoke.ini)] [RUNS per cell]
+#        scripts/bench-sweep.sh --full-size
+# --full-size: the qcow2-l2-cache study's qemu-img bench cells at its size
+# (profiles/qcow2-l2-cache.ini: 32G qcow2 and raw, fill = yes; three L2
+# cache sizes and raw, 200000 requests 512M apart, two runs a cell), swept
+# twice in the same run: before, every reset full (BUILDAPP_TRACK_WRITES=no,
+# as before runs that only read were given none), then as the runner
+# resets now; each with its resets by kind.  Needs about 70G free in WORK.
 # Env: BUILDAPP (default build/buildapp), KIT_CACHE (guest kit cache,
 # default build/cache: warm after `make check`), WORK (default a temp dir),
 # BUILDAPP_ACCEL (tcg|kvm, default tcg).
-# Ends with the line "sweep efficiency: 0.NN (R runs, W s wall, M s measuring)".
+# Ends with the line "sweep efficiency: 0.NN (R runs, W s wall, M s measuring)",
+# with --full-size "full-size sweep efficiency: before B, after A".
 set -eu
-profile=$(realpath "${1:-profiles/ci-smoke.ini}")
+case ${1:-} in
+--full-size) profile= ;;
+*) profile=$(realpath "${1:-profiles/ci-smoke.ini}") ;;
+esac
 runs=${2:-}
 . "$(dirname "$0")/lib/bench.sh"
 bench_setup
@@ -26,27 +37,27 @@ kitcache=${KIT_CACHE:-build/cache}
 [ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$kitcache" "$work"
 
-prof=$work/bench.ini
-{
-	echo "[appliance]"
-	echo "include = $profile"
-	[ -z "$runs" ] || printf '[sweep]\nruns = %s\n' "$runs"
-} >"$prof"
-
-start=$(date +%s.%N)
-rc=0
-"$buildapp" run "$prof" --target "$work/disk.img" --results "$work/res" \
-	--cache "$kitcache" >"$work/out" 2>&1 || rc=$?
-end=$(date +%s.%N)
-# Exit 1 with timings.json: a run failed (a timeout on a loaded host), and
-# its time is still the sweep's.
-if [ "$rc" -ne 0 ]; then
-	[ "$rc" -eq 1 ] && [ -s "$work/res/timings.json" ] || {
-		tail -30 "$work/out"; echo "bench-sweep.sh: buildapp run exited $rc" >&2; exit 1; }
-	echo "note: $(grep -vc '"status":"ok"' "$work/res/runs.jsonl") run(s) failed (see $work/res/runs.jsonl)"
-fi
-python3 - "$work/res/timings.json" "$start" "$end" <<'PY'
-import json, sys
+# sweep LABEL PROFILE [ENV=VALUE...]: buildapp run of PROFILE on a new
+# target, its timings and resets printed; its efficiency in $efficiency.
+sweep() {
+	label=$1 p=$2
+	shift 2
+	rm -rf "$work/disk.img" "$work/res"
+	start=$(date +%s.%N)
+	rc=0
+	env "$@" "$buildapp" run "$p" --target "$work/disk.img" --results "$work/res" \
+		--cache "$kitcache" >"$work/out-$label" 2>&1 || rc=$?
+	end=$(date +%s.%N)
+	# Exit 1 with timings.json: a run failed (a timeout on a loaded host), and
+	# its time is still the sweep's.
+	if [ "$rc" -ne 0 ]; then
+		[ "$rc" -eq 1 ] && [ -s "$work/res/timings.json" ] || {
+			tail -30 "$work/out-$label"; echo "bench-sweep.sh: buildapp run exited $rc" >&2; exit 1; }
+		echo "note: $(grep -vc '"status":"ok"' "$work/res/runs.jsonl") run(s) failed (see $work/res/runs.jsonl)"
+	fi
+	[ -z "$label" ] || echo "== $label"
+	python3 - "$work/res/timings.json" "$start" "$end" "$work/res/runs.jsonl" <<'PY' >"$work/timings-$label"
+import collections, json, sys
 t = json.load(open(sys.argv[1]))
 s = t["sessions"][-1]
 wall = s["wall_seconds"]
@@ -54,6 +65,43 @@ print("process wall time: %.1f s (the sweep counts %.1f s of it)" % (float(sys.a
 print("%-14s %9s %7s" % ("phase", "s", "share"))
 for k, v in s["phases"].items():
     print("%-14s %9.1f %6.1f%%" % (k, v, 100 * v / wall))
+resets = collections.defaultdict(lambda: [0, 0.0])
+for line in open(sys.argv[4]):
+    r = json.loads(line)
+    secs = [m["value"] for m in r["metrics"] if m["name"] == "reset_seconds"]
+    resets[r.get("reset")][0] += 1
+    resets[r.get("reset")][1] += sum(secs)
+print("resets: " + ", ".join("%d %s (%.1f s)" % (n, k, secs) for k, (n, secs) in sorted(resets.items(), key=str)))
 print("sweep efficiency: %.2f (%d runs, %.1f s wall, %.1f s measuring)"
       % (t["efficiency"], s["runs"], wall, s["measured_seconds"]))
 PY
+	cat "$work/timings-$label"
+	efficiency=$(sed -n 's/^sweep efficiency: \([0-9.]*\) .*/\1/p' "$work/timings-$label")
+}
+
+prof=$work/bench.ini
+if [ -z "$profile" ]; then
+	cat >"$prof" <<INI
+[appliance]
+include = $(realpath profiles/qcow2-l2-cache.ini)
+name = bench-sweep-full-size
+[guest]
+l2_cache = 1M, 8M, default
+[workload]
+kinds = qemu-img-bench
+bench_count = 200000
+[sweep]
+runs = 2
+INI
+	sweep before "$prof" BUILDAPP_TRACK_WRITES=no
+	before=$efficiency
+	sweep after "$prof"
+	echo "full-size sweep efficiency: before $before, after $efficiency"
+	exit 0
+fi
+{
+	echo "[appliance]"
+	echo "include = $profile"
+	[ -z "$runs" ] || printf '[sweep]\nruns = %s\n' "$runs"
+} >"$prof"
+sweep "" "$prof"

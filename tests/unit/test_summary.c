@@ -192,7 +192,7 @@ static void test_files(void **state)
 	assert_null(strstr(text, "214.186900"));
 	assert_non_null(strstr(text, "3/4"));
 	assert_non_null(strstr(text, "warning: in 1 run(s) QEMU applied other cache flags than cache=none asks for"));
-	assert_non_null(strstr(text, "  resets: 3 fast, 1 full (journal: reset)\n"));
+	assert_non_null(strstr(text, "  resets: 3 fast, 1 full, 0 none (journal: reset)\n"));
 	/* Said once: the cell without a fast reset has no such line. */
 	assert_null(strstr(strstr(text, "resets:") + 1, "resets:"));
 	const char *top = strstr(text, "qcow2/unsafe/native/virtio/yes#0 ");
