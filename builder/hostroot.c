@@ -25,7 +25,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 11
+#define HOSTROOT_LAYOUT 12
 #define HOSTROOT_BASE_MTIME 0
 /* The cached root is compressed once per package set, so it can take a
  * higher level than the per-build files (level 3: 72.3 MiB; this level:
@@ -141,11 +141,12 @@ static const char *const trim_paths[] = {
 	"usr/lib/x86_64-linux-gnu/libicutu.so.72.1",
 	/* The guests have no network and no display: no NIC option ROMs, VGA
 	 * BIOSes or keymaps; nor firmware of other machines.  (pvh.bin stays:
-	 * QEMU boots the guests' PVH kernel through it, runner/pvhkernel.h.) */
+	 * QEMU boots the guests' PVH kernel through it, runner/pvhkernel.h;
+	 * so does qboot.rom, the guests' firmware, runner/domain.h.) */
 	"usr/lib/ipxe", "usr/share/qemu/keymaps", "usr/share/qemu/trace-events-all",
 	"usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin",
 	"usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.elf",
-	"usr/share/qemu/vof.bin", "usr/share/qemu/qboot.rom",
+	"usr/share/qemu/vof.bin",
 	"usr/share/qemu/sgabios.bin", "usr/share/qemu/QEMU,cgthree.bin",
 	"usr/share/qemu/QEMU,tcx.bin", "usr/share/qemu/QEMU,VGA.bin",
 	"usr/share/qemu/bamboo.dtb", "usr/share/qemu/canyonlands.dtb",

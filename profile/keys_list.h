@@ -90,6 +90,8 @@ KEYS_ENTRY(SIZE, "workload", "tarball_size", "64M", 1 * M, 16 * G, workload.tarb
 	"Size of a generated tarball.")
 KEYS_NAMED(ENUM, "workload", "fio_rw", "randwrite", fio_rw, workload.fio_rw,
 	"fio rw=")
+KEYS_NAMED(ENUM, "workload", "fio_target", "file", fio_target, workload.fio_target,
+	"What fio reads and writes: file (a file on the guest's filesystem) or device (the guest's disk itself, as the qcow2 L2 cache study ran it: fio_size of it from its start, the filesystem on it overwritten by writes and undone by the reset).")
 KEYS_ENTRY(SIZE, "workload", "fio_bs", "4K", 512, 16 * M, workload.fio_bs,
 	"fio bs=")
 KEYS_ENTRY(UINT, "workload", "fio_iodepth", "1", 1, 1024, workload.fio_iodepth,

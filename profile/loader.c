@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <iniparser.h>
 #include <libgen.h>
 #include <limits.h>
@@ -550,6 +551,21 @@ static int check_combinations(struct load_state *st)
 		return bad_key(st, "workload", "host_baseline",
 			       "none of [workload] kinds runs on the host "
 			       "(bonnie, dd, fio do)");
+	if (p->workload.fio_target == FIO_TARGET_DEVICE &&
+	    (p->workload.kinds & AXIS_BIT(WORKLOAD_FIO)) && p->workload.host_baseline)
+		return bad_key(st, "workload", "fio_target",
+			       "device runs fio on the guest's disk, and a host_baseline "
+			       "cell runs on the guest's filesystem mounted on the host: "
+			       "set one of them");
+	if (p->workload.fio_target == FIO_TARGET_DEVICE &&
+	    (p->workload.kinds & AXIS_BIT(WORKLOAD_FIO)) &&
+	    p->workload.fio_size > p->storage.size) {
+		snprintf(msg, sizeof(msg),
+			 "with fio_target = device, fio_size (%" PRIu64 " bytes) is more "
+			 "than the guest's disk ([storage] size, %" PRIu64 " bytes)",
+			 p->workload.fio_size, p->storage.size);
+		return bad_key(st, "workload", "fio_size", msg);
+	}
 	if (p->storage.cluster_size & (p->storage.cluster_size - 1))
 		return bad_key(st, "storage", "cluster_size",
 			       "must be a power of two");

@@ -13,6 +13,7 @@ NAME_TABLE(disk_bus, "virtio", "ide", "scsi", "sata")
 NAME_TABLE(workload_kind, "tarball-write", "tarball-read", "bonnie", "fio",
 	   "dd", "qemu-img-bench", "durability")
 NAME_TABLE(fio_rw, "read", "write", "randread", "randwrite", "rw", "randrw")
+NAME_TABLE(fio_target, "file", "device")
 NAME_TABLE(durability_flush, "fdatasync", "fsync", "dsync")
 NAME_TABLE(crash_kind, "guest", "host")
 NAME_TABLE(sweep_order, "interleaved", "blocked")

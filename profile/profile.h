@@ -72,6 +72,10 @@ enum fio_rw {
 	FIO_RW_RANDRW,
 	_FIO_RW_MAX
 };
+/* [workload] fio_target: a file on the guest's filesystem, or the
+ * guest's disk itself (the disk under test, as the qcow2 L2 cache study
+ * ran fio). */
+enum fio_target { FIO_TARGET_FILE, FIO_TARGET_DEVICE, _FIO_TARGET_MAX };
 enum sweep_order { ORDER_INTERLEAVED, ORDER_BLOCKED, _ORDER_MAX };
 
 /* An axis of the sweep matrix: a set of enum values, as a bit mask, in
@@ -149,6 +153,7 @@ struct profile_workload {
 	char tarball[PROFILE_STR_MAX]; /* "auto", "generated" or a path */
 	uint64_t tarball_size;
 	enum fio_rw fio_rw;
+	enum fio_target fio_target;
 	uint64_t fio_bs;
 	unsigned fio_iodepth;
 	uint64_t fio_size;
@@ -205,6 +210,7 @@ const char *aio_mode_name(enum aio_mode v);
 const char *disk_bus_name(enum disk_bus v);
 const char *workload_kind_name(enum workload_kind v);
 const char *fio_rw_name(enum fio_rw v);
+const char *fio_target_name(enum fio_target v);
 const char *durability_flush_name(enum durability_flush v);
 const char *crash_kind_name(enum crash_kind v);
 const char *sweep_order_name(enum sweep_order v);
@@ -215,7 +221,7 @@ const char *report_reference_name(enum report_reference v);
 extern const struct name_table after_action_names,
 	write_cache_setting_names, page_cache_setting_names, io_scheduler_names,
 	cache_mode_names, aio_mode_names, disk_bus_names, workload_kind_names,
-	fio_rw_names, durability_flush_names, crash_kind_names, sweep_order_names, vm_accel_names, report_reference_names;
+	fio_rw_names, fio_target_names, durability_flush_names, crash_kind_names, sweep_order_names, vm_accel_names, report_reference_names;
 
 /* The cache-mode table (DESIGN.md): QEMU's three cache flags per mode. */
 struct cache_flags {

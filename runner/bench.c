@@ -32,6 +32,7 @@ static struct vm_spec check_spec(const struct profile *p,
 	return (struct vm_spec){
 		.name = "buildapp-check",
 		.kernel = in->kernel,
+		.firmware = domain_guest_firmware(),
 		.initrd = in->initrd,
 		.cmdline = guestcmdline_base,
 		.memory = p->guest.memory,

@@ -63,6 +63,12 @@ static int write_os(xmlTextWriterPtr w, const struct vm_spec *spec)
 	XW(xmlwrite_attr(w, "machine", spec->bus == BUS_IDE ? "pc" : "q35"));
 	XW(xmlTextWriterWriteString(w, BAD_CAST "hvm"));
 	XW(xmlwrite_end(w));
+	if (spec->firmware) {
+		XW(xmlwrite_start(w, "loader"));
+		XW(xmlwrite_attr(w, "type", "rom"));
+		XW(xmlTextWriterWriteString(w, BAD_CAST spec->firmware));
+		XW(xmlwrite_end(w));
+	}
 	XW(xmlwrite_element(w, "kernel", spec->kernel));
 	XW(xmlwrite_element(w, "initrd", spec->initrd));
 	XW(xmlwrite_element(w, "cmdline", cmdline));
@@ -186,7 +192,8 @@ int domain_xml(const struct vm_spec *spec, bool kvm, char **ret_xml)
 	    !text_ok(spec->initrd) || !text_ok(spec->disk) ||
 	    !text_ok(spec->console_log) ||
 	    (spec->cmdline && *spec->cmdline && !text_ok(spec->cmdline)) ||
-	    (spec->serial && !text_ok(spec->serial)))
+	    (spec->serial && !text_ok(spec->serial)) ||
+	    (spec->firmware && !text_ok(spec->firmware)))
 		return -EINVAL;
 	if (spec->memory < 1024 * 1024 || spec->vcpus == 0 ||
 	    (unsigned)spec->format >= _IMAGE_FORMAT_MAX ||
@@ -216,4 +223,14 @@ int domain_xml(const struct vm_spec *spec, bool kvm, char **ret_xml)
 		return -ENOMEM;
 	*ret_xml = xml;
 	return 0;
+}
+
+const char *domain_guest_firmware(void)
+{
+	static const char qboot[] = "/usr/share/qemu/qboot.rom";
+	const char *env = getenv("BUILDAPP_GUEST_FIRMWARE");
+
+	if (env && strcmp(env, "seabios") == 0)
+		return NULL;
+	return access(qboot, R_OK) == 0 ? qboot : NULL;
 }

@@ -15,6 +15,9 @@
 struct vm_spec {
 	const char *name;    /* unique per run, e.g. "buildapp-r17" */
 	const char *kernel;  /* direct kernel boot */
+	/* The firmware QEMU starts first (<loader type='rom'>: -bios), such
+	 * as domain_guest_firmware's; NULL: QEMU's own (SeaBIOS). */
+	const char *firmware;
 	const char *initrd;
 	const char *cmdline; /* " panic=-1" is added unless it sets panic= */
 	uint64_t memory;     /* bytes */
@@ -57,6 +60,14 @@ struct vm_spec {
  * that is not valid UTF-8 or holds control characters, metadata_cache on
  * a raw disk), or -ENOMEM. */
 int domain_xml(const struct vm_spec *spec, bool kvm, char **ret_xml);
+
+/* The benchmark guests' firmware: QEMU's qboot (/usr/share/qemu/qboot.rom,
+ * a minimal firmware for a direct kernel boot: it skips SeaBIOS's
+ * device set-up, 0.5 s of a guest's 7 s boot under one level of TCG)
+ * where it is installed, else NULL (SeaBIOS).
+ * BUILDAPP_GUEST_FIRMWARE=seabios in the environment: NULL (the baseline
+ * of scripts/bench-guestboot.sh). */
+const char *domain_guest_firmware(void);
 
 /* The guest device name of the disk on BUS ("vda", "sda", "hda"). */
 const char *domain_target_dev(enum disk_bus bus);

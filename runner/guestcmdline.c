@@ -69,6 +69,9 @@ int guestcmdline_build(const struct profile *p, enum workload_kind kind,
 			fio_rw_name(w->fio_rw), w->fio_bs, w->fio_iodepth,
 			w->fio_size, w->fio_direct ? 1 : 0, w->fio_fsync,
 			w->fio_runtime);
+		/* Only when asked for: other kits' command lines unchanged. */
+		if (w->fio_target == FIO_TARGET_DEVICE)
+			fprintf(f, " " P "fio_target=device");
 		break;
 	case WORKLOAD_DD:
 		fprintf(f,

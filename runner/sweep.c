@@ -213,13 +213,19 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 		return 0;
 	}
 	r = guestcmdline_build(p, cell->workload, &cmdline);
-	if (r >= 0 && durable) {
-		/* The run's own identity, which its records carry. */
-		char *with_run = NULL;
-		r = asprintf(&with_run, "%s " GUESTPROTO_PARAM_PREFIX "run=%" PRIu64,
-			     cmdline, run_id) < 0 ? -ENOMEM : 0;
+	if (r >= 0) {
+		/* The cell's bus, whose drivers alone the agent loads; a
+		 * durability run's own identity, which its records carry. */
+		char *with_cell = NULL, run[48] = "";
+		if (durable)
+			snprintf(run, sizeof(run), " " GUESTPROTO_PARAM_PREFIX "run=%" PRIu64,
+				 run_id);
+		r = asprintf(&with_cell, "%s " GUESTPROTO_PARAM_PREFIX "bus=%s%s", cmdline,
+			     disk_bus_name((enum disk_bus)cell->bus), run) < 0
+			    ? -ENOMEM
+			    : 0;
 		free(cmdline);
-		cmdline = with_run;
+		cmdline = r < 0 ? NULL : with_cell;
 	}
 	if (r < 0)
 		return log_error_errno(r, "cannot build the guest command line");
@@ -229,6 +235,7 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	struct vm_spec spec = {
 		.name = name,
 		.kernel = env->kernel,
+		.firmware = domain_guest_firmware(),
 		.initrd = env->initrd,
 		.cmdline = cmdline,
 		.memory = p->guest.memory,

@@ -8,9 +8,14 @@
 # those options (initcall_blacklist=crypto_kdf108_init cryptomgr.notests=1
 # ipv6.disable=1), "after" the kit's vmlinux with its own command line.
 # A third side, "pvh", is the vmlinux with the old command line: what the
-# kernel alone saves.  The sides alternate (before, pvh, after, then
-# after, pvh, before, ...) so load on the host hits them alike; medians
-# are reported, and their ratio to before's.
+# kernel alone saves.  A fourth, "lean", is "after" as the runner now
+# boots it: QEMU's qboot as firmware instead of SeaBIOS
+# (domain_guest_firmware, runner/domain.h) and buildapp.bus=virtio, with
+# which the agent loads the virtio-blk drivers alone, not libata, AHCI and
+# the SCSI stack.  The sides alternate (before, pvh, after, lean, then
+# lean, after, pvh, before, ...) so load on the host hits them alike;
+# medians are reported, and their ratio to before's (lean's to after's
+# too).
 # Bare qemu-system-x86_64 as scripts/bench-runner.sh boots it, under TCG:
 # one level of TCG, a proxy for the nested guests of a TCG lab server.
 # Usage: scripts/bench-guestboot.sh [REPS (default 5)] [KIND tarball-write|fio (default tarball-write)]
@@ -76,11 +81,11 @@ before_cmdline=$(printf '%s\n' "$after_cmdline" | sed \
 
 # One boot: the console stamped line by line as it comes; the run's
 # numbers appended to WORK/SIDE.begin and WORK/SIDE.boot.
-boot() { # side kernel cmdline rep
+boot() { # side kernel cmdline rep [firmware]
 	cp --sparse=always "$kit/disk.img" "$work/disk.raw"
 	log=$work/$1-$4.log
 	t0=$(now)
-	bare_guest "-accel tcg -cpu qemu64" "$memory" "$2" "$kit/initrd.img" "$3" \
+	bare_guest "-accel tcg -cpu qemu64${5:+ -bios $5}" "$memory" "$2" "$kit/initrd.img" "$3" \
 		"$work/disk.raw" unsafe stdio 2>&1 |
 		while IFS= read -r line; do printf '%s %s\n' "$(now)" "$line"; done >"$log"
 	t1=$(now)
@@ -101,13 +106,16 @@ side() { # side rep
 	before) boot before "$kit/vmlinuz" "$before_cmdline" "$2" ;;
 	pvh) boot pvh "$kit/vmlinux" "$before_cmdline" "$2" ;;
 	after) boot after "$kit/vmlinux" "$after_cmdline" "$2" ;;
+	lean) boot lean "$kit/vmlinux" "$after_cmdline buildapp.bus=virtio" "$2" "$qboot" ;;
 	esac
 }
-for s in before pvh after; do for f in begin boot work; do : >"$work/$s.$f"; done; done
+qboot=/usr/share/qemu/qboot.rom
+[ -r "$qboot" ] || { echo "bench-guestboot.sh: no $qboot (package qemu-system-data)" >&2; exit 1; }
+for s in before pvh after lean; do for f in begin boot work; do : >"$work/$s.$f"; done; done
 i=1
 while [ "$i" -le "$reps" ]; do
 	echo "repetition $i/$reps..." >&2
-	if [ $((i % 2)) -eq 1 ]; then order="before pvh after"; else order="after pvh before"; fi
+	if [ $((i % 2)) -eq 1 ]; then order="before pvh after lean"; else order="lean after pvh before"; fi
 	for s in $order; do side "$s" "$i"; done
 	i=$((i + 1))
 done
@@ -116,19 +124,21 @@ med() { median <"$work/$1"; }
 all() { awk '{ printf "%.1f ", $1 }' "$work/$1" | sed 's/ $//'; }
 ratio() { awk -v a="$(med "$1")" -v b="$(med "$2")" 'BEGIN { printf "%.2f", a / b }'; }
 row() { # label measure
-	printf '| %s | %s | %s | %s (%s) | %s | %s (%s) | %s |\n' "$1" \
+	printf '| %s | %s | %s | %s (%s) | %s | %s (%s) | %s | %s (%s; %s of after) | %s |\n' "$1" \
 		"$(med "before.$2")" "$(all "before.$2")" \
 		"$(med "pvh.$2")" "$(ratio "pvh.$2" "before.$2")" \
 		"$(all "pvh.$2")" "$(med "after.$2")" \
-		"$(ratio "after.$2" "before.$2")" "$(all "after.$2")"
+		"$(ratio "after.$2" "before.$2")" "$(all "after.$2")" \
+		"$(med "lean.$2")" "$(ratio "lean.$2" "before.$2")" \
+		"$(ratio "lean.$2" "after.$2")" "$(all "lean.$2")"
 }
 echo
 echo "guest boot: before (bzImage, old command line), pvh (PVH vmlinux, old command line),"
-echo "after (PVH vmlinux, boot options); $kind kit, initramfs $(du -k "$kit/initrd.img" | cut -f1) KiB,"
+echo "after (PVH vmlinux, boot options), lean (after, qboot, the virtio drivers alone); $kind kit, initramfs $(du -k "$kit/initrd.img" | cut -f1) KiB,"
 echo "$memory guest, TCG, $reps repetitions each, interleaved; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 echo
-echo "| measure | before median s | each s | pvh median s (ratio) | each s | after median s (ratio) | each s |"
-echo "|---|---:|---|---:|---|---:|---|"
+echo "| measure | before median s | each s | pvh median s (ratio) | each s | after median s (ratio) | each s | lean median s (ratios) | each s |"
+echo "|---|---:|---|---:|---|---:|---|---:|---|"
 row "QEMU start to BUILDAPP: BEGIN" begin
 row "QEMU start to exit, less workload_seconds" boot
 row "workload_seconds (should not change)" work

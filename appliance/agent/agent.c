@@ -31,6 +31,7 @@ static struct {
 static int n_params;
 static char cmdline[4096];
 const char *agent_mnt = AGENT_MNT;
+const char *agent_disk;
 
 void agent_line(const char *kind, const char *fmt, ...)
 {
@@ -198,10 +199,21 @@ static int mount_api(void)
 }
 
 /* The kit lists the modules in load order (dependencies first), so a
- * plain finit_module per line is all modprobe would do here. */
+ * plain finit_module per line is all modprobe would do here: those of
+ * the bus the command line names (buildapp.bus=) when the kit has its
+ * list, else every disk driver's. */
 static int load_modules(void)
 {
-	FILE *f = fopen(GUESTPROTO_MODULE_LIST, "re");
+	const char *bus = agent_param("bus");
+	char path[128];
+	FILE *f = NULL;
+
+	if (bus && strlen(bus) < 32) {
+		snprintf(path, sizeof(path), GUESTPROTO_MODULE_LIST "-%s", bus);
+		f = fopen(path, "re");
+	}
+	if (!f)
+		f = fopen(GUESTPROTO_MODULE_LIST, "re");
 	if (!f)
 		return 0; /* a kernel with the drivers built in */
 	char line[512];
@@ -285,6 +297,14 @@ static int run(void)
 	if (wait_disk(disk, sizeof(disk)) < 0)
 		return -1;
 	agent_line(GUESTPROTO_INFO, "disk=%s", disk);
+	agent_disk = disk;
+	/* fio on the device itself: nothing mounted on it. */
+	const char *target = agent_param("fio_target");
+	if (strcmp(kind, "fio") == 0 && target && strcmp(target, "device") == 0) {
+		int r = workload_run(kind);
+		sync();
+		return r;
+	}
 	mkdir(AGENT_MNT, 0755);
 	if (mount(disk, AGENT_MNT, "ext4", 0, NULL) < 0)
 		return agent_error("cannot mount %s: %s", disk,

@@ -12,6 +12,9 @@
  * itself (a host-native baseline cell, docs/guest-protocol.md). */
 #define AGENT_MNT "/mnt"
 extern const char *agent_mnt;
+/* The disk under test's device in the guest (/dev/vda...); NULL on the
+ * host, where the runner mounted the guest's filesystem. */
+extern const char *agent_disk;
 
 /* Console output: each call writes one whole line with one write(2), so
  * kernel messages can only fall between lines. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "command.h"
@@ -237,6 +238,27 @@ static int bonnie(void)
 	return run_checked(argv, "bonnie");
 }
 
+/* Whether DISK (or a partition of it) holds a mounted filesystem, the
+ * guest's root among them: fio on the device would overwrite it. */
+static bool disk_in_use(const char *disk)
+{
+	struct stat root, dev;
+	char line[1024];
+	size_t len = strlen(disk);
+	bool used = false;
+
+	if (stat("/", &root) == 0 && stat(disk, &dev) == 0 && S_ISBLK(dev.st_mode) &&
+	    major(root.st_dev) == major(dev.st_rdev) &&
+	    minor(root.st_dev) - minor(dev.st_rdev) < 16)
+		return true;
+	FILE *f = fopen("/proc/mounts", "re");
+	while (f && !used && fgets(line, sizeof(line), f))
+		used = strncmp(line, disk, len) == 0;
+	if (f)
+		fclose(f);
+	return used;
+}
+
 static int fio(void)
 {
 	static const char *const rws[] = {"read", "write", "randread",
@@ -257,8 +279,21 @@ static int fio(void)
 	    agent_param_u64("fio_fsync", 0, &fsync_n) < 0 ||
 	    agent_param_u64("fio_runtime", 0, &runtime) < 0)
 		return -1;
-	if (make_work_dir() < 0)
+	const char *target = agent_param("fio_target");
+	bool device = target && strcmp(target, "device") == 0;
+	if (target && !device && strcmp(target, "file") != 0)
+		return agent_error("bad fio_target '%s'", target);
+	if (device && !agent_disk)
+		return agent_error("fio_target=device needs the guest's disk: a host "
+				   "cell runs on the guest's filesystem");
+	if (device && disk_in_use(agent_disk))
+		return agent_error("fio_target=device: %s holds a mounted filesystem "
+				   "(the guest's root?): fio would overwrite it",
+				   agent_disk);
+	if (!device && make_work_dir() < 0)
 		return -1;
+	if (device)
+		agent_line(GUESTPROTO_INFO, "fio_target=device file=%s", agent_disk);
 	char a[8][64], fname[700];
 	snprintf(a[0], 64, "--rw=%s", rw);
 	snprintf(a[1], 64, "--bs=%" PRIu64, bs);
@@ -269,7 +304,8 @@ static int fio(void)
 	/* Queue depth needs an asynchronous engine; psync otherwise. */
 	snprintf(a[6], 64, "--ioengine=%s", depth > 1 ? "libaio" : "psync");
 	snprintf(a[7], 64, "--runtime=%" PRIu64, runtime);
-	snprintf(fname, sizeof(fname), "--filename=%s", work_path("fio.dat"));
+	snprintf(fname, sizeof(fname), "--filename=%s",
+		 device ? agent_disk : work_path("fio.dat"));
 	const char *argv[] = {"/usr/bin/fio", "--name=buildapp",
 			      fname, a[0], a[1], a[2],
 			      a[3], a[4], a[5], a[6],

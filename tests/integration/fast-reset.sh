@@ -84,13 +84,16 @@ for fmt in raw qcow2; do
 done
 
 # The same check made by `buildapp run` itself ([sweep] verify_reset,
-# fast-reset-run.ini: a filled raw file, a tarball-write then a fio run):
+# fast-reset-run.ini: a filled raw file, a tarball-write and a fio run on
+# the guest's disk itself, fio_target = device):
 # the journal's second run had a fast reset checked identical, the last
 # run's writes a checked reset after it, every hash the same: the pristine
 # image's (the volume is its size).
 "$BUILDAPP" run "$TOP/tests/integration/fast-reset-run.ini" --target "$tmp/run" \
 	--results "$tmp/results" --cache "$B/cache" >"$tmp/run.log" 2>&1 ||
 	{ tail -30 "$tmp/run.log"; echo "FAILED: buildapp run with verify_reset"; fail=1; }
+check "buildapp run: fio ran on the guest's disk itself (fio_target = device)" \
+	grep -q '^BUILDAPP:INFO fio_target=device file=/dev/vda$' "$tmp"/results/console/*.log
 check "buildapp run: each run's writes undone by a checked fast reset" \
 	python3 "$TOP/tests/lib/reset-checks.py" --pristine="$(sha "$P")" "$tmp/results/runs.jsonl" \
 	raw/raw/sparse/unsafe/threads/virtio tarball-write:write_seconds fio:fio_write_iops

@@ -62,6 +62,22 @@ static char *xpath(xmlDocPtr doc, const char *expr)
 		free(_v);                                                      \
 	} while (0)
 
+/* The guests' firmware, when given: a ROM QEMU starts with -bios. */
+static void test_firmware(void **state)
+{
+	(void)state;
+	struct vm_spec spec = base_spec();
+	spec.firmware = "/usr/share/qemu/qboot.rom";
+	xmlDocPtr doc = parse(&spec, false);
+	assert_xpath(doc, "/domain/os/loader", "/usr/share/qemu/qboot.rom");
+	assert_xpath(doc, "/domain/os/loader/@type", "rom");
+	xmlFreeDoc(doc);
+	char *xml = NULL;
+	spec.firmware = "/a\nb";
+	assert_int_equal(domain_xml(&spec, false, &xml), -EINVAL);
+	assert_null(xml);
+}
+
 static void test_full_domain(void **state)
 {
 	(void)state;
@@ -76,6 +92,7 @@ static void test_full_domain(void **state)
 	assert_xpath(doc, "/domain/os/type/@machine", "q35");
 	assert_xpath(doc, "/domain/os/kernel", "/boot/vmlinuz");
 	assert_xpath(doc, "/domain/os/initrd", "/tmp/kit/initrd.img");
+	assert_xpath(doc, "count(/domain/os/loader)", "0");
 	assert_xpath(doc, "/domain/os/cmdline",
 		     "console=ttyS0 buildapp.workload=fio panic=-1");
 	assert_xpath(doc, "count(/domain/features/acpi)", "1");
@@ -206,6 +223,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_domain),
+		cmocka_unit_test(test_firmware),
 		cmocka_unit_test(test_kvm_ide_block),
 		cmocka_unit_test(test_scsi_sata),
 		cmocka_unit_test(test_escaping),

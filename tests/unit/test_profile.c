@@ -218,7 +218,19 @@ static void test_bad_values(void **state)
 		     "[report] compare", "expected AXIS:LEVEL vs REFERENCE", NULL);
 	expect_error("[guest]\ncache = unsafe, none\n[report]\ncompare = cache:none vs none\n",
 		     "[report] compare", "compares none with itself", NULL);
+	/* fio on the device: within the disk, and not with host cells. */
+	expect_error("[storage]\nsize = 1G\n[workload]\nkinds = fio\nfio_target = device\n"
+		     "fio_size = 2G\n", "t.ini:6:", "[workload] fio_size",
+		     "fio_target = device", "more than the guest's disk", NULL);
+	expect_error("[workload]\nkinds = fio\nfio_target = device\nfio_size = 8M\n"
+		     "host_baseline = yes\n", "t.ini:3:", "[workload] fio_target",
+		     "host_baseline", NULL);
+	expect_error("[workload]\nfio_target = disk\n", "t.ini:2:", "[workload] fio_target",
+		     NULL);
 	struct profile p;
+	assert_int_equal(load_text("[storage]\nsize = 1G\n[workload]\nkinds = fio\n"
+				   "fio_target = device\nfio_size = 1G\n", &p), 0);
+	assert_int_equal(p.workload.fio_target, FIO_TARGET_DEVICE);
 	assert_int_equal(load_text("[guest]\ncache = unsafe, none\n[report]\n"
 				   "compare = cache:unsafe vs none in write_seconds, cache:none vs unsafe\n",
 				   &p), 0);

@@ -203,6 +203,12 @@ static void cmdline(void **state)
 	assert_non_null(strstr(s, " buildapp.fio_rw=randwrite "));
 	assert_non_null(strstr(s, " buildapp.fio_fsync=1 "));
 	assert_non_null(strstr(s, " buildapp.fio_size=1048576 "));
+	/* fio_target only when it is the device. */
+	assert_null(strstr(s, "fio_target"));
+	_cleanup_free_ char *dev = NULL;
+	p.workload.fio_target = FIO_TARGET_DEVICE;
+	assert_int_equal(guestcmdline_build(&p, WORKLOAD_FIO, &dev), 0);
+	assert_non_null(strstr(dev, " buildapp.fio_target=device"));
 	/* bonnie_fast only when asked for: other kits' lines unchanged. */
 	_cleanup_free_ char *b = NULL, *bf = NULL;
 	p.workload.bonnie_size = 2 << 20;
