@@ -38,6 +38,7 @@
 #include "plan.h"
 #include "profile.h"
 #include "reaper.h"
+#include "precision.h"
 #include "report.h"
 #include "safety.h"
 #include "netup.h"
@@ -317,6 +318,7 @@ static int run_sweep(struct init_env *env)
 		.record_host = hostinfo_record_sweep,
 		.host_data = &host,
 		.summarized = &summarized,
+		.precision = precision_cells_wanting_runs,
 		.results_in_ram = env->in_ram,
 	};
 	log_clear_last_error();

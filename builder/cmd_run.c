@@ -27,6 +27,7 @@
 #include "planner.h"
 #include "reaper.h"
 #include "recipe.h"
+#include "precision.h"
 #include "report.h"
 #include "runstate.h"
 #include "safety.h"
@@ -286,6 +287,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			.record_host = hostinfo_record_sweep,
 			.host_data = &host,
 			.summarized = &summarized,
+			.precision = precision_cells_wanting_runs,
 		};
 		r = bench_run(&in, &out);
 		/* The console's summary: the table, then the report's answers. */

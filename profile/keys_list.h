@@ -134,7 +134,7 @@ KEYS_NAMED(ENUM, "sweep", "order", "interleaved", sweep_order, sweep.order,
 KEYS_ENTRY(UINT64, "sweep", "seed", "1", 0, UINT64_MAX, sweep.seed,
 	"Seed of the interleaved order; the plan records it.")
 KEYS_ENTRY(PERCENT, "sweep", "target_ci", "0", 0, 100, sweep.target_ci,
-	"Stop adding runs to a cell once its 95% CI half-width is below this percent of the mean; 0 off.")
+	"Precision target: after the planned runs, add runs to a cell until its 95% CI half-width is below this percent of the mean; with [report] compare, to the cells of each asked comparison until its interval's half-width is below this many percentage points (stopped on width, never on significance: docs/results.md); 0 off.")
 KEYS_ENTRY(UINT, "sweep", "max_runs", "0", 0, 1000, sweep.max_runs,
 	"With target_ci: most runs per cell (at least runs); 0 means runs.")
 KEYS_ENTRY(BOOL, "sweep", "verify_reset", "no", 0, 0, sweep.verify_reset,

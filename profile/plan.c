@@ -294,7 +294,11 @@ bool plan_cell_at(const struct plan_cell *cell, const char *axis, const char *le
 	bool at = o && json_object_object_get_ex(o, axis, &v) && v &&
 		  strcmp(json_object_get_string(v), level) == 0;
 	json_object_put(o);
-	return at;
+	/* Or as the report names the level: an L2 cache size as the
+	 * profile writes it ("1M"), which the JSON holds in bytes. */
+	char buf[32];
+	const char *text = plan_cell_axis_text(cell, axis, buf, sizeof(buf));
+	return at || (text && strcmp(text, "-") != 0 && strcmp(text, level) == 0);
 }
 
 json_object *plan_cell_axes_to_json(const struct plan_cell *cell)
@@ -804,4 +808,12 @@ int plan_read_json(const char *path, struct plan *ret)
 		return log_error_code(-EFBIG, "plan '%s': larger than %d MiB", path,
 				      PLAN_FILE_MAX >> 20);
 	return plan_parse_json(path, buf, n, ret);
+}
+
+ssize_t plan_cell_find(const struct plan *plan, const char *id)
+{
+	for (size_t i = 0; i < plan->n_cells; i++)
+		if (strcmp(plan->cells[i].id, id) == 0)
+			return (ssize_t)i;
+	return -1;
 }

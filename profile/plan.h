@@ -6,6 +6,7 @@
 #define BUILDAPP_PLAN_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -104,6 +105,8 @@ const char *plan_cell_axis_text(const struct plan_cell *cell, const char *axis,
  * plan_cell_to_json writes it, is LEVEL: the levels a profile names in
  * [report] baseline and compare. */
 bool plan_cell_at(const struct plan_cell *cell, const char *axis, const char *level);
+/* The index in PLAN's cells of the cell whose id is ID, or -1. */
+ssize_t plan_cell_find(const struct plan *plan, const char *id);
 /* The axes' members of plan_cell_to_json(CELL) only; a new reference. */
 struct json_object *plan_cell_axes_to_json(const struct plan_cell *cell);
 

@@ -223,6 +223,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 			.timings = tm,
 			.summarized = in->summarized,
 			.results_in_ram = in->results_in_ram,
+			.precision = in->precision,
 		};
 		r = sweep_run(&env, &out);
 	}

@@ -49,6 +49,11 @@ struct bench_inputs {
 	struct timings *timings;
 	/* As sweep_env's: set true once the sweep has written its summary. */
 	bool *summarized;
+	/* The cells that the profile's questions ([report] compare) still
+	 * need runs of to reach [sweep] target_ci (report/precision.h's
+	 * precision_cells_wanting_runs, which the runner does not link);
+	 * NULL: target_ci applies to each cell instead. */
+	int (*precision)(const struct plan *plan, const char *dir, bool *want);
 	/* As sweep_env's: RESULTS_DIR does not survive a reboot. */
 	bool results_in_ram;
 };

@@ -616,33 +616,53 @@ bool sweep_cell_wants_run(const struct profile_sweep *s,
 	return true;
 }
 
-static ssize_t cell_index(const struct plan *plan, const char *id)
+/* Whether the sweep's precision target is the questions' ([report]
+ * compare with target_ci: precision.h), not each cell's. */
+static bool for_questions(const struct sweep_env *env)
 {
-	for (size_t i = 0; i < plan->n_cells; i++)
-		if (strcmp(plan->cells[i].id, id) == 0)
-			return (ssize_t)i;
-	return -1;
+	return env->precision && *env->plan->profile.report.compare;
 }
 
-/* The cells wanting one more run now (sweep_cell_wants_run), in plan
- * order, with each one's next run index and place in the sweep (after
- * every run journaled).  Returns how many, or a negative errno. */
-static int cells_wanting_runs(const struct plan *plan, const char *journal_path,
+/* The cells wanting one more run now, in plan order, with each one's next
+ * run index and place in the sweep (after every run journaled): those
+ * of the comparisons still too wide (for_questions), else each cell
+ * whose own interval is (sweep_cell_wants_run); none past max_runs.
+ * Returns how many, or a negative errno. */
+static int cells_wanting_runs(const struct sweep_env *env, const char *journal_path,
 			      struct plan_run *want)
 {
+	const struct plan *plan = env->plan;
 	struct journal j = {.n_runs = 0};
 	struct summary sum = {.n_cells = 0};
+	_cleanup_free_ bool *asked = NULL;
 	char why[160];
-	int r, n = 0;
+	int r, n = 0, open = 0;
 
+	if (for_questions(env)) {
+		asked = calloc(plan->n_cells ? plan->n_cells : 1, sizeof(*asked));
+		if (!asked)
+			return -ENOMEM;
+		r = env->precision(plan, env->results_dir, asked);
+		if (r <= 0)
+			return r;
+		open = r;
+	}
 	r = journal_read(journal_path, &j);
 	if (r >= 0)
 		r = summary_build(&j, &sum);
 	for (size_t i = 0; r >= 0 && i < sum.n_cells; i++) {
 		const struct summary_cell *c = &sum.cells[i];
-		ssize_t k = cell_index(plan, c->cell.id);
-		if (k < 0 || !sweep_cell_wants_run(&plan->profile.sweep, c, why, sizeof(why)))
+		ssize_t k = plan_cell_find(plan, c->cell.id);
+		if (k < 0)
 			continue;
+		if (asked) {
+			if (!asked[k] || c->n_runs >= plan->profile.sweep.max_runs)
+				continue;
+			snprintf(why, sizeof(why), "a question's interval is wider than %g points",
+				 plan->profile.sweep.target_ci);
+		} else if (!sweep_cell_wants_run(&plan->profile.sweep, c, why, sizeof(why))) {
+			continue;
+		}
 		want[n] = (struct plan_run){.cell = (unsigned)k,
 					    .index = (unsigned)c->n_runs,
 					    .position = (unsigned)(j.n_runs + (size_t)n)};
@@ -651,6 +671,10 @@ static int cells_wanting_runs(const struct plan *plan, const char *journal_path,
 	}
 	summary_release(&sum);
 	journal_release(&j);
+	if (r >= 0 && open && !n)
+		log_warning("%d of the profile's comparisons stay wider than target_ci "
+			    "%g points: their cells have max_runs (%u)", open,
+			    plan->profile.sweep.target_ci, plan->profile.sweep.max_runs);
 	return r < 0 ? r : n;
 }
 
@@ -670,7 +694,7 @@ static int run_until_target(const struct sweep_env *env, const char *journal_pat
 		return 0;
 	if (!want)
 		return -ENOMEM;
-	while ((n = cells_wanting_runs(plan, journal_path, want)) > 0) {
+	while ((n = cells_wanting_runs(env, journal_path, want)) > 0) {
 		for (int i = 0; i < n; i++)
 			eta_add_left(&pg->eta, &plan->cells[want[i].cell]);
 		for (int i = 0; i < n; i++) {
@@ -742,7 +766,7 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	r = hostcrash_read(path, &c);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
-	ci = cell_index(plan, c.cell);
+	ci = plan_cell_find(plan, c.cell);
 	if (ci < 0 || journal_has_run(done, c.cell, c.index)) {
 		if (ci < 0)
 			log_warning("'%s': cell '%s' is not in this plan: left as it is",

@@ -41,6 +41,11 @@ struct sweep_env {
 	 * crash = host run could not be finished after it, and is journaled
 	 * failed with the reason instead of rebooting the host. */
 	bool results_in_ram;
+	/* The cells that the profile's questions ([report] compare) still
+	 * need runs of to reach [sweep] target_ci (report/precision.h's
+	 * precision_cells_wanting_runs, which the runner does not link);
+	 * NULL: target_ci applies to each cell instead. */
+	int (*precision)(const struct plan *plan, const char *dir, bool *want);
 };
 
 struct sweep_outcome {

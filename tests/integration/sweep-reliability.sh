@@ -13,7 +13,10 @@
 #      three runs each, the first's reset is full and the next two's
 #      none, each checked ([sweep] verify_reset: the volume's sha256 as
 #      the reading run left it, then after a full reset made over it)
-#      and identical, the last run's too, the same hash every time.
+#      and identical, the last run's too, the same hash every time;
+#   d. with [report] compare and target_ci, the runs after the planned
+#      ones go to the asked comparison's cells alone, until max_runs
+#      when its interval stays wider than the target.
 set -eu
 . "$(dirname "$0")/../lib/run-env.sh"
 command -v qemu-img >/dev/null || { echo "qemu-img is not installed"; exit 77; }
@@ -46,6 +49,8 @@ bench_step = 64K
 [sweep]
 runs = 2
 INI
+
+cp "$T/bench.ini" "$T/base.ini"
 
 # run_sweep NAME RESULTS: buildapp run into RESULTS, output in $T/NAME.out,
 # exit status in $rc.
@@ -144,4 +149,42 @@ grep -q "^  resets: 0 fast, 1 full, 2 none (journal: reset)$" "$T/res-readonly/s
 	fail "read-only: summary.txt does not count the resets"
 grep -q "reset checked: the none reset of '.*' is the full one" "$T/readonly.out" ||
 	fail "read-only: the check was not said"
+
+# --- d. runs until the question is answered: with [report] compare and
+# target_ci, extra runs go to the asked comparison's cells only (the two
+# qcow2 L2 cache sizes, not the raw cell), up to max_runs, here a target
+# no interval of four runs meets.  (Runs whose timings do not vary at
+# all give an exact ratio, a zero-width interval: docs/results.md.)
+echo "d. runs until the profile's question is answered"
+cat >"$T/bench.ini" <<INI
+[appliance]
+include = $T/base.ini
+[guest]
+l2_cache = 16K, 1M
+[workload]
+; long enough for qemu-img's millisecond timings to vary
+bench_count = 20000
+[sweep]
+target_ci = 0.01
+max_runs = 4
+[report]
+compare = l2_cache:1M vs 16K
+INI
+"$BUILDAPP" plan "$T/bench.ini" >"$T/precision-plan.txt"
+grep -q "each is given runs until its 95% interval is within +/- 0.01 points (target_ci), at most 4 a cell (max_runs)" \
+	"$T/precision-plan.txt" || { cat "$T/precision-plan.txt"; fail "precision: buildapp plan does not say what the target applies to"; }
+run_sweep precision "$T/res-precision"
+cat "$T/precision.out"
+[ "$rc" -eq 0 ] || fail "precision: exit status $rc"
+j=$T/res-precision/runs.jsonl
+for l2 in 16K 1M; do
+	n=$(grep -c "\"id\":\"qcow2/qcow2/off/l2=$l2/" "$j" || true)
+	[ "$n" -eq 4 ] || fail "precision: the asked cell l2=$l2 has $n runs, want max_runs (4)"
+done
+n=$(grep -c '"id":"raw/' "$j" || true)
+[ "$n" -eq 2 ] || fail "precision: the raw cell, which no question asks about, has $n runs, want 2"
+grep -q "l2_cache:1M vs 16K (qemu-img-bench, bench_seconds): interval +/- .* points wide, target 0.01: more runs" \
+	"$T/precision.out" || fail "precision: the comparison's width was not said"
+grep -q "1 of the profile's comparisons stay wider than target_ci 0.01 points: their cells have max_runs (4)" \
+	"$T/precision.out" || fail "precision: the end at max_runs was not said"
 echo "all sweep reliability checks passed"
