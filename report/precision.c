@@ -12,6 +12,13 @@
 #include "questions.h"
 #include "report.h"
 
+bool precision_too_wide(double low, double high, double target, double *half)
+{
+	/* Half the interval's width, in points of the percentage change. */
+	*half = 100.0 * (high - low) / 2;
+	return !isfinite(*half) || *half > target;
+}
+
 /* Whether question Q asks comparison C of metric M (workload W's X-th
  * metric), as report_cmp.c's asks() picks them: its metric, else the
  * workload's primary (first) one. */
@@ -79,10 +86,8 @@ int precision_cells_wanting_runs(const struct plan *plan, const char *dir, bool 
 					const struct model_comparison *c = &m->comparisons[i];
 					if (!asks(&qs.q[q], wl, x, c))
 						continue;
-					/* Half the interval's width, in points of
-					 * the percentage change. */
-					double half = 100.0 * (c->r.high - c->r.low) / 2;
-					if (isfinite(half) && half <= target)
+					double half;
+					if (!precision_too_wide(c->r.low, c->r.high, target, &half))
 						continue;
 					if (isfinite(half))
 						log_info("%s (%s, %s): interval +/- %.1f points "

@@ -22,4 +22,10 @@ struct plan;
  * target), or a negative errno (reported). */
 int precision_cells_wanting_runs(const struct plan *plan, const char *dir, bool *want);
 
+/* The rule, for one comparison's ratio interval [LOW, HIGH] (NAN: none
+ * yet): whether it wants more runs for a TARGET half-width in percentage
+ * points; its half-width into *HALF (NAN when none).  The sweep's and
+ * scripts/bench-replay.sh's replays both decide with it. */
+bool precision_too_wide(double low, double high, double target, double *half);
+
 #endif

@@ -46,6 +46,12 @@ $(B)/tests/guestkit-helper: $(B)/tests/helpers/guestkit_helper.o $(TEST_LINK_OBJ
 	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
 CHECK_PROGRAMS += $(B)/tests/guestkit-helper
 
+# The runs-until-answered rule replayed on recorded journals
+# (scripts/bench-replay.sh).
+$(B)/tests/replay-helper: $(B)/tests/helpers/replay_helper.o $(TEST_LINK_OBJS)
+	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
+CHECK_PROGRAMS += $(B)/tests/replay-helper
+
 
 # Builds that must fail and what init must not link
 # (tests/build-fail/run.sh, run with the unit tests): the compiler and
