@@ -143,32 +143,6 @@ static void guest_path(const char *path, char *ret, size_t len)
 	snprintf(ret, len, "%s", path);
 }
 
-/* The load order of NAMES and the optional modules, one guest path a
- * line, into LIST (LEN bytes). */
-static int module_list(const char *moddir, const char *const *names, char *list,
-		       size_t len)
-{
-	struct elfdeps deps = {0};
-	char host[PATH_MAX * 2], guest[PATH_MAX];
-	size_t used = 0;
-	int r;
-
-	if ((r = kmods_resolve(moddir, names, false, &deps)) < 0 ||
-	    (r = kmods_resolve(moddir, optional_modules, true, &deps)) < 0)
-		goto out;
-	for (size_t i = 0; i < deps.n; i++) {
-		snprintf(host, sizeof(host), "%s/%s", moddir, deps.paths[i]);
-		guest_path(host, guest, sizeof(guest));
-		used += snprintf(list + used, len - used, "%s\n", guest);
-		if (used >= len) {
-			r = -E2BIG;
-			goto out;
-		}
-	}
-out:
-	elfdeps_release(&deps);
-	return r;
-}
 static const char *const applets[] = {
 	"sh",   "ash",  "tar",   "mount", "umount", "sync",  "cat",
 	"ls",   "dmesg", "mkdir", "rm",   "echo",   "sleep", "poweroff",
@@ -189,6 +163,35 @@ static int kit_add_file(struct kit *k, const char *host, const char *guest,
 int guestkit_find_agent(const char *agent, char *ret, size_t len)
 {
 	return tools_find("buildapp-agent", "BUILDAPP_AGENT", agent, ret, len);
+}
+
+/* The load order of NAMES and the optional modules, one guest path a
+ * line, into LIST (LEN bytes); with K, each module's file is added to it. */
+static int module_list(struct kit *k, const char *moddir, const char *const *names,
+		       char *list, size_t len)
+{
+	struct elfdeps deps = {0};
+	char host[PATH_MAX * 2], guest[PATH_MAX];
+	size_t used = 0;
+	int r;
+
+	if ((r = kmods_resolve(moddir, names, false, &deps)) < 0 ||
+	    (r = kmods_resolve(moddir, optional_modules, true, &deps)) < 0)
+		goto out;
+	for (size_t i = 0; i < deps.n; i++) {
+		snprintf(host, sizeof(host), "%s/%s", moddir, deps.paths[i]);
+		if (k && (r = kit_add_file(k, host, host, 0644)) < 0)
+			goto out;
+		guest_path(host, guest, sizeof(guest));
+		used += snprintf(list + used, len - used, "%s\n", guest);
+		if (used >= len) {
+			r = -E2BIG;
+			goto out;
+		}
+	}
+out:
+	elfdeps_release(&deps);
+	return r;
 }
 
 static int collect(struct kit *k, const char *agent, const char *version,
@@ -249,24 +252,15 @@ static int collect(struct kit *k, const char *agent, const char *version,
 		goto out;
 
 	snprintf(moddir, sizeof(moddir), "/lib/modules/%s", version);
-	if ((r = kmods_resolve(moddir, modules, false, &deps)) < 0 ||
-	    (r = kmods_resolve(moddir, optional_modules, true, &deps)) < 0)
-		goto out;
-	for (size_t i = 0; i < deps.n && r == 0; i++) {
-		char host[PATH_MAX * 2];
-		snprintf(host, sizeof(host), "%s/%s", moddir, deps.paths[i]);
-		r = kit_add_file(k, host, host, 0644);
-	}
-	/* Every module, for a command line without the bus, then each
-	 * bus's own. */
-	if (r == 0)
-		r = module_list(moddir, modules, list, sizeof(list));
+	/* Every module, with its file, for a command line without the bus;
+	 * then each bus's own list of some of them. */
+	r = module_list(k, moddir, modules, list, sizeof(list));
 	if (r == 0)
 		r = kit_add(k, K_TEXT, GUESTPROTO_MODULE_LIST, list, 0644, 0);
 	for (size_t i = 0; i < sizeof(bus_modules) / sizeof(bus_modules[0]) && r == 0; i++) {
 		char path[128];
 		snprintf(path, sizeof(path), GUESTPROTO_MODULE_LIST "-%s", bus_modules[i].bus);
-		r = module_list(moddir, bus_modules[i].modules, list, sizeof(list));
+		r = module_list(NULL, moddir, bus_modules[i].modules, list, sizeof(list));
 		if (r == 0)
 			r = kit_add(k, K_TEXT, path, list, 0644, 0);
 	}

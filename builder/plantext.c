@@ -91,7 +91,7 @@ static void write_questions(const struct plan *plan, FILE *f)
 	if (questions_parse(plan->profile.report.compare, &qs, why, sizeof(why)) < 0 || !qs.n)
 		return;
 	fprintf(f, "\nComparisons this profile asks for ([report] compare), answered first");
-	if (plan->profile.sweep.target_ci > 0 && plan->profile.sweep.max_runs > plan->profile.sweep.runs)
+	if (profile_sweep_adds_runs(&plan->profile.sweep))
 		fprintf(f, "; each is given runs until its 95%% interval is within +/- %g "
 			"points (target_ci), at most %u a cell (max_runs)",
 			plan->profile.sweep.target_ci, plan->profile.sweep.max_runs);
@@ -117,10 +117,10 @@ int plantext_write(const struct plan *plan, FILE *f)
 	write_cache_table(plan, f);
 	fprintf(f, "\nMatrix: %zu cells x %u runs = %zu runs", plan->n_cells, s->runs,
 		plan->n_runs);
-	if (s->max_runs > s->runs && s->target_ci > 0 && *plan->profile.report.compare)
+	if (profile_sweep_adds_runs(s) && *plan->profile.report.compare)
 		fprintf(f, " (then up to %u per cell of each comparison below until its "
 			"95%% interval is within +/- %g points)", s->max_runs, s->target_ci);
-	else if (s->max_runs > s->runs && s->target_ci > 0)
+	else if (profile_sweep_adds_runs(s))
 		fprintf(f, " (up to %u per cell until the 95%% CI is within %g%%)",
 			s->max_runs, s->target_ci);
 	fprintf(f, "\n  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", "cell", "backend",

@@ -40,3 +40,8 @@ bool cache_mode_allows_native_aio(enum cache_mode mode)
 {
 	return cache_mode_flags(mode).direct;
 }
+
+bool profile_sweep_adds_runs(const struct profile_sweep *s)
+{
+	return s->target_ci > 0 && s->max_runs > s->runs;
+}

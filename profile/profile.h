@@ -232,5 +232,8 @@ struct cache_flags {
 struct cache_flags cache_mode_flags(enum cache_mode mode);
 /* True when aio=native can be used with MODE (it needs cache.direct). */
 bool cache_mode_allows_native_aio(enum cache_mode mode);
+/* Whether the sweep adds runs after the planned ones: [sweep] target_ci
+ * set and max_runs above runs. */
+bool profile_sweep_adds_runs(const struct profile_sweep *s);
 
 #endif

@@ -98,6 +98,11 @@ int questions_parse(const char *text, struct questions *ret, char *why, size_t w
 	return 0;
 }
 
+bool question_asks_metric(const struct question *q, const char *metric, bool primary)
+{
+	return *q->metric ? strcmp(q->metric, metric) == 0 : primary;
+}
+
 void question_text(const struct question *q, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s:%s vs %s%s%s", q->axis, q->level, q->reference,

@@ -8,6 +8,7 @@
 #ifndef BUILDAPP_QUESTIONS_H
 #define BUILDAPP_QUESTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define QUESTIONS_MAX 16
@@ -28,6 +29,10 @@ struct questions {
 /* Parses TEXT (the key's value; "" is no question) into RET.  Returns 0,
  * or -EINVAL with what is wrong, naming the item, in WHY. */
 int questions_parse(const char *text, struct questions *ret, char *why, size_t why_size);
+
+/* Whether Q is asked of METRIC, PRIMARY when it is its workload's first:
+ * the metric Q names, else each workload's primary one. */
+bool question_asks_metric(const struct question *q, const char *metric, bool primary);
 
 /* "cache:unsafe vs writethrough" (and " in METRIC"), as written. */
 void question_text(const struct question *q, char *buf, size_t size);

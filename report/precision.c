@@ -25,9 +25,7 @@ bool precision_too_wide(double low, double high, double target, double *half)
 static bool asks(const struct question *q, const struct model_workload *w, size_t x,
 		 const struct model_comparison *c)
 {
-	const struct model_metric *m = &w->metrics[x];
-
-	if (*q->metric ? strcmp(q->metric, m->name) != 0 : x != 0)
+	if (!question_asks_metric(q, w->metrics[x].name, x == 0))
 		return false;
 	return strcmp(q->axis, c->axis) == 0 && strcmp(q->level, c->level) == 0 &&
 	       strcmp(q->reference, c->reference) == 0;

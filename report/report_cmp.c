@@ -496,7 +496,7 @@ static size_t axis_index(const struct builder *bd, const char *name)
 static bool asks(const struct builder *bd, const struct question *q, const struct mcells *m,
 		 bool primary, size_t *a, size_t *l, size_t *ref)
 {
-	if (*q->metric ? strcmp(q->metric, m->metric) != 0 : !primary)
+	if (!question_asks_metric(q, m->metric, primary))
 		return false;
 	if ((*a = axis_index(bd, q->axis)) == SIZE_MAX || !varied(&bd->axes[*a]))
 		return false;

@@ -690,7 +690,7 @@ static int run_until_target(const struct sweep_env *env, const char *journal_pat
 		calloc(plan->n_cells ? plan->n_cells : 1, sizeof(*want));
 	int r, n;
 
-	if (s->target_ci <= 0 || s->max_runs <= s->runs)
+	if (!profile_sweep_adds_runs(s))
 		return 0;
 	if (!want)
 		return -ENOMEM;

@@ -111,7 +111,7 @@ int volreset_run(const struct storage_volume *v, const char *pristine,
 	int r;
 
 	/* Read-only, the last run cannot have changed a byte. */
-	if (s && s->known && s->unwritten && !every_reset_full()) {
+	if (s && s->known && s->unwritten) {
 		forget(s);
 		*ret_seconds = 0;
 		*ret_kind = "none";
@@ -143,8 +143,7 @@ int volreset_check_last(const struct storage_volume *v, const char *pristine,
 	const char *kind;
 	double secs;
 
-	if (!s || !s->known || every_reset_full() ||
-	    (!s->unwritten && !volreset_wants_tracking(v)))
+	if (!s || !s->known || (!s->unwritten && !volreset_wants_tracking(v)))
 		return 0;
 	return volreset_run(v, pristine, &secs, &kind, check);
 }
@@ -168,7 +167,8 @@ void volreset_note_unwritten(const struct storage_volume *v)
 	struct volstate *s = state_of(v, true);
 
 	forget(s);
-	if (!s)
+	/* (Unless every reset is to be full.) */
+	if (!s || every_reset_full())
 		return;
 	s->known = true;
 	s->unwritten = true;

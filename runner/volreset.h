@@ -47,7 +47,8 @@ int volreset_check_last(const struct storage_volume *v, const char *pristine,
 void volreset_note(const struct storage_volume *v, struct vm_result *vr);
 
 /* After a run that opened V read-only, reset before it: V is still the
- * pristine image, and the next reset is none. */
+ * pristine image, and the next reset is none (full, as every reset, with
+ * BUILDAPP_TRACK_WRITES=no). */
 void volreset_note_unwritten(const struct storage_volume *v);
 
 #endif

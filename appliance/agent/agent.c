@@ -298,9 +298,7 @@ static int run(void)
 		return -1;
 	agent_line(GUESTPROTO_INFO, "disk=%s", disk);
 	agent_disk = disk;
-	/* fio on the device itself: nothing mounted on it. */
-	const char *target = agent_param("fio_target");
-	if (strcmp(kind, "fio") == 0 && target && strcmp(target, "device") == 0) {
+	if (workload_on_device(kind)) {
 		int r = workload_run(kind);
 		sync();
 		return r;

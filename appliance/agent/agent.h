@@ -40,5 +40,8 @@ int agent_run(const char *const *argv, const char *frame);
 /* Workloads (workload.c): each runs on the filesystem mounted at
  * AGENT_MNT and returns 0 or -1 after printing an error. */
 int workload_run(const char *kind);
+/* Whether workload KIND runs on the disk itself, nothing mounted on it
+ * (fio with buildapp.fio_target=device). */
+bool workload_on_device(const char *kind);
 
 #endif

@@ -259,6 +259,13 @@ static bool disk_in_use(const char *disk)
 	return used;
 }
 
+bool workload_on_device(const char *kind)
+{
+	const char *target = agent_param("fio_target");
+
+	return strcmp(kind, "fio") == 0 && target && strcmp(target, "device") == 0;
+}
+
 static int fio(void)
 {
 	static const char *const rws[] = {"read", "write", "randread",
@@ -280,7 +287,7 @@ static int fio(void)
 	    agent_param_u64("fio_runtime", 0, &runtime) < 0)
 		return -1;
 	const char *target = agent_param("fio_target");
-	bool device = target && strcmp(target, "device") == 0;
+	bool device = workload_on_device("fio");
 	if (target && !device && strcmp(target, "file") != 0)
 		return agent_error("bad fio_target '%s'", target);
 	if (device && !agent_disk)
