@@ -145,5 +145,7 @@ KEYS_ENTRY(STRING, "report", "baseline", "", 0, 0, report.baseline,
 KEYS_ENTRY(STRING, "report", "compare", "", 0, 0, report.compare,
 	"The comparisons the profile exists for, answered first by the report, the console and report.html: AXIS:LEVEL vs REFERENCE [in METRIC], comma-separated (e.g. cache:unsafe vs writethrough, backend:lvm vs qcow2 in write_seconds); both levels must be swept. Default metric: each workload's primary one.")
 KEYS_NAMED(ENUM, "report", "reference", "none", report_reference, report.reference,
-	"The published study this profile reproduces: the report prints its table beside the measured one.")
+	"The published study this profile reproduces: the report prints its table beside the measured one, and its verdict on each of the study's claims (docs/results.md, \"Verdicts\").")
+KEYS_ENTRY(PERCENT, "report", "equivalence", "0", 0, 100, report.equivalence,
+	"Equivalence bound of the study's claims of closeness (\"close to\"), in percent: such a claim is reproduced when the 90% interval of the ratio (two one-sided tests at 5%) lies within +-this of no change, and not reproduced when it lies wholly outside. State it before the sweep. 0: none, and such a claim cannot be judged.")
 /* clang-format on */

@@ -186,6 +186,7 @@ struct profile_report {
 	char baseline[PROFILE_STR_MAX]; /* "axis:level", or "" */
 	char compare[PROFILE_STR_MAX];  /* questions.h's list, or "" */
 	enum report_reference reference; /* the study it reproduces */
+	double equivalence; /* bound of a claim of closeness in %, 0: none */
 };
 
 struct profile {

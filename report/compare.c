@@ -96,6 +96,14 @@ int compare_ratio(const double *level, size_t n_level,
 	return compare_ratio_pooled(&a, &b, 1, confidence, ret);
 }
 
+void compare_n_text(size_t n_level, size_t n_reference, char *buf, size_t size)
+{
+	if (n_level == n_reference)
+		snprintf(buf, size, "n=%zu each", n_level);
+	else
+		snprintf(buf, size, "n=%zu vs %zu", n_level, n_reference);
+}
+
 void compare_percent(double ratio, int decimals, char *buf, size_t size)
 {
 	double pct = (ratio - 1.0) * 100.0;

@@ -39,6 +39,9 @@ int compare_ratio(const double *level, size_t n_level,
 		  const double *reference, size_t n_reference,
 		  double confidence, struct compare_ratio *ret);
 
+/* "n=5 each", or "n=5 vs 4" when the sides differ, into BUF. */
+void compare_n_text(size_t n_level, size_t n_reference, char *buf, size_t size);
+
 /* A ratio as a signed percentage change, "+54%", "-3.5%", with DECIMALS
  * decimals, into BUF. */
 void compare_percent(double ratio, int decimals, char *buf, size_t size);

@@ -183,32 +183,39 @@ static void cell_from(json_object *o, struct model_cell *c, bool *oom)
 	}
 }
 
+/* The {axis: level} object O as an array in *RET (N of them). */
+static void held_from(json_object *o, struct model_held **ret, size_t *n, bool *oom)
+{
+	if (!o || !json_object_is_type(o, json_type_object))
+		return;
+	*n = (size_t)json_object_object_length(o);
+	if (*n && !(*ret = calloc(*n, sizeof **ret))) {
+		*n = 0;
+		*oom = true;
+	}
+	size_t i = 0;
+	json_object_object_foreach(o, key, val)
+	{
+		if (i == *n)
+			break;
+		const char *v = json_object_get_string(val);
+		(*ret)[i].axis = strdup(key);
+		(*ret)[i].level = v ? strdup(v) : NULL;
+		if (!(*ret)[i].axis || (v && !(*ret)[i].level))
+			*oom = true;
+		i++;
+	}
+}
+
 static void comparison_from(json_object *o, struct model_comparison *c, bool *oom)
 {
-	json_object *held = member(o, "held"), *measured = member(o, "measured");
+	json_object *measured = member(o, "measured");
 
 	c->axis = text(o, "axis", oom);
 	c->level = text(o, "level", oom);
 	c->reference = text(o, "reference", oom);
-	if (held && json_object_is_type(held, json_type_object)) {
-		c->n_held = (size_t)json_object_object_length(held);
-		if (c->n_held && !(c->held = calloc(c->n_held, sizeof *c->held))) {
-			c->n_held = 0;
-			*oom = true;
-		}
-		size_t i = 0;
-		json_object_object_foreach(held, key, val)
-		{
-			if (i == c->n_held)
-				break;
-			const char *v = json_object_get_string(val);
-			c->held[i].axis = strdup(key);
-			c->held[i].level = v ? strdup(v) : NULL;
-			if (!c->held[i].axis || (v && !c->held[i].level))
-				*oom = true;
-			i++;
-		}
-	}
+	held_from(member(o, "held"), &c->held, &c->n_held, oom);
+	held_from(member(o, "at"), &c->at, &c->n_at, oom);
 	c->pooled = boolean(o, "pooled");
 	c->strata = count(o, "strata");
 	ratio_from(o, &c->r);
@@ -422,6 +429,11 @@ static void comparison_release(struct model_comparison *c)
 		free(c->held[i].level);
 	}
 	free(c->held);
+	for (size_t i = 0; i < c->n_at; i++) {
+		free(c->at[i].axis);
+		free(c->at[i].level);
+	}
+	free(c->at);
 	free(c->sentence);
 }
 

@@ -75,6 +75,10 @@ struct model_comparison {
 	char *axis, *level, *reference;
 	struct model_held *held;
 	size_t n_held;
+	/* Axes only one side has (raw has no l2_cache), at that side's
+	 * level: the sentence's "l2_cache=16K". */
+	struct model_held *at;
+	size_t n_at;
 	bool pooled;
 	unsigned strata;
 	struct model_ratio r;

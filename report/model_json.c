@@ -89,16 +89,24 @@ static json_object *cell_json(const struct model_cell *c)
 	return o;
 }
 
+/* HELD[0..N) as an {axis: level} object. */
+static json_object *held_json(const struct model_held *held, size_t n)
+{
+	json_object *o = json_object_new_object();
+	for (size_t i = 0; o && i < n; i++)
+		add(o, held[i].axis, json_object_new_string(held[i].level));
+	return o;
+}
+
 static json_object *comparison_json(const struct model_comparison *c)
 {
-	json_object *o = json_object_new_object(), *held = json_object_new_object();
+	json_object *o = json_object_new_object();
 
 	add(o, "axis", json_object_new_string(c->axis));
 	add(o, "level", json_object_new_string(c->level));
 	add(o, "reference", json_object_new_string(c->reference));
-	for (size_t i = 0; held && i < c->n_held; i++)
-		add(held, c->held[i].axis, json_object_new_string(c->held[i].level));
-	add(o, "held", held);
+	add(o, "held", held_json(c->held, c->n_held));
+	add(o, "at", held_json(c->at, c->n_at));
 	add(o, "pooled", json_object_new_boolean(c->pooled));
 	add(o, "strata", json_object_new_int64(c->strata));
 	add_ratio(o, &c->r);

@@ -7,7 +7,7 @@ $(B)/report/%.o: INCDIRS = $(REPORT_INCDIRS)
 REPORT_SRCS := report/report.c report/model.c report/model_json.c report/report_cmp.c report/report_rack.c \
 	report/report_text.c report/report_html.c report/report_chart.c \
 	report/bundle.c report/hostjson.c report/compare.c report/reference.c \
-	report/reftable.c report/precision.c
+	report/reftable.c report/precision.c report/verdict.c report/claims.c
 $(B)/libreport.a: $(REPORT_SRCS:%.c=$(B)/%.o) $(B)/report/reference_data.o
 REPORT_LIBS = $(call pc_libs,libxml-2.0)
 REPORT_ARCHIVES = $(B)/libreport.a $(RUNNER_ARCHIVES)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims.h"
 #include "cleanup.h"
 #include "jsonget.h"
 #include "names.h"
@@ -611,7 +612,8 @@ static void copy_member(json_object *from, const char *key, json_object *to)
 	json_object_object_add(to, key, json_object_get(v));
 }
 
-int reference_build(const char *name, const struct model *report, json_object **ret)
+int reference_build(const char *name, const struct model *report, double equivalence,
+		    json_object **ret)
 {
 	const struct study *s = study_find(name);
 	const char *text = s ? study_json(name) : NULL;
@@ -650,6 +652,12 @@ int reference_build(const char *name, const struct model *report, json_object **
 	int r = s->measure(report, &out);
 	if (r < 0)
 		return r;
+	json_object *claims = NULL, *verdicts;
+	json_object_object_get_ex(data, "claims", &claims);
+	r = claims_judge(claims, report, equivalence, &verdicts);
+	if (r < 0)
+		return r;
+	json_object_object_add(o, "verdicts", verdicts);
 	*ret = TAKE_PTR(o);
 	return 0;
 }
@@ -677,6 +685,21 @@ int reference_write_text(json_object *ref, FILE *f)
 			fprintf(f, "- %s\n",
 				json_object_get_string(
 					json_object_array_get_idx(notes, i)));
+	}
+	json_object *verdicts;
+	if (json_object_object_get_ex(ref, "verdicts", &verdicts) &&
+	    json_object_array_length(verdicts)) {
+		fputs("\nverdicts (docs/results.md, \"Verdicts\"):\n", f);
+		for (size_t i = 0; i < json_object_array_length(verdicts); i++) {
+			json_object *v = json_object_array_get_idx(verdicts, i), *cmp;
+			fprintf(f, "- %s\n  %s\n", jsonget_string(v, "claim") ?: "?",
+				jsonget_string(v, "verdict") ?: "?");
+			if (json_object_object_get_ex(v, "comparisons", &cmp))
+				for (size_t k = 0; k < json_object_array_length(cmp); k++)
+					fprintf(f, "  from: %s\n",
+						json_object_get_string(
+							json_object_array_get_idx(cmp, k)));
+		}
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -192,15 +192,24 @@ static int make_cells(struct builder *bd)
  * else the first listed. */
 /* KEY of the first bundle's plan's [report] section, or NULL when it
  * has none or it is empty. */
-static const char *plan_report_key(const struct builder *bd, const char *key)
+/* The [report] section of the first bundle's plan, or NULL. */
+static json_object *plan_report_section(const struct builder *bd)
 {
 	json_object *profile, *section;
-	const char *v;
 
 	if (!bd->bundles[0].plan ||
 	    !json_object_object_get_ex(bd->bundles[0].plan, "profile", &profile) ||
-	    !json_object_object_get_ex(profile, "report", &section) ||
-	    !(v = jsonget_string(section, key)) || !*v)
+	    !json_object_object_get_ex(profile, "report", &section))
+		return NULL;
+	return section;
+}
+
+static const char *plan_report_key(const struct builder *bd, const char *key)
+{
+	json_object *section = plan_report_section(bd);
+	const char *v;
+
+	if (!section || !(v = jsonget_string(section, key)) || !*v)
 		return NULL;
 	return v;
 }
@@ -867,8 +876,10 @@ static int build(struct builder *bd)
 	return 0;
 }
 
-/* The table of study NAME beside the measured one, into M's references. */
-static int add_study(struct model *m, const char *name)
+/* The table of study NAME beside the measured one, into M's references,
+ * with the verdicts on its claims under the bound EQUIVALENCE (percent; 0:
+ * none stated). */
+static int add_study(struct model *m, const char *name, double equivalence)
 {
 	_cleanup_(json_object_putp) json_object *refs = json_object_new_array();
 	json_object *study = NULL;
@@ -876,7 +887,7 @@ static int add_study(struct model *m, const char *name)
 
 	if (!refs)
 		return -ENOMEM;
-	r = reference_build(name, m, &study);
+	r = reference_build(name, m, equivalence / 100.0, &study);
 	if (r < 0)
 		return log_error_code(r == -ENOENT ? -EINVAL : r, "report: study '%s': %s", name,
 				      r == -ENOENT ? "not a shipped study" : strerror(-r));
@@ -907,8 +918,14 @@ int report_build(const struct report_options *o, struct model **ret)
 	if (!study_name && (study_name = plan_report_key(&bd, "reference")) &&
 	    strcmp(study_name, "none") == 0)
 		study_name = NULL;
+	/* Claims of closeness are judged against the profile's bound
+	 * ([report] equivalence, percent); none stated is 0. */
+	double equivalence = 0;
+	json_object *section = r == 0 ? plan_report_section(&bd) : NULL;
+	if (section && !jsonget_number(section, "equivalence", &equivalence))
+		equivalence = 0;
 	if (r == 0 && study_name)
-		r = add_study(m, study_name);
+		r = add_study(m, study_name, equivalence);
 	builder_release(&bd);
 	if (r < 0)
 		return r;

@@ -111,14 +111,6 @@ static const struct rcell *partner(const struct builder *bd, const struct mcells
 	return NULL;
 }
 
-static void n_text(const struct compare_ratio *c, char *buf, size_t size)
-{
-	if (c->n_level == c->n_reference)
-		snprintf(buf, size, "n=%zu each", c->n_level);
-	else
-		snprintf(buf, size, "n=%zu vs %zu", c->n_level, c->n_reference);
-}
-
 /* "unsafe vs directsync, fio_write_iops (fio, backend=raw): +54% [+41%,
  * +68%], n=5 each, better" or "...: no difference shown at n=2 each (+3%
  * [-10%, +18%])". */
@@ -129,7 +121,7 @@ static void sentence(const struct mcells *m, const char *level, const char *ref,
 	char ns[48], pr[24], lo[24], hi[24];
 	int dec = compare_percent_decimals(c->low, c->high);
 
-	n_text(c, ns, sizeof ns);
+	compare_n_text(c->n_level, c->n_reference, ns, sizeof ns);
 	compare_percent(c->ratio, dec, pr, sizeof pr);
 	compare_percent(c->low, dec, lo, sizeof lo);
 	compare_percent(c->high, dec, hi, sizeof hi);
@@ -256,9 +248,12 @@ static int pair_where(const struct builder *bd, size_t a, const struct rcell *c,
 					strcmp(hv, pv) != 0));
 		if (!named)
 			continue;
-		if (held_x && held) {
-			struct model_held *h = MODEL_PUSH(held->held, held->n_held);
-			if (!h || !(h->axis = strdup(bd->axes[x].name)) || !(h->level = strdup(hv)))
+		bool one_side = !held_x && (strcmp(pv, "-") == 0 || strcmp(hv, "-") == 0);
+		if ((held_x || one_side) && held) {
+			struct model_held *h = held_x ? MODEL_PUSH(held->held, held->n_held)
+						      : MODEL_PUSH(held->at, held->n_at);
+			if (!h || !(h->axis = strdup(bd->axes[x].name)) ||
+			    !(h->level = strdup(strcmp(hv, "-") == 0 ? pv : hv)))
 				return -ENOMEM;
 		}
 		if (used >= size)

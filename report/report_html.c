@@ -603,6 +603,33 @@ static int write_side(xmlTextWriterPtr w, const char *title, json_object *t)
 	return 0;
 }
 
+/* The verdict on each of a study's claims (claims.h): the claim, the
+ * verdict, and the comparisons it rests on. */
+static int write_verdicts(xmlTextWriterPtr w, json_object *verdicts)
+{
+	if (!verdicts || json_object_array_length(verdicts) == 0)
+		return 0;
+	XW(report_html_element(w, "h4", NULL, "Verdicts on the study's claims"));
+	XW(xmlwrite_start(w, "ul"));
+	XW(xmlwrite_attr(w, "class", "verdicts"));
+	for (size_t i = 0; i < json_object_array_length(verdicts); i++) {
+		json_object *v = json_object_array_get_idx(verdicts, i);
+		json_object *cmp = array_of(v, "comparisons");
+		XW(xmlwrite_start(w, "li"));
+		XW(report_html_element(w, "div", NULL, jsonget_string(v, "claim") ?: ""));
+		XW(xmlwrite_start(w, "div"));
+		XW(report_html_element(w, "strong", NULL, jsonget_string(v, "verdict") ?: ""));
+		XW(xmlwrite_end_full(w));
+		for (size_t k = 0; cmp && k < json_object_array_length(cmp); k++)
+			XW(report_html_element(w, "div", "muted",
+					      json_object_get_string(
+						      json_object_array_get_idx(cmp, k))));
+		XW(xmlwrite_end_full(w));
+	}
+	XW(xmlwrite_end_full(w));
+	return 0;
+}
+
 static int write_references(xmlTextWriterPtr w, json_object *refs)
 {
 	if (!refs || json_object_array_length(refs) == 0)
@@ -631,6 +658,7 @@ static int write_references(xmlTextWriterPtr w, json_object *refs)
 							      json_object_array_get_idx(notes, k))));
 			XW(xmlwrite_end_full(w));
 		}
+		XW(write_verdicts(w, array_of(r, "verdicts")));
 	}
 	XW(xmlwrite_end_full(w));
 	return 0;

@@ -89,7 +89,7 @@ static json_object *build(const char *study, json_object *model)
 	}
 	member_array(model, "workloads");
 	assert_int_equal(model_from_json(model, &m), 0);
-	assert_int_equal(reference_build(study, m, &ref), 0);
+	assert_int_equal(reference_build(study, m, 0, &ref), 0);
 	model_free(m);
 	assert_non_null(ref);
 	return ref;
@@ -156,7 +156,7 @@ static void test_known(void **state)
 	assert_false(reference_known(NULL));
 	json_object *ref = NULL;
 	struct model empty = {0};
-	assert_int_equal(reference_build("no-such-study", &empty, &ref), -ENOENT);
+	assert_int_equal(reference_build("no-such-study", &empty, 0, &ref), -ENOENT);
 	assert_null(ref);
 }
 
