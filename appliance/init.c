@@ -240,6 +240,21 @@ static int mount_results(struct init_env *env)
 	return 0;
 }
 
+/* 0 when RESULTS takes a write that reaches its disk (a small file,
+ * written, synced and removed), else a negative errno. */
+static int results_writable(void)
+{
+	const char *path = RESULTS_DIR "/.write-check";
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	int r = write(fd, "ok\n", 3) == 3 && fsync(fd) == 0 ? 0 : -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	unlink(path);
+	return r;
+}
+
 /* The guest kernel, when the kit stores it once (on the ESP of the disk
  * RESULTS is on: kitkernel.h), in place before the sweep and host.json's
  * kit identity, which hashes it; without it the sweep is not run. */
@@ -330,22 +345,34 @@ static int run_sweep(struct init_env *env)
 	 * a couple in a sweep whose runs all end well): a warning only
 	 * where runs failed. */
 	long long io_errors = env->io_errors_after - env->io_errors_before;
-	if (env->io_errors_before >= 0 && io_errors > 0 && (r < 0 || out.failed))
+	/* A sweep stopped by a RESULTS that no longer takes writes (a
+	 * failing stick) is not the disk under test's doing. */
+	int results_w = r < 0 && !env->in_ram ? results_writable() : 0;
+	bool runs_failed = r < 0 || out.failed;
+	if (env->io_errors_before >= 0 && io_errors > 0 && runs_failed && results_w == 0)
 		log_warning("the disk under test (/dev/%s) failed %lld commands during the "
 			    "sweep: I/O errors; the runs they stopped are journaled failed "
 			    "with them", env->target.name, io_errors);
-	else if (env->io_errors_before >= 0 && io_errors > 0)
+	else if (env->io_errors_before >= 0 && io_errors > 0 && !runs_failed)
 		log_info("the disk under test (/dev/%s) ended %lld commands with an error "
 			 "status during the sweep (the kernel's ioerr_cnt, which counts "
 			 "commands a disk refuses as unsupported too); every run ended well",
 			 env->target.name, io_errors);
 	if (summarized)
 		report_after_sweep(RESULTS_DIR, stdout);
-	if (r < 0)
+	if (r < 0) {
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "failed: %s", *log_last_error() ? log_last_error()
 							  : strerror(-r));
-	else
+		/* Whose fault, said once where the operator looks: nothing
+		 * after this reaches a RESULTS that takes no writes. */
+		if (results_w < 0)
+			log_error("the sweep stopped: RESULTS (/dev/%s) cannot be written (%s); "
+				  "its journal keeps the runs journaled before",
+				  env->results_part, strerror(-results_w));
+		else
+			log_error("the sweep stopped: %s", env->sweep_status + strlen("failed: "));
+	} else
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "%zu run%s made, %zu failed, %zu already there", out.made,
 			 out.made == 1 ? "" : "s", out.failed, out.skipped);

@@ -21,7 +21,7 @@
 # with Microsoft's keys enrolled).  --cdrom boots IMAGE (NAME.iso) from
 # a CD drive, with a USB stick holding a RESULTS partition plugged in,
 # from which the report is read (--stick FILE: that stick, made when
-# missing and kept).
+# missing and kept; or an nbd+unix:// export of one, used as it is).
 # Exit status: 0 powered off and the report was read, 1 failure or timeout,
 # 2 bad usage.
 #
@@ -228,13 +228,15 @@ esac
 # From a CD: the drive on AHCI, a USB stick with RESULTS beside it.
 if [ "$cdrom" = 1 ]; then
 	[ -n "$stick" ] || stick=$work/stick.raw
-	if [ ! -e "$stick" ]; then
+	# An NBD export (nbd+unix://...) is a stick served by another
+	# process (a test's qemu-storage-daemon): used as it is.
+	case $stick in nbd*://*) ;; *) if [ ! -e "$stick" ]; then
 		qemu-img create -q -f raw "$stick" 256M
 		echo 'label: gpt
 start=2048, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4' | sfdisk -q "$stick" >/dev/null
 		mke2fs -q -F -t ext4 -L RESULTS -E offset=1048576 "$stick" 200M ||
 			die "cannot make the RESULTS stick"
-	fi
+	fi ;; esac
 	set -- "$@" -drive "file=$stick,format=raw,if=none,id=stick,cache=unsafe" \
 		-device qemu-xhci -device usb-storage,drive=stick,serial=RESULTS-STICK
 	boot_bus=cdrom
