@@ -38,6 +38,16 @@ serve_nbd() { # file socket name
 	while [ ! -S "$2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -S "$2" ] || { cat "$work/qsd-$3.log"; fail "qemu-storage-daemon did not start"; }
 }
+# Once CONSOLE shows the third run started, kills the NBD server
+# (qsd_pid): from then on every command to what it serves fails (EIO),
+# as a dying disk's do.  WHAT names the boot in a failure.
+kill_nbd_at_run3() { # console what
+	wait_for_log "$1" 'run 3/4' 900
+	grep -q 'run 3/4' "$1" || { cat "$1"; fail "the $2 boot never reached run 3"; }
+	kill -KILL "$qsd_pid"
+	wait "$qsd_pid" 2>/dev/null || true
+	qsd_pid=
+}
 export BUILDAPP_INIT="$TOP/$B/buildapp-init" SOURCE_DATE_EPOCH=1700000000
 cat >"$work/power-cut.ini" <<INI
 [appliance]
@@ -102,11 +112,7 @@ sh "$TOP/scripts/boot-appliance.sh" "$work/fault.img" --serial PCUT-DUT \
 	--disk "nbd+unix:///dut?socket=$work/dut.sock" --memory 2048 --timeout 1800 \
 	--log "$work/console3" >"$work/report3" 2>"$work/boot3" &
 boot_pid=$!
-wait_for_log "$work/console3" 'run 3/4' 900
-grep -q 'run 3/4' "$work/console3" || { cat "$work/console3"; fail "the fault boot never reached run 3"; }
-kill -KILL "$qsd_pid"
-wait "$qsd_pid" 2>/dev/null || true
-qsd_pid=
+kill_nbd_at_run3 "$work/console3" fault
 rc=0
 wait "$boot_pid" || rc=$?
 boot_pid=
@@ -144,11 +150,7 @@ sh "$TOP/scripts/boot-appliance.sh" "$work/out/power-cut.iso" --cdrom \
 	--disk "$work/dut-stick.img" --memory 2048 --timeout 1800 \
 	--log "$work/console4" >"$work/report4" 2>"$work/boot4" &
 boot_pid=$!
-wait_for_log "$work/console4" 'run 3/4' 900
-grep -q 'run 3/4' "$work/console4" || { cat "$work/console4"; fail "the stick boot never reached run 3"; }
-kill -KILL "$qsd_pid"
-wait "$qsd_pid" 2>/dev/null || true
-qsd_pid=
+kill_nbd_at_run3 "$work/console4" stick
 # The server powers off; the report cannot be read back from a stick
 # whose server is gone, so boot-appliance.sh's own status says nothing.
 wait "$boot_pid" || true
