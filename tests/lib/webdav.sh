@@ -2,17 +2,24 @@
 # module) on 127.0.0.1 only, on a free port, for the tests' uploads.
 # webdav_start DIR: serves DIR/dav; /rack/ takes PUT, MKCOL, MOVE and
 # DELETE, /ro/ only reads (a PUT is refused 405), /closed/ answers 403.
+# The server's files (dav/, nginx/, tls/) live in a directory of its own
+# under /var/tmp, which DIR's entries link to: started by root, nginx's
+# workers run as nobody and must reach them from /, whatever DIR's
+# parents allow (a clone under a mktemp -d directory, mode 0700, did
+# not let them: every request was refused 403).
 # Sets WEBDAV_PORT and WEBDAV_URL (http://127.0.0.1:PORT); the same over
 # TLS at WEBDAV_TLS_URL (https://127.0.0.1:PORT2), its certificate for
 # 127.0.0.1 issued by a CA of its own, WEBDAV_CA (PEM).  webdav_stop
 # stops it.  Exits 77 when nginx or openssl is not installed.
 webdav_start() {
-	wd=$1
 	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || {
 		echo "nginx is not installed (nginx-core: scripts/install-deps.sh)"; exit 77; }
 	NGINX=$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)
 	command -v openssl >/dev/null 2>&1 || { echo "openssl is not installed"; exit 77; }
-	mkdir -p "$wd/dav/rack" "$wd/dav/ro" "$wd/dav/closed" "$wd/nginx" "$wd/tls"
+	WEBDAV_DIR=$(mktemp -d /var/tmp/buildapp-webdav.XXXXXX)
+	wd=$WEBDAV_DIR
+	mkdir -p "$1" "$wd/dav/rack" "$wd/dav/ro" "$wd/dav/closed" "$wd/nginx" "$wd/tls"
+	for d in dav nginx tls; do ln -sfn "$wd/$d" "$1/$d"; done
 	# A CA, and the server's certificate for 127.0.0.1 that it signs.
 	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=buildapp test CA" \
 		-keyout "$wd/tls/ca.key" -out "$wd/tls/ca.pem" 2>/dev/null &&
@@ -23,9 +30,8 @@ webdav_start() {
 		-CAcreateserial -days 2 -extfile "$wd/tls/ext" -out "$wd/tls/server.pem" 2>/dev/null ||
 		{ echo "FAILED: openssl could not make the test certificates"; exit 1; }
 	WEBDAV_CA=$wd/tls/ca.pem
-	# The workers run as nobody when started by root: they must reach
-	# DIR (and so its parent, the test's temporary directory).
-	chmod 755 "$wd" "$(dirname "$wd")" "$wd/tls"
+	# The workers run as nobody when started by root.
+	chmod 755 "$wd" "$wd/tls"
 	chmod 644 "$wd/tls/server.key"
 	chmod 777 "$wd/dav/rack"
 	WEBDAV_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -79,4 +85,7 @@ webdav_stop() {
 	[ -n "${WEBDAV_PIDFILE:-}" ] && [ -s "$WEBDAV_PIDFILE" ] &&
 		kill "$(cat "$WEBDAV_PIDFILE")" 2>/dev/null
 	WEBDAV_PIDFILE=""
+	[ -n "${KEEP_TMP:-}" ] ||
+		case ${WEBDAV_DIR:-} in /var/tmp/buildapp-webdav.*) rm -rf "$WEBDAV_DIR" ;; esac
+	WEBDAV_DIR=""
 }
