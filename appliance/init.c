@@ -365,13 +365,13 @@ static int run_sweep(struct init_env *env)
 			 "failed: %s", *log_last_error() ? log_last_error()
 							  : strerror(-r));
 		/* Whose fault, said once where the operator looks: nothing
-		 * after this reaches a RESULTS that takes no writes. */
+		 * after this reaches a RESULTS that takes no writes.  Any
+		 * other reason was the error logged last, and stays
+		 * appliance.txt's reason. */
 		if (results_w < 0)
 			log_error("the sweep stopped: RESULTS (/dev/%s) cannot be written (%s); "
 				  "its journal keeps the runs journaled before",
 				  env->results_part, strerror(-results_w));
-		else
-			log_error("the sweep stopped: %s", env->sweep_status + strlen("failed: "));
 	} else
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "%zu run%s made, %zu failed, %zu already there", out.made,
