@@ -65,7 +65,11 @@ netboot_script() {
 	d=$dav/$NETBOOT_KIT.netboot
 	s=$1
 	shift
-	sed "s|^kernel .*|& no_timer_check $*|" "$d/boot.ipxe" >"$d/$s"
+	# cryptomgr.notests: a virtual server's kernel once hung in a crypto
+	# self-test under TCG (-cpu max; "soft lockup ... cryptomgr_test" for
+	# 17 minutes, one of four servers booted at once): nothing here tests
+	# the kernel's crypto.
+	sed "s|^kernel .*|& no_timer_check cryptomgr.notests=1 $*|" "$d/boot.ipxe" >"$d/$s"
 	chmod -R a+rX "$d"
 }
 
