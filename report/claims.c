@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <json-c/json.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 

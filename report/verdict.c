@@ -33,11 +33,13 @@ struct verdict_ratio verdict_ratio_inverse(const struct verdict_ratio *r)
 	return v;
 }
 
-/* The fewest runs a side (more than now) with which an interval of
- * quantile P around d, its se scaled from SE at N0 runs, ends short of
- * a boundary DISTANCE away; VERDICT_N_MAX + 1 past that. */
-static unsigned runs_needed(double se, double df, unsigned n0, double p, double distance)
+/* The fewest runs a side (more than R's fewer side has) with which an
+ * interval of quantile P around d, its se scaled from SE, ends short of a
+ * boundary DISTANCE away; VERDICT_N_MAX + 1 past that. */
+static unsigned runs_needed(const struct verdict_ratio *r, double se, double p, double distance)
 {
+	unsigned n0 = r->n_level < r->n_reference ? r->n_level : r->n_reference;
+	double df = r->df;
 	if (n0 < 2 || !(se > 0) || !isfinite(se))
 		return 0;
 	if (!(distance > 0))
@@ -103,8 +105,7 @@ static void judge_direction(const struct verdict_claim *c, const struct verdict_
 				 c->factor, way);
 		return;
 	}
-	v->n_needed = runs_needed(se, r->df, r->n_level < r->n_reference ? r->n_level : r->n_reference,
-				  1.0 - (1.0 - confidence) / 2.0, fabs(d - b));
+	v->n_needed = runs_needed(r, se, 1.0 - (1.0 - confidence) / 2.0, fabs(d - b));
 	not_resolved(r, v);
 }
 
@@ -157,8 +158,7 @@ static void judge_bounded(const struct verdict_claim *c, const struct verdict_ra
 		return;
 	}
 	double distance = d > lb && d < ub ? fmin(d - lb, ub - d) : fmax(lb - d, d - ub);
-	v->n_needed = runs_needed(se, r->df, r->n_level < r->n_reference ? r->n_level : r->n_reference,
-				  confidence, distance);
+	v->n_needed = runs_needed(r, se, confidence, distance);
 	not_resolved(r, v);
 }
 
