@@ -80,6 +80,11 @@ static int start(char *const argv[], const struct command_opts *o, int out_fd,
 		r = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	else if (!r && out_fd >= 0)
 		r = posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	/* Nothing else of ours: a descriptor a library opened without
+	 * O_CLOEXEC (libvirt's log file) is no tool's business, and LVM
+	 * names each one it inherits on the console as a leak. */
+	if (!r)
+		r = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	if (!r)
 		r = posix_spawnattr_init(&attr);
 	if (r) {
