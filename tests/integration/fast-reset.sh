@@ -96,5 +96,6 @@ check "buildapp run: fio ran on the guest's disk itself (fio_target = device)" \
 	grep -q 'BUILDAPP:INFO fio_target=device file=/dev/vda' "$tmp"/results/console/*.log
 check "buildapp run: each run's writes undone by a checked fast reset" \
 	python3 "$TOP/tests/lib/reset-checks.py" --pristine="$(sha "$P")" "$tmp/results/runs.jsonl" \
-	raw/raw/sparse/unsafe/threads/virtio tarball-write:write_seconds fio:fio_write_iops
+	raw/raw/sparse/unsafe/threads/virtio/tarball-write:write_seconds \
+	raw/raw/sparse/unsafe/threads/virtio/fio:fio_write_iops
 exit $fail

@@ -1,14 +1,18 @@
-"""A journal of one volume's sweep with [sweep] verify_reset = yes: each
-run ok in cell PREFIX/KIND with a metric whose name starts with METRIC, and QEMU's cache=unsafe
-flags; the first run's reset full, every later one's fast and checked, the
-last run's writes checked after it; every check identical, a real sha256,
-and the same one each time (each reset's result is the pristine volume).
+"""A journal of one volume's sweep with [sweep] verify_reset = yes: one run
+ok of each CELL given, with a metric whose name starts with its METRIC; a
+guest run with QEMU's cache=unsafe flags, a host-native run ("guest":
+false) with none.  The resets follow the runner's rules (runner/volreset.c):
+the first run's reset is full; a reset after a guest run is fast and
+checked; a reset after a host-native run is full (the host's writes are not
+tracked) and unchecked; a check after the last run when it is a guest's.
+Every check identical, a real sha256, and the same one each time (each
+reset's result is the pristine volume), and at least one check made.
 
 With --pristine=SHA256 that one hash must be SHA256 (the pristine guest
 image's, as `buildapp kit` writes disk.img: what the volume holds after a
 reset when it is the image's size).
 
-usage: reset-checks.py [--pristine=SHA256] RUNS.jsonl PREFIX KIND:METRIC..."""
+usage: reset-checks.py [--pristine=SHA256] RUNS.jsonl CELL:METRIC..."""
 import json
 import re
 import sys
@@ -30,44 +34,53 @@ def check(c, where, errors):
     return c.get("full")
 
 
-def main(path, prefix, wants, pristine=None):
+def main(path, wants, pristine=None):
     # guestfish's cat ends the text with a newline of its own.
     runs = [json.loads(l) for l in open(path) if l.strip()]
     runs.sort(key=lambda r: r["position"])
-    kinds = dict(w.split(":") for w in wants)
-    errors, hashes = [], set()
-    if sorted(r["cell"]["id"] for r in runs) != sorted(f"{prefix}/{k}" for k in kinds):
-        errors.append(f"want one run of each of {sorted(kinds)} in {prefix}, got "
+    metrics = dict(w.rsplit(":", 1) for w in wants)
+    errors, hashes, kinds = [], set(), []
+    if sorted(r["cell"]["id"] for r in runs) != sorted(metrics):
+        errors.append(f"want one run of each of {sorted(metrics)}, got "
                       f"{[r['cell']['id'] for r in runs]}")
+    after_host = False
     for i, r in enumerate(runs):
-        where = f"run {i + 1} ({r['cell']['id']})"
-        kind = r["cell"]["id"][len(prefix) + 1:]
+        cell = r["cell"]["id"]
+        guest = r["cell"].get("guest", True)
+        where = f"run {i + 1} ({cell})"
+        kinds.append("guest" if guest else "host")
         if r["status"] != "ok":
             errors.append(f"{where}: status {r['status']}: {r.get('message')}")
-        if r.get("applied_cache") != UNSAFE:
-            errors.append(f"{where}: QEMU did not apply cache=unsafe: {r.get('applied_cache')}")
-        if not any(m["name"].startswith(kinds.get(kind) or "?") for m in r["metrics"]):
-            errors.append(f"{where}: no {kinds.get(kind)} result")
-        want = "full" if i == 0 else "fast"
+        want_cache = UNSAFE if guest else None
+        if r.get("applied_cache") != want_cache:
+            errors.append(f"{where}: cache flags {r.get('applied_cache')}, want {want_cache}")
+        if not any(m["name"].startswith(metrics.get(cell) or "?") for m in r["metrics"]):
+            errors.append(f"{where}: no {metrics.get(cell)} result")
+        want = "full" if i == 0 or after_host else "fast"
         if r.get("reset") != want:
             errors.append(f"{where}: reset {r.get('reset')!r}, want {want!r}")
-        if i == 0 and r.get("reset_check"):
+        if want == "full" and r.get("reset_check"):
             errors.append(f"{where}: a full reset was checked")
-        if i > 0:
+        if want == "fast":
             hashes.add(check(r.get("reset_check"), where + ": reset_check", errors))
-        if i == len(runs) - 1:
+        last = i == len(runs) - 1
+        if last and guest:
             hashes.add(check(r.get("reset_check_after"), where + ": reset_check_after", errors))
         elif r.get("reset_check_after"):
-            errors.append(f"{where}: a check after a run that is not the last")
-    if len(hashes) != 1:
+            errors.append(f"{where}: a check after a run that is not the last guest run")
+        after_host = not guest
+    if not hashes:
+        errors.append("no reset was checked")
+    elif len(hashes) != 1:
         errors.append(f"the resets left different volumes: {sorted(map(str, hashes))}")
     elif pristine and hashes != {pristine}:
         errors.append(f"the resets left {hashes.pop()}, not the pristine image {pristine}")
     for e in errors:
         print("reset-checks:", e, file=sys.stderr)
     if not errors:
-        print(f"reset-checks: {len(runs)} runs; each one's writes undone by a fast "
-              f"reset identical to the full one (sha256 {hashes.pop()})")
+        print(f"reset-checks: {len(runs)} runs ({', '.join(kinds)}), each ok; each guest "
+              f"run's writes undone by a fast reset identical to the full one (sha256 "
+              f"{hashes.pop()})")
     return 1 if errors else 0
 
 
@@ -76,4 +89,6 @@ if __name__ == "__main__":
     pristine = None
     if args and args[0].startswith("--pristine="):
         pristine = args.pop(0).split("=", 1)[1]
-    sys.exit(main(args[0], args[1], args[2:], pristine))
+    if len(args) < 2:
+        sys.exit(__doc__)
+    sys.exit(main(args[0], args[1:], pristine))
