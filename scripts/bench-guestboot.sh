@@ -112,25 +112,17 @@ side() { # side rep
 qboot=/usr/share/qemu/qboot.rom
 [ -r "$qboot" ] || { echo "bench-guestboot.sh: no $qboot (package qemu-system-data)" >&2; exit 1; }
 for s in before pvh after lean; do for f in begin boot work; do : >"$work/$s.$f"; done; done
-i=1
-while [ "$i" -le "$reps" ]; do
-	echo "repetition $i/$reps..." >&2
-	if [ $((i % 2)) -eq 1 ]; then order="before pvh after lean"; else order="lean after pvh before"; fi
-	for s in $order; do side "$s" "$i"; done
-	i=$((i + 1))
-done
+alternate "$reps" side before pvh after lean
 
-med() { median <"$work/$1"; }
-all() { awk '{ printf "%.1f ", $1 }' "$work/$1" | sed 's/ $//'; }
-ratio() { awk -v a="$(med "$1")" -v b="$(med "$2")" 'BEGIN { printf "%.2f", a / b }'; }
+cd "$work"
 row() { # label measure
 	printf '| %s | %s | %s | %s (%s) | %s | %s (%s) | %s | %s (%s; %s of after) | %s |\n' "$1" \
-		"$(med "before.$2")" "$(all "before.$2")" \
-		"$(med "pvh.$2")" "$(ratio "pvh.$2" "before.$2")" \
-		"$(all "pvh.$2")" "$(med "after.$2")" \
-		"$(ratio "after.$2" "before.$2")" "$(all "after.$2")" \
-		"$(med "lean.$2")" "$(ratio "lean.$2" "before.$2")" \
-		"$(ratio "lean.$2" "after.$2")" "$(all "lean.$2")"
+		"$(median_of "before.$2")" "$(values_of "before.$2")" \
+		"$(median_of "pvh.$2")" "$(median_ratio "pvh.$2" "before.$2")" \
+		"$(values_of "pvh.$2")" "$(median_of "after.$2")" \
+		"$(median_ratio "after.$2" "before.$2")" "$(values_of "after.$2")" \
+		"$(median_of "lean.$2")" "$(median_ratio "lean.$2" "before.$2")" \
+		"$(median_ratio "lean.$2" "after.$2")" "$(values_of "lean.$2")"
 }
 echo
 echo "guest boot: before (bzImage, old command line), pvh (PVH vmlinux, old command line),"

@@ -53,3 +53,25 @@ bare_guest() { # accel memory kernel initrd cmdline disk cache serial
 		-drive "file=$6,format=raw,if=none,id=disk0,cache=$7,aio=threads" \
 		-device virtio-blk-pci,drive=disk0,serial=buildapp-test </dev/null
 }
+
+# REPS rounds of FUNCTION SIDE REP for each SIDE, every other round in
+# the reverse order, so that load on the host hits the sides alike.
+alternate() { # reps function side...
+	_reps=$1 _fn=$2
+	shift 2
+	_fwd=$* _rev=
+	for _s in "$@"; do _rev="$_s${_rev:+ $_rev}"; done
+	_i=1
+	while [ "$_i" -le "$_reps" ]; do
+		echo "repetition $_i/$_reps..." >&2
+		if [ $((_i % 2)) -eq 1 ]; then _order=$_fwd; else _order=$_rev; fi
+		for _s in $_order; do "$_fn" "$_s" "$_i"; done
+		_i=$((_i + 1))
+	done
+}
+
+# The values of a file of numbers, one a line: their median, each of
+# them (one decimal), and the ratio of two files' medians.
+median_of() { median <"$1"; }
+values_of() { awk '{ printf "%.1f ", $1 }' "$1" | sed 's/ $//'; }
+median_ratio() { awk -v a="$(median_of "$1")" -v b="$(median_of "$2")" 'BEGIN { printf "%.2f", a / b }'; }
