@@ -108,6 +108,10 @@ static int write_disk(xmlTextWriterPtr w, const struct vm_spec *spec)
 	XW(xmlwrite_attr(w, "dev", domain_target_dev(spec->bus)));
 	XW(xmlwrite_attr(w, "bus", disk_bus_name(spec->bus)));
 	XW(xmlwrite_end(w));
+	if (spec->read_only) {
+		XW(xmlwrite_start(w, "readonly"));
+		XW(xmlwrite_end(w));
+	}
 	XW(xmlwrite_element(w, "serial", spec->serial ? spec->serial : DOMAIN_DISK_SERIAL));
 	XW(xmlwrite_end(w));
 	return 0;
@@ -186,6 +190,11 @@ static int write_domain(xmlTextWriterPtr w, const struct vm_spec *spec,
 	return 0;
 }
 
+bool domain_read_only_bus(enum disk_bus bus)
+{
+	return bus == BUS_VIRTIO || bus == BUS_SCSI;
+}
+
 int domain_xml(const struct vm_spec *spec, bool kvm, char **ret_xml)
 {
 	if (!text_ok(spec->name) || !text_ok(spec->kernel) ||
@@ -201,6 +210,8 @@ int domain_xml(const struct vm_spec *spec, bool kvm, char **ret_xml)
 	    (unsigned)spec->aio >= _AIO_MAX || (unsigned)spec->bus >= _BUS_MAX)
 		return -EINVAL;
 	if (spec->metadata_cache > 0 && spec->format != IMAGE_FORMAT_QCOW2)
+		return -EINVAL;
+	if (spec->read_only && !domain_read_only_bus(spec->bus))
 		return -EINVAL;
 
 	_cleanup_(xmlBufferFreep) xmlBufferPtr buf = xmlBufferCreate();

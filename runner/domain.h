@@ -36,6 +36,10 @@ struct vm_spec {
 	/* vm_run: track what the guest writes to the disk (dirtymap.h); the
 	 * guest is told to halt, not power off, so QEMU outlives it. */
 	bool track_writes;
+	/* <readonly/>: QEMU opens the disk read-only and the guest cannot
+	 * write it (virtio and SCSI: libvirt refuses it on IDE and SATA,
+	 * domain_xml -EINVAL). */
+	bool read_only;
 	/* vm_run: an outcome other than ok is the caller's to report (the
 	 * KVM check), not logged as a failed run. */
 	bool quiet_failure;
@@ -53,6 +57,9 @@ struct vm_spec {
 	int (*crash_host)(void *data, uint64_t acks, double ack_seconds);
 	void *crash_data;
 };
+
+/* Whether a disk on BUS can be read-only (vm_spec.read_only). */
+bool domain_read_only_bus(enum disk_bus bus);
 
 /* The domain XML for SPEC, of type kvm when KVM is true, else qemu (TCG).
  * On success *ret_xml is a malloc'd string the caller frees.  Returns 0,

@@ -191,6 +191,18 @@ static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
 }
 
 /* The guest side of one run: boot it, time it, parse what it printed. */
+/* Whether the cell's guest only reads its disk: fio reading the device
+ * itself (fio_target = device), which mounts nothing.  Its disk is then
+ * read-only, on a bus that can have one, and needs no reset after. */
+static bool guest_reads_only(const struct profile *p, const struct plan_cell *cell)
+{
+	const struct profile_workload *w = &p->workload;
+
+	return cell->workload == WORKLOAD_FIO && w->fio_target == FIO_TARGET_DEVICE &&
+	       (w->fio_rw == FIO_RW_READ || w->fio_rw == FIO_RW_RANDREAD) &&
+	       domain_read_only_bus((enum disk_bus)cell->bus);
+}
+
 static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 		     const struct storage_volume *vol, struct journal_run *jr,
 		     struct results *res)
@@ -204,6 +216,7 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	int r;
 
 	bool durable = cell->workload == WORKLOAD_DURABILITY;
+	bool read_only = guest_reads_only(p, cell);
 	uint64_t run_id = durability_run_id(p->sweep.seed, pr->position);
 	if (durable && p->workload.crash == CRASH_HOST && env->results_in_ram) {
 		snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(CRASH_HOST));
@@ -248,8 +261,9 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 		.metadata_cache = qcow2cache_size(cell->l2_cache, vol->cluster_size),
 		.console_log = log_path,
 		.timeout = p->guest.timeout,
+		.read_only = read_only,
 		/* Killed, a durability guest leaves no bitmap to read. */
-		.track_writes = !durable && volreset_wants_tracking(vol),
+		.track_writes = !durable && !read_only && volreset_wants_tracking(vol),
 		.ack_log = durable ? ack_path : NULL,
 		.crash_after = durable ? durability_crash_point(p->sweep.seed, pr->position,
 								p->workload.durability_records)
@@ -274,7 +288,12 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	hostcrash_release(&crash.crash);
 	if (r < 0)
 		return r;
-	volreset_note(vol, &vr);
+	/* A read-only disk is still what the reset before made it: the
+	 * next run's reset is none. */
+	if (read_only)
+		volreset_note_unwritten(vol);
+	else
+		volreset_note(vol, &vr);
 	vm_result_release(&vr);
 	jr->boot_seconds = vr.seconds;
 	jr->phases.guest_start = vr.start_seconds;

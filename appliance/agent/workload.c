@@ -259,6 +259,22 @@ static bool disk_in_use(const char *disk)
 	return used;
 }
 
+/* 1 when the kernel has DEV read-only (the host gave the disk as such:
+ * the runner does for a guest that only reads it), 0 when writable, -1
+ * when it cannot tell. */
+static int disk_read_only(const char *dev)
+{
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+	int ro = -1;
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, BLKROGET, &ro) < 0)
+		ro = -1;
+	close(fd);
+	return ro < 0 ? -1 : ro != 0;
+}
+
 bool workload_on_device(const char *kind)
 {
 	const char *target = agent_param("fio_target");
@@ -300,7 +316,8 @@ static int fio(void)
 	if (!device && make_work_dir() < 0)
 		return -1;
 	if (device)
-		agent_line(GUESTPROTO_INFO, "fio_target=device file=%s", agent_disk);
+		agent_line(GUESTPROTO_INFO, "fio_target=device file=%s read_only=%d",
+			   agent_disk, disk_read_only(agent_disk));
 	char a[8][64], fname[700];
 	snprintf(a[0], 64, "--rw=%s", rw);
 	snprintf(a[1], 64, "--bs=%" PRIu64, bs);

@@ -9,7 +9,8 @@
 # own check ([sweep] verify_reset: volreset_run() with a check, its
 # journal line's reset_check) must say identical with the script's own
 # hashes, and not identical, naming both hashes, for the reset missing a
-# range.
+# range.  A guest that only reads its disk (fio randread on the device)
+# gets it read-only, and the reset after it is none, checked the same way.
 # Costs the kit (one libguestfs launch, shared through $B/cache) and eight
 # small TCG guests: 13.5 minutes here at a load average of 15-18 (the
 # guests are most of it) before the `buildapp run` below, which adds
@@ -98,4 +99,20 @@ check "buildapp run: each run's writes undone by a checked fast reset" \
 	python3 "$TOP/tests/lib/reset-checks.py" --pristine="$(sha "$P")" "$tmp/results/runs.jsonl" \
 	raw/raw/sparse/unsafe/threads/virtio/tarball-write:write_seconds \
 	raw/raw/sparse/unsafe/threads/virtio/fio:fio_write_iops
+
+# A guest that only reads its disk (fio randread on the device,
+# fast-reset-read.ini) has it read-only: each reset after one is none,
+# checked by the runner against a full reset, and the guest could not
+# have written (QEMU opened the volume read-only: a write fails in it).
+"$BUILDAPP" run "$TOP/tests/integration/fast-reset-read.ini" --target "$tmp/read" \
+	--results "$tmp/read-results" --cache "$B/cache" >"$tmp/read.log" 2>&1 ||
+	{ tail -30 "$tmp/read.log"; echo "FAILED: buildapp run of a read-only sweep"; fail=1; }
+check "buildapp run: the guest that only reads had its disk read-only, the others not" \
+	sh -c "grep -l 'BUILDAPP:INFO fio_target=device file=/dev/vda read_only=1' \
+		'$tmp'/read-results/console/*.log | wc -l | grep -qx 2 &&
+		grep -q 'BUILDAPP:INFO fio_target=device file=/dev/vda read_only=0' \
+		'$tmp'/results/console/*.log"
+check "buildapp run: after a run that only read, each reset none, checked identical" \
+	python3 "$TOP/tests/lib/reset-checks.py" --reads-only "$tmp/read-results/runs.jsonl" \
+	raw/raw/sparse/unsafe/threads/virtio/fio:fio_read_iops
 exit $fail

@@ -1,5 +1,5 @@
-"""A journal of one volume's sweep with [sweep] verify_reset = yes: one run
-ok of each CELL given, with a metric whose name starts with its METRIC; a
+"""A journal of one volume's sweep with [sweep] verify_reset = yes: runs
+ok of each CELL given and no other, with a metric whose name starts with its METRIC; a
 guest run with QEMU's cache=unsafe flags, a host-native run ("guest":
 false) with none.  The resets follow the runner's rules (runner/volreset.c):
 the first run's reset is full; a reset after a guest run is fast and
@@ -8,11 +8,14 @@ tracked) and unchecked; a check after the last run when it is a guest's.
 Every check identical, a real sha256, and the same one each time (each
 reset's result is the pristine volume), and at least one check made.
 
+With --reads-only the guest runs only read a read-only disk: the reset
+after one is none, and checked, in place of fast.
+
 With --pristine=SHA256 that one hash must be SHA256 (the pristine guest
 image's, as `buildapp kit` writes disk.img: what the volume holds after a
 reset when it is the image's size).
 
-usage: reset-checks.py [--pristine=SHA256] RUNS.jsonl CELL:METRIC..."""
+usage: reset-checks.py [--pristine=SHA256] [--reads-only] RUNS.jsonl CELL:METRIC..."""
 import json
 import re
 import sys
@@ -34,14 +37,14 @@ def check(c, where, errors):
     return c.get("full")
 
 
-def main(path, wants, pristine=None):
+def main(path, wants, pristine=None, after_guest="fast"):
     # guestfish's cat ends the text with a newline of its own.
     runs = [json.loads(l) for l in open(path) if l.strip()]
     runs.sort(key=lambda r: r["position"])
     metrics = dict(w.rsplit(":", 1) for w in wants)
     errors, hashes, kinds = [], set(), []
-    if sorted(r["cell"]["id"] for r in runs) != sorted(metrics):
-        errors.append(f"want one run of each of {sorted(metrics)}, got "
+    if sorted({r["cell"]["id"] for r in runs}) != sorted(metrics):
+        errors.append(f"want runs of each of {sorted(metrics)} and no other, got "
                       f"{[r['cell']['id'] for r in runs]}")
     after_host = False
     for i, r in enumerate(runs):
@@ -56,12 +59,12 @@ def main(path, wants, pristine=None):
             errors.append(f"{where}: cache flags {r.get('applied_cache')}, want {want_cache}")
         if not any(m["name"].startswith(metrics.get(cell) or "?") for m in r["metrics"]):
             errors.append(f"{where}: no {metrics.get(cell)} result")
-        want = "full" if i == 0 or after_host else "fast"
+        want = "full" if i == 0 or after_host else after_guest
         if r.get("reset") != want:
             errors.append(f"{where}: reset {r.get('reset')!r}, want {want!r}")
         if want == "full" and r.get("reset_check"):
             errors.append(f"{where}: a full reset was checked")
-        if want == "fast":
+        if want != "full":
             hashes.add(check(r.get("reset_check"), where + ": reset_check", errors))
         last = i == len(runs) - 1
         if last and guest:
@@ -78,17 +81,25 @@ def main(path, wants, pristine=None):
     for e in errors:
         print("reset-checks:", e, file=sys.stderr)
     if not errors:
+        what = ("left the volume as a full reset does (reset none, checked)"
+                if after_guest == "none" else
+                "had its writes undone by a fast reset identical to the full one")
         print(f"reset-checks: {len(runs)} runs ({', '.join(kinds)}), each ok; each guest "
-              f"run's writes undone by a fast reset identical to the full one (sha256 "
-              f"{hashes.pop()})")
+              f"run {what} (sha256 {hashes.pop()})")
     return 1 if errors else 0
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    pristine = None
-    if args and args[0].startswith("--pristine="):
-        pristine = args.pop(0).split("=", 1)[1]
+    pristine, after_guest = None, "fast"
+    while args and args[0].startswith("--"):
+        opt = args.pop(0)
+        if opt.startswith("--pristine="):
+            pristine = opt.split("=", 1)[1]
+        elif opt == "--reads-only":
+            after_guest = "none"
+        else:
+            sys.exit(__doc__)
     if len(args) < 2:
         sys.exit(__doc__)
-    sys.exit(main(args[0], args[1:], pristine))
+    sys.exit(main(args[0], args[1:], pristine, after_guest))

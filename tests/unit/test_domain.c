@@ -78,6 +78,30 @@ static void test_firmware(void **state)
 	assert_null(xml);
 }
 
+/* A disk the guest only reads: <readonly/>, on the buses libvirt allows
+ * it on; IDE and SATA refused. */
+static void test_read_only_disk(void **state)
+{
+	(void)state;
+	struct vm_spec spec = base_spec();
+	spec.read_only = true;
+	xmlDocPtr doc = parse(&spec, false);
+	assert_xpath(doc, "count(/domain/devices/disk/readonly)", "1");
+	xmlFreeDoc(doc);
+	spec.bus = BUS_SCSI;
+	doc = parse(&spec, false);
+	assert_xpath(doc, "count(/domain/devices/disk/readonly)", "1");
+	xmlFreeDoc(doc);
+	static const enum disk_bus refused[] = {BUS_IDE, BUS_SATA};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char *xml = NULL;
+		spec.bus = refused[i];
+		assert_false(domain_read_only_bus(spec.bus));
+		assert_int_equal(domain_xml(&spec, false, &xml), -EINVAL);
+		assert_null(xml);
+	}
+}
+
 static void test_full_domain(void **state)
 {
 	(void)state;
@@ -115,6 +139,7 @@ static void test_full_domain(void **state)
 	assert_xpath(doc, "/domain/devices/disk/target/@bus", "virtio");
 	assert_xpath(doc, "/domain/devices/disk/target/@dev", "vda");
 	assert_xpath(doc, "/domain/devices/disk/serial", DOMAIN_DISK_SERIAL);
+	assert_xpath(doc, "count(/domain/devices/disk/readonly)", "0");
 	assert_xpath(doc, "/domain/devices/serial/@type", "file");
 	assert_xpath(doc, "/domain/devices/serial/source/@path",
 		     "/tmp/results/run-1.log");
@@ -223,6 +248,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_domain),
+		cmocka_unit_test(test_read_only_disk),
 		cmocka_unit_test(test_firmware),
 		cmocka_unit_test(test_kvm_ide_block),
 		cmocka_unit_test(test_scsi_sata),
