@@ -190,7 +190,6 @@ static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
 	return hostcrash_reboot(cp->results_dir, &cp->crash);
 }
 
-/* The guest side of one run: boot it, time it, parse what it printed. */
 /* Whether the cell's guest only reads its disk: fio reading the device
  * itself (fio_target = device), which mounts nothing.  Its disk is then
  * read-only, on a bus that can have one, and needs no reset after. */
@@ -203,6 +202,7 @@ static bool guest_reads_only(const struct profile *p, const struct plan_cell *ce
 	       domain_read_only_bus((enum disk_bus)cell->bus);
 }
 
+/* The guest side of one run: boot it, time it, parse what it printed. */
 static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 		     const struct storage_volume *vol, struct journal_run *jr,
 		     struct results *res)
