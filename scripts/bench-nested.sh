@@ -47,27 +47,7 @@ sh "$work/before/scripts/install-deps.sh" >"$work/before-deps.log" 2>&1 ||
 make -s -C "$work/before" -j"$(nproc)" >"$work/before-make.log" 2>&1 ||
 	{ tail -20 "$work/before-make.log" >&2; echo "bench-nested.sh: $before does not build" >&2; exit 1; }
 
-cat >"$work/bench-nested.ini" <<INI
-[appliance]
-name = bench-nested
-size = 1G
-[storage]
-backends = lvm
-size = 256M
-[guest]
-memory = 384M
-cache = unsafe
-aio = threads
-bus = virtio
-accel = tcg
-timeout = 900
-[workload]
-kinds = tarball-write
-tarball = generated
-tarball_size = 8M
-[sweep]
-runs = $runs
-INI
+nested_profile "$work/bench-nested.ini" "$runs"
 
 # One boot of SIDE's kit; each run's numbers appended to WORK/SIDE.*.
 boot() { # side rep
@@ -82,29 +62,15 @@ boot() { # side rep
 		sh "$tree/scripts/demo.sh" "$work/bench-nested.ini" "$out" >"$out.log" 2>&1 ||
 		{ tail -30 "$out.log" >&2; echo "bench-nested.sh: $1's demo.sh failed" >&2; exit 1; }
 	echo "$(($(date +%s) - t0))" >>"$work/$1.wall"
-	python3 - "$out/bench-nested.results/runs.jsonl" "$work/$1" <<'PY'
-import json, sys
-side = sys.argv[2]
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r["status"] != "ok":
-        sys.exit(f"a run is {r['status']}: {r.get('message')}")
-    work = next(m["value"] for m in r["metrics"] if m["name"] == "workload_seconds")
-    for name, value in (("boot", r["boot_seconds"] - work), ("total", r["boot_seconds"]),
-                        ("work", work)):
-        with open(f"{side}.{name}", "a") as f:
-            print(f"{value:.3f}", file=f)
-PY
+	nested_runs "$out/bench-nested.results/runs.jsonl" "$work/$1" ||
+		{ echo "bench-nested.sh: $1's journal: see $out.log" >&2; exit 1; }
 }
 
-for s in before after; do for f in boot total work wall; do : >"$work/$s.$f"; done; done
+nested_sides_init "$work" before after
 alternate "$reps" boot before after
 
 cd "$work"
-row() { # label measure
-	printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$(median_of "before.$2")" "$(values_of "before.$2")" \
-		"$(median_of "after.$2")" "$(values_of "after.$2")" "$(median_ratio "after.$2" "before.$2")"
-}
+row() { nested_row "$1" "$2" before after; }
 echo
 echo "nested guest boot: before ($before: bzImage, SeaBIOS, every driver and boot-time test),"
 echo "after ($(git -C "$top" rev-parse --short HEAD)$(git -C "$top" diff --quiet HEAD || echo ' with changes'): PVH ELF, boot options, qboot, the bus's drivers);"

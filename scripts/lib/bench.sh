@@ -75,3 +75,70 @@ alternate() { # reps function side...
 median_of() { median <"$1"; }
 values_of() { awk '{ printf "%.1f ", $1 }' "$1" | sed 's/ $//'; }
 median_ratio() { awk -v a="$(median_of "$1")" -v b="$(median_of "$2")" 'BEGIN { printf "%.2f", a / b }'; }
+
+# The nested benchmark of scripts/bench-nested*.sh: a profile with keys
+# every tree since 0571248^ knows (one LVM LV, cache unsafe, an 8M
+# generated tarball written RUNS times in a TCG guest, as the demo), and
+# the numbers of a journal of its runs appended, one a line, to
+# PREFIX.boot (boot to shutdown less the agent's workload_seconds),
+# PREFIX.total (boot to shutdown), PREFIX.work (workload_seconds), and,
+# from journals that have it, PREFIX.start (libvirt's start of the
+# guest's QEMU, phases.guest_start) of each boot's first run and
+# PREFIX.later_start of the others.
+nested_profile() { # file runs
+	cat >"$1" <<INI
+[appliance]
+name = bench-nested
+size = 1G
+[storage]
+backends = lvm
+size = 256M
+[guest]
+memory = 384M
+cache = unsafe
+aio = threads
+bus = virtio
+accel = tcg
+timeout = 900
+[workload]
+kinds = tarball-write
+tarball = generated
+tarball_size = 8M
+[sweep]
+runs = $2
+INI
+}
+nested_runs() { # runs.jsonl prefix
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+prefix = sys.argv[2]
+def put(name, value):
+    with open(f"{prefix}.{name}", "a") as f:
+        print(f"{value:.3f}", file=f)
+for i, line in enumerate(open(sys.argv[1])):
+    r = json.loads(line)
+    if r["status"] != "ok":
+        sys.exit(f"a run is {r['status']}: {r.get('message')}")
+    work = next(m["value"] for m in r["metrics"] if m["name"] == "workload_seconds")
+    put("boot", r["boot_seconds"] - work)
+    put("total", r["boot_seconds"])
+    put("work", work)
+    start = (r.get("phases") or {}).get("guest_start")
+    if start is not None:
+        put("start" if i == 0 else "later_start", start)
+PY
+}
+
+# Two sides A and B of a nested benchmark: their files emptied
+# (nested_sides_init, in WORK), and one table row of MEASURE (a file
+# suffix in the current directory) with each side's median and values and
+# B's median over A's (nested_row).
+nested_sides_init() { # work a b
+	for _s in "$2" "$3"; do
+		for _f in boot total work wall start later_start; do : >"$1/$_s.$_f"; done
+	done
+}
+nested_row() { # label measure a b
+	printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$(median_of "$3.$2")" "$(values_of "$3.$2")" \
+		"$(median_of "$4.$2")" "$(values_of "$4.$2")" "$(median_ratio "$4.$2" "$3.$2")"
+}
