@@ -25,7 +25,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 12
+#define HOSTROOT_LAYOUT 13
 #define HOSTROOT_BASE_MTIME 0
 /* The cached root is compressed once per package set, so it can take a
  * higher level than the per-build files (level 3: 72.3 MiB; this level:
@@ -53,6 +53,9 @@ static const char *const module_dirs[] = {
 	"kernel/drivers/ata", "kernel/drivers/scsi", "kernel/drivers/nvme",
 	"kernel/drivers/block", "kernel/drivers/virtio", "kernel/drivers/md",
 	"kernel/drivers/usb", "kernel/drivers/message",
+	/* the CD-ROM layer, which sr_mod (in scsi/) needs: a server's CD
+	 * drive, or a BMC's virtual CD the kit booted from */
+	"kernel/drivers/cdrom",
 	/* keyboards: HID's core, its generic driver and USB transport (what
 	 * a server's BMC and a USB keyboard are; not the 118 drivers of
 	 * particular mice, tablets and game pads) */
