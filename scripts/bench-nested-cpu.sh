@@ -38,17 +38,18 @@ echo "building the kit..." >&2
 # One boot of the kit with SIDE's CPU; each run's numbers appended to
 # WORK/SIDE.*.
 boot() { # side rep
+	# default: boot-appliance.sh's own choice under TCG, whatever it is
 	case $1 in
 	erms) cpu=max ;;
-	default) cpu=max,erms=off,fsrm=off ;;
+	default) cpu= ;;
 	esac
 	out=$work/$1-$2
-	echo "$1 (--cpu $cpu), boot $2 (the console in $out.log)..." >&2
+	echo "$1 (--cpu ${cpu:-as boot-appliance.sh chooses}), boot $2 (the console in $out.log)..." >&2
 	rm -rf "$out" && mkdir -p "$out"
 	cp --sparse=always "$work/kit/bench-nested.img" "$out/bench-nested.img"
 	t0=$(date +%s)
 	sh "$top/scripts/boot-appliance.sh" "$out/bench-nested.img" --plan "$work/kit/bench-nested.manifest.json" \
-		--disk-size 4G --cpu "$cpu" --log "$out.log" >"$out.boot" 2>&1 ||
+		--disk-size 4G ${cpu:+--cpu "$cpu"} --log "$out.log" >"$out.boot" 2>&1 ||
 		{ tail -30 "$out.boot" >&2; echo "bench-nested-cpu.sh: the $1 boot failed" >&2; exit 1; }
 	echo "$(($(date +%s) - t0))" >>"$work/$1.wall"
 	if ! "$buildapp" results "$out/bench-nested.img" -o "$out/results" >/dev/null 2>"$out.results.log" ||
