@@ -257,7 +257,7 @@ static int provision(const struct options *o, const struct profile *p)
 		return 0;
 	}
 	if (o->native) {
-		k = native_execute(&r);
+		k = native_execute(&r, NULL);
 		for (size_t i = 0; k >= 0 && i < r.n_volumes; i++)
 			k = storage_alloc_probe(&r.volumes[i], &allocs[i]);
 	} else

@@ -20,6 +20,7 @@
 #include "signals.h"
 #include "runstate.h"
 #include "safety.h"
+#include "volreset.h"
 #include "volumes.h"
 #include "monotonic.h"
 
@@ -186,9 +187,14 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		r = finish_host_crashes(in, mountpoint, have_own ? own : NULL, rec);
 	if (r >= 0) {
 		r = volumes_provision(p, in->target, mountpoint,
-				      have_own ? own : NULL, rec);
+				      have_own ? own : NULL, in->pristine, rec);
 		provisioned = r >= 0;
 	}
+	/* A filled volume was filled with the pristine image: its first
+	 * run's reset is none. */
+	for (size_t i = 0; provisioned && i < rec->n_volumes; i++)
+		if (rec->volumes[i].fill)
+			volreset_note_pristine(&rec->volumes[i]);
 	timings_add_since(tm, TIMING_PROVISION, t);
 	/* What a later boot or run with these RESULTS recognises as its own. */
 	if (r >= 0 && rec->target.kind == STORAGE_TARGET_DISK)

@@ -291,7 +291,7 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	/* A read-only disk is still what the reset before made it: the
 	 * next run's reset is none. */
 	if (read_only)
-		volreset_note_unwritten(vol);
+		volreset_note_pristine(vol);
 	else
 		volreset_note(vol, &vr);
 	vm_result_release(&vr);
@@ -355,7 +355,7 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 	/* qemu-img bench without -w opens the volume read-only (O_RDONLY,
 	 * whether it ends well or not): the volume is still what the reset
 	 * before made it, and the next run's reset is none. */
-	volreset_note_unwritten(vol);
+	volreset_note_pristine(vol);
 	jr->boot_seconds = NAN; /* no guest */
 	if (vol->format == IMAGE_FORMAT_QCOW2) {
 		jr->qcow2_cache_known = true;

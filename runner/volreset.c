@@ -162,7 +162,7 @@ void volreset_note(const struct storage_volume *v, struct vm_result *vr)
 	vr->written_known = false;
 }
 
-void volreset_note_unwritten(const struct storage_volume *v)
+void volreset_note_pristine(const struct storage_volume *v)
 {
 	struct volstate *s = state_of(v, true);
 

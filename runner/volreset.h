@@ -2,8 +2,9 @@
  * the same volume wrote.  A volume whose last run's writes are known (a
  * guest run tracked by dirtymap.h that ended well) gets the fast reset:
  * only those ranges copied back from the pristine image.  One whose last
- * run opened it read-only (qemu-img bench without -w) gets none.  Any
- * other (the first run on it in this process, a failed run, a
+ * run opened it read-only (qemu-img bench without -w) gets none, and so
+ * does a filled one's first (provisioning wrote the pristine image).  Any
+ * other (the first run on any other volume in this process, a failed run, a
  * host-native cell, a run whose tracking failed) gets storage_reset(),
  * the full one. */
 #ifndef BUILDAPP_VOLRESET_H
@@ -46,9 +47,10 @@ int volreset_check_last(const struct storage_volume *v, const char *pristine,
  * NULL for runs that are not tracked). */
 void volreset_note(const struct storage_volume *v, struct vm_result *vr);
 
-/* After a run that opened V read-only, reset before it: V is still the
- * pristine image, and the next reset is none (full, as every reset, with
+/* V is the pristine image as a full reset leaves it (a run opened it
+ * read-only after its reset, or provisioning filled it with the pristine
+ * image): the next reset is none (full, as every reset, with
  * BUILDAPP_TRACK_WRITES=no). */
-void volreset_note_unwritten(const struct storage_volume *v);
+void volreset_note_pristine(const struct storage_volume *v);
 
 #endif

@@ -172,13 +172,13 @@ static int volumes_recipe(const struct profile *profile, const char *target,
 
 int volumes_provision(const struct profile *profile, const char *target,
 		      const char *mountpoint, const char *own_ptuuid,
-		      struct recipe *ret)
+		      const char *pristine, struct recipe *ret)
 {
 	int r = volumes_recipe(profile, target, mountpoint, own_ptuuid, ret);
 	if (r < 0)
 		return r;
 	log_info("provisioning %zu volumes on %s", ret->n_volumes, target);
-	r = native_execute(ret);
+	r = native_execute(ret, pristine);
 	return r < 0 ? r : 0;
 }
 

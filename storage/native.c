@@ -104,7 +104,7 @@ static int mount_fs(const struct recipe_step *s)
 	return 0;
 }
 
-static int run_step(const struct recipe_step *s)
+static int run_step(const struct recipe_step *s, const char *pristine)
 {
 	char size[32], opts[] = "lazy_itable_init=0,lazy_journal_init=0";
 	int k;
@@ -145,14 +145,14 @@ static int run_step(const struct recipe_step *s)
 		return storage_create_file(&v);
 	}
 	case STEP_FILL:
-		return storage_fill(s->path, s->format, s->size);
+		return storage_fill(s->path, s->format, s->size, pristine);
 	default:
 		log_error("step '%s' out of place", recipe_step_kind_name(s->kind));
 		return -EINVAL;
 	}
 }
 
-int native_execute(const struct recipe *r)
+int native_execute(const struct recipe *r, const char *pristine)
 {
 	char line[2 * STORAGE_PATH_MAX + 128];
 
@@ -161,12 +161,17 @@ int native_execute(const struct recipe *r)
 		size_t next = i + 1;
 		int k;
 
-		log_info("step %zu/%zu: %s", i + 1, r->n_steps,
-			 recipe_step_describe(s, line, sizeof(line)));
+		if (s->kind == STEP_FILL && pristine)
+			snprintf(line, sizeof(line), "fill %s (%s, %" PRIu64 " bytes): "
+				 "qemu-img convert -n -S 0 from the pristine image %s",
+				 s->path, image_format_name(s->format), s->size, pristine);
+		else
+			recipe_step_describe(s, line, sizeof(line));
+		log_info("step %zu/%zu: %s", i + 1, r->n_steps, line);
 		if (s->kind == STEP_PARTITION_TABLE)
 			k = partition(r, i, &next);
 		else
-			k = run_step(s);
+			k = run_step(s, pristine);
 		if (k < 0) {
 			log_error("provisioning stopped at step %zu (%s)", i + 1,
 				  recipe_step_kind_name(s->kind));

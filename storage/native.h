@@ -8,9 +8,11 @@
 #include "recipe.h"
 
 /* Runs every step of R in order, stopping at the first failure (which it
- * reports, naming the step).  The ext4 filesystem stays mounted on
- * r->target.mountpoint.  Returns 0 or a negative errno. */
-int native_execute(const struct recipe *r);
+ * reports, naming the step).  The fill steps write the pristine image at
+ * PRISTINE when it is not NULL (storage_fill), zeroes when it is.  The
+ * ext4 filesystem stays mounted on r->target.mountpoint.  Returns 0 or a
+ * negative errno. */
+int native_execute(const struct recipe *r, const char *pristine);
 
 /* Opens the volumes R's steps made, as they are, without writing them:
  * the volume group activated, the ext4 filesystem mounted on

@@ -88,17 +88,47 @@ int storage_create_file(const struct storage_volume *v)
 	return tool_run(argv, NULL, NULL);
 }
 
-int storage_fill(const char *path, enum image_format format, uint64_t size)
+/* The source of a fill from PRISTINE: a throwaway qcow2 overlay at OVL
+ * (a mkstemp name), backed by PRISTINE and SIZE bytes long, which reads
+ * as the pristine image and as zeroes past its end. */
+static int pristine_overlay(const char *pristine, uint64_t size, const char *ovl)
 {
-	char src[96];
+	const char *fmt;
+	char size_s[32];
+	int k = storage_probe_format(pristine, &fmt);
+	char *argv[] = {"qemu-img", "create", "-q", "-f", "qcow2", "-F", (char *)fmt,
+			"-b", (char *)pristine, (char *)ovl, size_s, NULL};
+
+	if (k < 0)
+		return k;
+	snprintf(size_s, sizeof(size_s), "%" PRIu64, size);
+	return tool_run(argv, NULL, NULL);
+}
+
+int storage_fill(const char *path, enum image_format format, uint64_t size,
+		 const char *pristine)
+{
+	char src[96], ovl[] = "/tmp/buildapp-fill-XXXXXX";
+	/* -S 0 turns zero blocks into data writes: every byte is written
+	 * and every qcow2 cluster allocated. */
 	char *argv[] = {"qemu-img", "convert", "-n", "-S", "0", "--image-opts",
 			src, "-O", (char *)image_format_name(format),
 			(char *)path, NULL};
+	int fd, k;
 
-	/* -S 0 turns zero blocks into data writes: every byte is written
-	 * and every qcow2 cluster allocated. */
-	snprintf(src, sizeof(src), "driver=null-co,size=%" PRIu64 ",read-zeroes=on",
-		 size);
+	if (pristine) {
+		fd = mkstemp(ovl);
+		if (fd < 0)
+			return log_error_errno(-errno, "mkstemp");
+		close(fd);
+		snprintf(src, sizeof(src), "driver=qcow2,file.filename=%s", ovl);
+		k = pristine_overlay(pristine, size, ovl);
+		if (k >= 0)
+			k = tool_run(argv, NULL, NULL);
+		unlink(ovl);
+		return k;
+	}
+	snprintf(src, sizeof(src), "driver=null-co,size=%" PRIu64 ",read-zeroes=on", size);
 	return tool_run(argv, NULL, NULL);
 }
 

@@ -87,8 +87,12 @@ int storage_create_file(const struct storage_volume *v);
 
 /* Writes every byte of the SIZE-byte volume at PATH (file or device) once
  * through qemu-img, so qcow2 clusters and file extents are allocated and
- * written.  Returns 0 or a negative errno (reported). */
-int storage_fill(const char *path, enum image_format format, uint64_t size);
+ * written: zeroes, or with PRISTINE (not NULL) the pristine image's bytes
+ * and zeroes past its end.  The volume is then byte for byte what a fill
+ * with zeroes and a full reset (storage_reset) over it leave, in one pass
+ * instead of two.  Returns 0 or a negative errno (reported). */
+int storage_fill(const char *path, enum image_format format, uint64_t size,
+		 const char *pristine);
 
 /* V and (when A is not NULL) its allocation as a JSON object the caller
  * owns (json_object_put); what `provision --json` prints per volume. */

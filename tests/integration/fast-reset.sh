@@ -87,7 +87,8 @@ done
 # The same check made by `buildapp run` itself ([sweep] verify_reset,
 # fast-reset-run.ini: a filled raw file, a tarball-write and a fio run on
 # the guest's disk itself, fio_target = device):
-# the journal's second run had a fast reset checked identical, the last
+# the first run's reset none (provisioning filled the volume with the
+# pristine image), the second's fast, both checked identical, the last
 # run's writes a checked reset after it, every hash the same: the pristine
 # image's (the volume is its size).
 "$BUILDAPP" run "$TOP/tests/integration/fast-reset-run.ini" --target "$tmp/run" \
@@ -96,7 +97,7 @@ done
 check "buildapp run: fio ran on the guest's disk itself (fio_target = device)" \
 	grep -q 'BUILDAPP:INFO fio_target=device file=/dev/vda' "$tmp"/results/console/*.log
 check "buildapp run: each run's writes undone by a checked fast reset" \
-	python3 "$TOP/tests/lib/reset-checks.py" --pristine="$(sha "$P")" "$tmp/results/runs.jsonl" \
+	python3 "$TOP/tests/lib/reset-checks.py" --filled --pristine="$(sha "$P")" "$tmp/results/runs.jsonl" \
 	raw/raw/sparse/unsafe/threads/virtio/tarball-write:write_seconds \
 	raw/raw/sparse/unsafe/threads/virtio/fio:fio_write_iops
 
@@ -112,7 +113,7 @@ check "buildapp run: the guest that only reads had its disk read-only, the other
 		'$tmp'/read-results/console/*.log | wc -l | grep -qx 2 &&
 		grep -q 'BUILDAPP:INFO fio_target=device file=/dev/vda read_only=0' \
 		'$tmp'/results/console/*.log"
-check "buildapp run: after a run that only read, each reset none, checked identical" \
-	python3 "$TOP/tests/lib/reset-checks.py" --reads-only "$tmp/read-results/runs.jsonl" \
+check "buildapp run: after the fill and after a run that only read, each reset none, checked identical" \
+	python3 "$TOP/tests/lib/reset-checks.py" --filled --reads-only "$tmp/read-results/runs.jsonl" \
 	raw/raw/sparse/unsafe/threads/virtio/fio:fio_read_iops
 exit $fail

@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 		v.size = strtoull(argv[4], NULL, 10);
 		r = storage_create_file(&v);
 		if (r >= 0)
-			r = storage_fill(v.path, v.format, v.size);
+			r = storage_fill(v.path, v.format, v.size, NULL);
 	} else if (strcmp(argv[1], "full") == 0) {
 		r = storage_reset(&v, argv[4], &secs);
 	} else if (strcmp(argv[1], "run") == 0 && argc == 10) {

@@ -152,7 +152,7 @@ static void directory_target(const char *work)
 	mkdir(t.mountpoint, 0755);
 	CHECK(recipe_build(&spec, &t, &r) == 0, "recipe");
 	CHECK(r.n_volumes == 8, "8 volumes, got %zu", r.n_volumes);
-	CHECK(native_execute(&r) == 0, "native on a directory");
+	CHECK(native_execute(&r, NULL) == 0, "native on a directory");
 	for (size_t i = 0; i < r.n_volumes; i++)
 		check_volume(&r.volumes[i]);
 	snprintf(pristine, sizeof(pristine), "%s/pristine.raw", work);
@@ -179,7 +179,7 @@ static void loop_target(const char *work, const char *loopdev, bool lvm)
 	snprintf(t.device, sizeof(t.device), "%s", loopdev);
 	snprintf(t.mountpoint, sizeof(t.mountpoint), "%s/mnt", work);
 	CHECK(recipe_build(&spec, &t, &r) == 0, "recipe");
-	CHECK(native_execute(&r) == 0, "native on %s", loopdev);
+	CHECK(native_execute(&r, NULL) == 0, "native on %s", loopdev);
 	for (size_t i = 0; i < r.n_volumes; i++)
 		check_volume(&r.volumes[i]);
 	umount2(t.mountpoint, MNT_DETACH);

@@ -2,7 +2,7 @@
 ok of each CELL given and no other, with a metric whose name starts with its METRIC; a
 guest run with QEMU's cache=unsafe flags, a host-native run ("guest":
 false) with none.  The resets follow the runner's rules (runner/volreset.c):
-the first run's reset is full; a reset after a guest run is fast and
+the first run's reset is full (none with --filled); a reset after a guest run is fast and
 checked; a reset after a host-native run is full (the host's writes are not
 tracked) and unchecked; a check after the last run when it is a guest's.
 Every check identical, a real sha256, and the same one each time (each
@@ -11,11 +11,15 @@ reset's result is the pristine volume), and at least one check made.
 With --reads-only the guest runs only read a read-only disk: the reset
 after one is none, and checked, in place of fast.
 
+With --filled the volume is filled ([storage] fill): provisioning wrote
+the pristine image into it, and the first run's reset is none, and
+checked, in place of full.
+
 With --pristine=SHA256 that one hash must be SHA256 (the pristine guest
 image's, as `buildapp kit` writes disk.img: what the volume holds after a
 reset when it is the image's size).
 
-usage: reset-checks.py [--pristine=SHA256] [--reads-only] RUNS.jsonl CELL:METRIC..."""
+usage: reset-checks.py [--pristine=SHA256] [--reads-only] [--filled] RUNS.jsonl CELL:METRIC..."""
 import json
 import re
 import sys
@@ -37,7 +41,7 @@ def check(c, where, errors):
     return c.get("full")
 
 
-def main(path, wants, pristine=None, after_guest="fast"):
+def main(path, wants, pristine=None, after_guest="fast", first="full"):
     # guestfish's cat ends the text with a newline of its own.
     runs = [json.loads(l) for l in open(path) if l.strip()]
     runs.sort(key=lambda r: r["position"])
@@ -59,7 +63,7 @@ def main(path, wants, pristine=None, after_guest="fast"):
             errors.append(f"{where}: cache flags {r.get('applied_cache')}, want {want_cache}")
         if not any(m["name"].startswith(metrics.get(cell) or "?") for m in r["metrics"]):
             errors.append(f"{where}: no {metrics.get(cell)} result")
-        want = "full" if i == 0 or after_host else after_guest
+        want = first if i == 0 else "full" if after_host else after_guest
         if r.get("reset") != want:
             errors.append(f"{where}: reset {r.get('reset')!r}, want {want!r}")
         if want == "full" and r.get("reset_check"):
@@ -91,15 +95,17 @@ def main(path, wants, pristine=None, after_guest="fast"):
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    pristine, after_guest = None, "fast"
+    pristine, after_guest, first = None, "fast", "full"
     while args and args[0].startswith("--"):
         opt = args.pop(0)
         if opt.startswith("--pristine="):
             pristine = opt.split("=", 1)[1]
         elif opt == "--reads-only":
             after_guest = "none"
+        elif opt == "--filled":
+            first = "none"
         else:
             sys.exit(__doc__)
     if len(args) < 2:
         sys.exit(__doc__)
-    sys.exit(main(args[0], args[1:], pristine, after_guest))
+    sys.exit(main(args[0], args[1:], pristine, after_guest, first))
