@@ -20,6 +20,7 @@
 #include "signals.h"
 #include "runstate.h"
 #include "safety.h"
+#include "volrecord.h"
 #include "volreset.h"
 #include "volumes.h"
 #include "monotonic.h"
@@ -159,7 +160,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 	struct vm_host *host = NULL;
 	struct sweep_outcome out;
 	struct timings own_tm, *tm = in->timings;
-	bool provisioned = false;
+	bool provisioned = false, pristine[RECIPE_MAX_VOLUMES] = {false};
 	double t;
 	int r;
 
@@ -187,13 +188,13 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		r = finish_host_crashes(in, mountpoint, have_own ? own : NULL, rec);
 	if (r >= 0) {
 		r = volumes_provision(p, in->target, mountpoint,
-				      have_own ? own : NULL, in->pristine, rec);
+				      have_own ? own : NULL, in->pristine, rec, pristine);
 		provisioned = r >= 0;
 	}
-	/* A filled volume was filled with the pristine image: its first
-	 * run's reset is none. */
+	/* A volume that holds the pristine image (filled with it, or kept
+	 * so): its first run's reset is none. */
 	for (size_t i = 0; provisioned && i < rec->n_volumes; i++)
-		if (rec->volumes[i].fill)
+		if (pristine[i])
 			volreset_note_pristine(&rec->volumes[i]);
 	timings_add_since(tm, TIMING_PROVISION, t);
 	/* What a later boot or run with these RESULTS recognises as its own. */
@@ -236,6 +237,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 	vm_host_close(host);
 	if (host && !in->uri && in->caps_dir)
 		share_qemu_caps(in->caps_dir, statedir, true);
+	volrecord_close();
 	if (provisioned)
 		volumes_release(rec);
 	int rm = files_remove_tree(statedir);

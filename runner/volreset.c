@@ -8,6 +8,7 @@
 #include "cleanup.h"
 #include "log.h"
 #include "sha256.h"
+#include "volrecord.h"
 #include "written.h"
 
 /* A sweep has one volume per backend and preallocation: a few. */
@@ -110,6 +111,11 @@ int volreset_run(const struct storage_volume *v, const char *pristine,
 	struct volstate *s = state_of(v, false);
 	int r;
 
+	/* From here until a run that only read ends, V may be written: so
+	 * the target's record says first (volrecord.h). */
+	r = volrecord_mark(v, false);
+	if (r < 0)
+		return r;
 	/* Read-only, the last run cannot have changed a byte. */
 	if (s && s->known && s->unwritten) {
 		forget(s);
@@ -143,9 +149,15 @@ int volreset_check_last(const struct storage_volume *v, const char *pristine,
 	const char *kind;
 	double secs;
 
+	int r;
+
 	if (!s || !s->known || (!s->unwritten && !volreset_wants_tracking(v)))
 		return 0;
-	return volreset_run(v, pristine, &secs, &kind, check);
+	r = volreset_run(v, pristine, &secs, &kind, check);
+	/* Checked, V is as the full reset leaves it. */
+	if (r >= 0 && check->done)
+		volreset_note_pristine(v);
+	return r;
 }
 
 void volreset_note(const struct storage_volume *v, struct vm_result *vr)
@@ -172,4 +184,7 @@ void volreset_note_pristine(const struct storage_volume *v)
 		return;
 	s->known = true;
 	s->unwritten = true;
+	if (volrecord_mark(v, true) < 0)
+		log_warning("'%s' is recorded as written: the next sweep on it "
+			    "resets it in full", v->path);
 }

@@ -15,6 +15,7 @@
 #include "native.h"
 #include "safety.h"
 #include "tool.h"
+#include "volrecord.h"
 
 void volumes_spec_from_profile(const struct profile *profile,
 			       struct storage_spec *ret)
@@ -172,14 +173,33 @@ static int volumes_recipe(const struct profile *profile, const char *target,
 
 int volumes_provision(const struct profile *profile, const char *target,
 		      const char *mountpoint, const char *own_ptuuid,
-		      const char *pristine, struct recipe *ret)
+		      const char *pristine, struct recipe *ret, bool ret_pristine[])
 {
+	bool keep;
 	int r = volumes_recipe(profile, target, mountpoint, own_ptuuid, ret);
 	if (r < 0)
 		return r;
+	keep = pristine && volrecord_wanted(ret);
+	r = keep ? volrecord_open(ret, pristine, ret_pristine) : 0;
+	if (r < 0)
+		return r;
+	if (r > 0) {
+		size_t n = 0;
+		for (size_t i = 0; i < ret->n_volumes; i++)
+			n += ret_pristine[i];
+		log_info("keeping the %zu volumes an earlier sweep made in %s (%s): "
+			 "%zu of them hold the pristine image", ret->n_volumes, target,
+			 STORAGE_VOLUMES_RECORD, n);
+		return 0;
+	}
 	log_info("provisioning %zu volumes on %s", ret->n_volumes, target);
 	r = native_execute(ret, pristine);
-	return r < 0 ? r : 0;
+	if (r < 0)
+		return r;
+	/* Filled with the pristine image, a filled volume holds it. */
+	for (size_t i = 0; i < ret->n_volumes; i++)
+		ret_pristine[i] = pristine && ret->volumes[i].fill;
+	return keep ? volrecord_create(ret, pristine, ret_pristine) : 0;
 }
 
 int volumes_adopt(const struct profile *profile, const char *target,

@@ -34,13 +34,16 @@ int volumes_layout_write(const char *results_dir, const char *device);
  * wipe and disk identity, OWN_PTUUID as for volumes_check_target); its
  * ext4 filesystem is mounted on MOUNTPOINT.  With [storage] fill, each
  * volume is filled with the pristine image at PRISTINE, so it is already
- * what a full reset makes it (native_execute).  Fills *ret with the recipe
- * and its volumes.  Reports why it cannot; returns 0, -EINVAL (bad target
- * or spec for it), -EPERM (refused by the safety rules) or another
- * negative errno (a tool failed). */
+ * what a full reset makes it (native_execute); in a directory an earlier
+ * sweep filled, its volumes are kept when its record says they are these
+ * (volrecord.h), and the record stays open for the sweep.
+ * RET_PRISTINE[i] says whether volume i holds the pristine image.  Fills
+ * *ret with the recipe and its volumes.  Reports why it cannot; returns
+ * 0, -EINVAL (bad target or spec for it), -EPERM (refused by the safety
+ * rules) or another negative errno (a tool failed). */
 int volumes_provision(const struct profile *profile, const char *target,
 		      const char *mountpoint, const char *own_ptuuid,
-		      const char *pristine, struct recipe *ret);
+		      const char *pristine, struct recipe *ret, bool ret_pristine[]);
 
 /* The volumes volumes_provision made on TARGET, opened as they are (the
  * volume group activated, the filesystem mounted; nothing is written), in

@@ -152,9 +152,32 @@ static int run_step(const struct recipe_step *s, const char *pristine)
 	}
 }
 
+/* A directory's volumes are about to be made again: the record of those
+ * an earlier sweep made there (runner/volrecord.h) goes first, so that
+ * nothing half made is ever taken for them. */
+static int forget_record(const struct recipe *r)
+{
+	char path[STORAGE_PATH_MAX + 32];
+	_cleanup_close_ int dir = -1;
+
+	if (r->target.kind != STORAGE_TARGET_DIRECTORY)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", r->target.mountpoint, STORAGE_VOLUMES_RECORD);
+	if (unlink(path) < 0)
+		return errno == ENOENT ? 0 : log_error_errno(-errno, "removing '%s'", path);
+	dir = open(r->target.mountpoint, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0 || fsync(dir) < 0)
+		return log_error_errno(-errno, "'%s'", r->target.mountpoint);
+	return 0;
+}
+
 int native_execute(const struct recipe *r, const char *pristine)
 {
 	char line[2 * STORAGE_PATH_MAX + 128];
+	int forgot = forget_record(r);
+
+	if (forgot < 0)
+		return forgot;
 
 	for (size_t i = 0; i < r->n_steps;) {
 		const struct recipe_step *s = &r->steps[i];

@@ -67,6 +67,10 @@ struct recipe_step {
 	uint64_t cluster_size;
 };
 
+/* What a sweep keeps beside the volumes it made in a directory target
+ * (runner/volrecord.h); provisioning them anew removes it first. */
+#define STORAGE_VOLUMES_RECORD "buildapp-volumes.json"
+
 struct recipe {
 	struct storage_target target;
 	struct storage_spec spec;

@@ -18,7 +18,12 @@
 #      the raw volume's the pristine image's own;
 #   d. with [report] compare and target_ci, the runs after the planned
 #      ones go to the asked comparison's cells alone, until max_runs
-#      when its interval stays wider than the target.
+#      when its interval stays wider than the target;
+#   e. a sweep again in c's directory (new RESULTS) keeps its filled
+#      volumes (the directory's buildapp-volumes.json): nothing made or
+#      filled again, every reset none and checked, the same hashes; a
+#      volume the record says may be written gets a full reset first; a
+#      record made for another pristine image has the volumes made again.
 set -eu
 . "$(dirname "$0")/../lib/run-env.sh"
 command -v qemu-img >/dev/null || { echo "qemu-img is not installed"; exit 77; }
@@ -54,12 +59,13 @@ INI
 
 cp "$T/bench.ini" "$T/base.ini"
 
-# run_sweep NAME RESULTS: buildapp run into RESULTS, output in $T/NAME.out,
-# exit status in $rc.
+# run_sweep NAME RESULTS [TARGET]: buildapp run into RESULTS on the
+# directory $T/target-TARGET (default NAME), output in $T/NAME.out, exit
+# status in $rc.
 run_sweep() {
-	mkdir -p "$T/target-$1"
+	mkdir -p "$T/target-${3:-$1}"
 	rc=0
-	PATH="$T/bin:$PATH" "$BUILDAPP" run "$T/bench.ini" --target "$T/target-$1" \
+	PATH="$T/bin:$PATH" "$BUILDAPP" run "$T/bench.ini" --target "$T/target-${3:-$1}" \
 		--results "$2" --cache "$T/cache" >"$T/$1.out" 2>&1 || rc=$?
 }
 
@@ -155,6 +161,70 @@ grep -q "^  resets: 0 fast, 0 full, 3 none (journal: reset)$" "$T/res-readonly/s
 grep -q "reset checked: the none reset of '.*' is the full one" "$T/readonly.out" ||
 	fail "read-only: the check was not said"
 
+# --- e. the same sweep again in c's directory: its volumes kept.
+echo "e. a sweep again on the same directory keeps its volumes"
+# resets RESULTS WANT...: each volume's resets in run order, as
+# BACKEND=KIND,KIND,KIND; every none checked identical, with c's hashes.
+resets() {
+	python3 - "$@" "$T/res-readonly/runs.jsonl" <<'PY'
+import json, sys
+path, wants, before = sys.argv[1], sys.argv[2:-1], sys.argv[-1]
+def volumes(p):
+    out = {}
+    for r in sorted(map(json.loads, open(p)), key=lambda r: r["position"]):
+        out.setdefault(r["cell"]["backend"], []).append(r)
+    return out
+hashes = {b: rs[-1]["reset_check_after"]["full"] for b, rs in volumes(before).items()}
+errors = []
+for b, rs in volumes(path).items():
+    kinds = ",".join(r["reset"] for r in rs)
+    if f"{b}={kinds}" not in wants:
+        errors.append(f"{b}: resets {kinds}, want {wants}")
+    for r in rs:
+        c = r.get("reset_check")
+        if r["status"] != "ok":
+            errors.append(f"{b} run {r['index']}: {r['status']} {r.get('message')}")
+        if r["reset"] == "none" and (not c or not c.get("identical") or c["full"] != hashes[b]):
+            errors.append(f"{b} run {r['index']}: check {c}, want the hash {hashes[b]}")
+print("\n".join(errors) or f"{path}: resets " + " ".join(wants) + ", each none checked identical")
+sys.exit(1 if errors else 0)
+PY
+}
+record=$T/target-readonly/buildapp-volumes.json
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert sorted((v["volume"], v["pristine"]) for v in r["volumes"]) == [("qcow2/off", True), ("raw/sparse", True)], r' \
+	"$record" || fail "again: the record after c does not hold both volumes pristine"
+run_sweep again "$T/res-again" readonly
+[ "$rc" -eq 0 ] || { cat "$T/again.out"; fail "again: exit status $rc"; }
+grep -q "keeping the 2 volumes an earlier sweep made in .*target-readonly (buildapp-volumes.json): 2 of them hold the pristine image" \
+	"$T/again.out" || { cat "$T/again.out"; fail "again: the volumes were not kept"; }
+! grep -q "step [0-9]*/[0-9]*:" "$T/again.out" || fail "again: provisioning steps ran"
+resets "$T/res-again/runs.jsonl" raw=none,none,none qcow2=none,none,none ||
+	fail "again: the resets of the kept volumes"
+# The record says the raw volume may have been written (a run on it was
+# cut short): that one is reset in full first, the other kept as it is.
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+for v in r["volumes"]:
+    v["pristine"] = v["volume"] != "raw/sparse"
+json.dump(r, open(sys.argv[1], "w"))' "$record"
+run_sweep written "$T/res-written" readonly
+[ "$rc" -eq 0 ] || { cat "$T/written.out"; fail "written: exit status $rc"; }
+grep -q "keeping the 2 volumes .*: 1 of them hold the pristine image" "$T/written.out" ||
+	fail "written: the volumes were not kept"
+resets "$T/res-written/runs.jsonl" raw=full,none,none qcow2=none,none,none ||
+	fail "written: the resets after a record of a written volume"
+# Made for another pristine image: made again.
+sed -i 's/"fingerprint": *"[0-9a-f]*"/"fingerprint": "0000"/' "$record"
+run_sweep other "$T/res-other" readonly
+[ "$rc" -eq 0 ] || { cat "$T/other.out"; fail "other: exit status $rc"; }
+grep -q "buildapp-volumes.json' does not hold these volumes (made for another pristine image): making them again" \
+	"$T/other.out" && grep -q "provisioning 2 volumes" "$T/other.out" ||
+	{ cat "$T/other.out"; fail "other: a record for another image did not have the volumes made again"; }
+resets "$T/res-other/runs.jsonl" raw=none,none,none qcow2=none,none,none ||
+	fail "other: the resets of volumes made again"
+
 # --- d. runs until the question is answered: with [report] compare and
 # target_ci, extra runs go to the asked comparison's cells only (the two
 # qcow2 L2 cache sizes, not the raw cell), up to max_runs, here a target
@@ -167,8 +237,10 @@ include = $T/base.ini
 [guest]
 l2_cache = 16K, 1M
 [workload]
-; long enough for qemu-img's millisecond timings to vary
-bench_count = 20000
+; long enough for qemu-img's millisecond timings to vary (20000 requests
+; of the unallocated qcow2 took 9-11 ms, and two runs of the same time
+; make a zero-width interval)
+bench_count = 400000
 [sweep]
 target_ci = 0.01
 max_runs = 4
