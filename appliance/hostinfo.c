@@ -28,8 +28,6 @@
 #include "sha256.h"
 #include "sysfs.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 static json_object *string_or_null(const char *s)
 {
 	return s && *s ? json_object_new_string(s) : NULL;

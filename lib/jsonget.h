@@ -10,6 +10,11 @@
 
 #include <json.h>
 
+#include "cleanup.h"
+
+/* _cleanup_(json_object_putp): a reference dropped at the end of scope. */
+DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+
 /* The string member KEY of O, or NULL when absent, null or not a string.
  * Borrowed from O. */
 const char *jsonget_string(json_object *o, const char *key);

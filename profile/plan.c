@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "jsonget.h"
 #include "keys.h"
 #include "log.h"
 #include "parse.h"
@@ -17,7 +18,6 @@
 #define PLAN_VERSION 1
 #define WHY_MAX 256
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_tokener, json_tokener_free)
 
 void plan_release(struct plan *plan)

@@ -17,8 +17,6 @@
 #include "log.h"
 #include "sha256.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 /* The journal checks `journal_read` leaves to its callers: a report of a
  * journal cut short or of another version would silently leave runs
  * out, so both are refused with their own message. */

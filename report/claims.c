@@ -17,8 +17,6 @@
 #include "parse.h"
 #include "verdict.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 #define ORDER_MAX 8
 
 static const struct model_axis *model_axis(const struct model *m, const char *name)

@@ -13,8 +13,6 @@
 #include "jsonget.h"
 #include "log.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 /* A vendor's way of saying nothing: "To Be Filled By O.E.M.", "Not
  * Specified", "Default string", "None", all zeros or all ones (UUIDs). */
 bool hostjson_placeholder(const char *s)

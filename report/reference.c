@@ -15,8 +15,6 @@
 #include "reference_data.h"
 #include "reftable.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 /* ---- the model (docs/report.md) ------------------------------------------ */
 
 /* The metric names the report model carries: those of the journal

@@ -22,8 +22,6 @@
 #include "reference.h"
 #include "summary.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 /* --- axes ---------------------------------------------------------------- */
 
 static struct axis *axis_get(struct builder *bd, const char *name)

@@ -21,8 +21,6 @@
 #include "report_html.h"
 
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 static size_t length(json_object *a)
 {
 	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;

@@ -14,8 +14,6 @@
 #include "jsonget.h"
 #include "log.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 /* Runs the QMP command EXECUTE with ARGS (consumed; NULL: none). */
 static int qmp(virDomainPtr dom, const char *execute, json_object *args)
 {

@@ -19,8 +19,6 @@
 #include "log.h"
 #include "names.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 void journal_run_init(struct journal_run *run)
 {
 	struct utsname u;

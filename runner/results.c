@@ -10,8 +10,7 @@
 
 #include "cleanup.h"
 #include "guestproto.h"
-
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
+#include "jsonget.h"
 
 #define RAW_LIMIT (64u << 20)
 

@@ -14,8 +14,6 @@
 #include "jsonget.h"
 #include "log.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 bool summary_unit_lower_is_better(const char *unit)
 {
 	static const char *const times[] = {"s", "ms", "us", "ns", "sec",

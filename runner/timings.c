@@ -14,8 +14,6 @@
 #include "log.h"
 #include "monotonic.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 #define TIMINGS_FILE "timings.json"
 #define TIMINGS_VERSION 1
 

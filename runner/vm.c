@@ -31,8 +31,6 @@
 
 NAME_TABLE(vm_status, "ok", "timeout", "crashed", "failed")
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 /* How long a destroyed domain may take to report STOPPED. */
 #define STOP_GRACE_SECONDS 15
 /* QEMU's command line is a few KB; more is not libvirt's. */

@@ -14,8 +14,6 @@
 #include "log.h"
 #include "sha256.h"
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 #define RECORD_LAYOUT 1
 
 struct recorded {
