@@ -187,9 +187,9 @@ int volumes_provision(const struct profile *profile, const char *target,
 		size_t n = 0;
 		for (size_t i = 0; i < ret->n_volumes; i++)
 			n += ret_pristine[i];
-		log_info("keeping the %zu volumes an earlier sweep made in %s (%s): "
-			 "%zu of them hold the pristine image", ret->n_volumes, target,
-			 STORAGE_VOLUMES_RECORD, n);
+		log_info("keeping the %zu volumes an earlier sweep made in %s (%s), "
+			 "%zu of %zu with the pristine image", ret->n_volumes, target,
+			 STORAGE_VOLUMES_RECORD, n, ret->n_volumes);
 		return 0;
 	}
 	log_info("provisioning %zu volumes on %s", ret->n_volumes, target);

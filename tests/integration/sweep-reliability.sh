@@ -197,7 +197,7 @@ assert sorted((v["volume"], v["pristine"]) for v in r["volumes"]) == [("qcow2/of
 	"$record" || fail "again: the record after c does not hold both volumes pristine"
 run_sweep again "$T/res-again" readonly
 [ "$rc" -eq 0 ] || { cat "$T/again.out"; fail "again: exit status $rc"; }
-grep -q "keeping the 2 volumes an earlier sweep made in .*target-readonly (buildapp-volumes.json): 2 of them hold the pristine image" \
+grep -q "keeping the 2 volumes an earlier sweep made in .*target-readonly (buildapp-volumes.json), 2 of 2 with the pristine image" \
 	"$T/again.out" || { cat "$T/again.out"; fail "again: the volumes were not kept"; }
 ! grep -q "step [0-9]*/[0-9]*:" "$T/again.out" || fail "again: provisioning steps ran"
 resets "$T/res-again/runs.jsonl" raw=none,none,none qcow2=none,none,none ||
@@ -211,7 +211,7 @@ for v in r["volumes"]:
 json.dump(r, open(sys.argv[1], "w"))' "$record"
 run_sweep written "$T/res-written" readonly
 [ "$rc" -eq 0 ] || { cat "$T/written.out"; fail "written: exit status $rc"; }
-grep -q "keeping the 2 volumes .*: 1 of them hold the pristine image" "$T/written.out" ||
+grep -q "keeping the 2 volumes .*, 1 of 2 with the pristine image" "$T/written.out" ||
 	fail "written: the volumes were not kept"
 resets "$T/res-written/runs.jsonl" raw=full,none,none qcow2=none,none,none ||
 	fail "written: the resets after a record of a written volume"
