@@ -23,6 +23,7 @@ struct recorded {
 	enum image_format format;
 	uint64_t size, cluster_size;
 	bool fill;
+	bool block_device;            /* an LV, named by its path */
 	bool pristine;
 };
 
@@ -37,7 +38,8 @@ static struct {
 
 bool volrecord_wanted(const struct recipe *rec)
 {
-	return rec->target.kind == STORAGE_TARGET_DIRECTORY && rec->spec.fill;
+	return rec->spec.fill && (rec->target.kind == STORAGE_TARGET_DIRECTORY ||
+				  rec->files_size > 0);
 }
 
 #define CHUNK (64 * 1024)
@@ -109,11 +111,15 @@ static int describe(const struct recipe *rec, const char *pristine)
 		const struct storage_volume *v = &rec->volumes[i];
 		struct recorded *d = &record.v[i];
 
-		if (strncmp(v->path, dir, dl) != 0 || v->path[dl] != '/')
+		snprintf(d->path, sizeof(d->path), "%s", v->path);
+		if (v->block_device)
+			snprintf(d->name, sizeof(d->name), "%s", v->path);
+		else if (strncmp(v->path, dir, dl) == 0 && v->path[dl] == '/')
+			snprintf(d->name, sizeof(d->name), "%s", v->path + dl + 1);
+		else
 			return log_error_code(-EINVAL, "volume '%s' is not in '%s'",
 					      v->path, dir);
-		snprintf(d->path, sizeof(d->path), "%s", v->path);
-		snprintf(d->name, sizeof(d->name), "%s", v->path + dl + 1);
+		d->block_device = v->block_device;
 		storage_volume_label(v, d->label, sizeof(d->label));
 		d->format = v->format;
 		d->size = v->size;
@@ -203,7 +209,8 @@ static const char *mismatch(json_object *o)
 		    !jsonget_bool(v, "filled", &filled) || filled != d->fill ||
 		    !jsonget_bool(v, "pristine", &pristine))
 			return "another set of volumes";
-		if (stat(d->path, &st) < 0 || !S_ISREG(st.st_mode))
+		if (stat(d->path, &st) < 0 ||
+		    !(d->block_device ? S_ISBLK(st.st_mode) : S_ISREG(st.st_mode)))
 			return "a volume is missing";
 		d->pristine = pristine;
 	}

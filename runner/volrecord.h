@@ -1,11 +1,14 @@
-/* The record a sweep keeps beside the volumes it made in a directory
- * target (DIR/buildapp-volumes.json, STORAGE_VOLUMES_RECORD): what they
- * are (backend, format, preallocation, size, cluster size, fill), which
+/* The record a sweep keeps beside the volumes it made, in a directory
+ * target or in the ext4 filesystem of a disk target it partitioned
+ * (buildapp-volumes.json, STORAGE_VOLUMES_RECORD): what they are
+ * (backend, format, preallocation, size, cluster size, fill), which
  * pristine image they were made for (a fingerprint of its data), and
- * which of them hold that image now.  A later sweep on the same directory
- * whose volumes are the same keeps them instead of making and filling
- * them again, and a volume the record says is pristine needs no reset
- * before its first run (docs/storage.md, "Volumes kept").
+ * which of them hold that image now.  A later sweep on the same target
+ * (for a disk, one whose partition table is the one the sweep's RESULTS
+ * record: a resumed sweep) whose volumes are the same keeps them instead
+ * of making and filling them again, and a volume the record says is
+ * pristine needs no reset before its first run (docs/storage.md,
+ * "Volumes kept").
  *
  * A volume is recorded pristine only while nothing can be writing it:
  * from provisioning's fill with the pristine image or the end of a run
@@ -18,9 +21,9 @@
 
 #include "recipe.h"
 
-/* Whether volumes on REC's target can be kept with a record: a directory
- * target whose volumes are filled ([storage] fill; other volumes cost
- * little to make again). */
+/* Whether volumes on REC's target can be kept with a record: filled
+ * volumes ([storage] fill; others cost little to make again) in a
+ * directory, or on a disk with a filesystem to keep the record in. */
 bool volrecord_wanted(const struct recipe *rec);
 
 /* Opens the record in REC's target when it is one of REC's volumes made

@@ -171,16 +171,44 @@ static int volumes_recipe(const struct profile *profile, const char *target,
 	return 0;
 }
 
+/* The volumes an earlier sweep made on TARGET, kept when the record it
+ * left says they are RET's, for the image at PRISTINE (volrecord.h): a
+ * directory's, or a disk's when its partition table is OWN_PTUUID, the
+ * one this sweep's RESULTS record (opened as they are: the filesystem
+ * mounted, the volume group activated; let go again when not kept).
+ * Returns 1 when kept, 0 when not, or a negative errno (reported). */
+static int keep_volumes(const char *target, const char *own_ptuuid,
+			const char *pristine, struct recipe *ret, bool ret_pristine[])
+{
+	bool disk = ret->target.kind == STORAGE_TARGET_DISK;
+	struct safety_facts facts;
+	int r;
+
+	if (!pristine || !volrecord_wanted(ret))
+		return 0;
+	if (disk && (!own_ptuuid || safety_probe(target, &facts) < 0 ||
+		     strcmp(facts.ptuuid, own_ptuuid) != 0))
+		return 0;
+	if (disk && native_adopt(ret) < 0) {
+		log_info("the volumes on %s cannot be opened as they are: making them again",
+			 target);
+		volumes_release(ret);
+		return 0;
+	}
+	r = volrecord_open(ret, pristine, ret_pristine);
+	if (r <= 0 && disk)
+		volumes_release(ret);
+	return r;
+}
+
 int volumes_provision(const struct profile *profile, const char *target,
 		      const char *mountpoint, const char *own_ptuuid,
 		      const char *pristine, struct recipe *ret, bool ret_pristine[])
 {
-	bool keep;
 	int r = volumes_recipe(profile, target, mountpoint, own_ptuuid, ret);
 	if (r < 0)
 		return r;
-	keep = pristine && volrecord_wanted(ret);
-	r = keep ? volrecord_open(ret, pristine, ret_pristine) : 0;
+	r = keep_volumes(target, own_ptuuid, pristine, ret, ret_pristine);
 	if (r < 0)
 		return r;
 	if (r > 0) {
@@ -199,7 +227,8 @@ int volumes_provision(const struct profile *profile, const char *target,
 	/* Filled with the pristine image, a filled volume holds it. */
 	for (size_t i = 0; i < ret->n_volumes; i++)
 		ret_pristine[i] = pristine && ret->volumes[i].fill;
-	return keep ? volrecord_create(ret, pristine, ret_pristine) : 0;
+	return pristine && volrecord_wanted(ret)
+		       ? volrecord_create(ret, pristine, ret_pristine) : 0;
 }
 
 int volumes_adopt(const struct profile *profile, const char *target,

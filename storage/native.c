@@ -209,9 +209,18 @@ int native_adopt(const struct recipe *r)
 {
 	for (size_t i = 0; i < r->n_steps; i++) {
 		const struct recipe_step *s = &r->steps[i];
+		char part[STORAGE_PATH_MAX];
+		struct stat st;
 		int k = 0;
 
-		if (s->kind == STEP_MOUNT) {
+		/* A kernel without the GPT parser (an image file's loop device
+		 * here) has no partition nodes: partx adds them. */
+		if (s->kind == STEP_PARTITION &&
+		    recipe_partition_device(s->device, s->partnum, part, sizeof(part)) == 0 &&
+		    stat(part, &st) < 0) {
+			char *argv[] = {"partx", "-a", (char *)s->device, NULL};
+			k = tool_run(argv, NULL, NULL);
+		} else if (s->kind == STEP_MOUNT) {
 			k = mount_fs(s);
 		} else if (s->kind == STEP_VGCREATE) {
 			char *argv[] = {"vgchange", "-q", "-ay", (char *)s->name, NULL};

@@ -23,7 +23,11 @@
 #      volumes (the directory's buildapp-volumes.json): nothing made or
 #      filled again, every reset none and checked, the same hashes; a
 #      volume the record says may be written gets a full reset first; a
-#      record made for another pristine image has the volumes made again.
+#      record made for another pristine image has the volumes made again;
+#   f. on an image-file target (a disk: loop device, GPT, ext4), a sweep
+#      resumed with more runs keeps the volumes it made there (its
+#      RESULTS record the partition table): every new run's reset none,
+#      checked identical, with the first runs' hashes.
 set -eu
 . "$(dirname "$0")/../lib/run-env.sh"
 command -v qemu-img >/dev/null || { echo "qemu-img is not installed"; exit 77; }
@@ -31,6 +35,7 @@ command -v qemu-img >/dev/null || { echo "qemu-img is not installed"; exit 77; }
 T=$(mktemp -d /var/tmp/buildapp-sweeprel.XXXXXX)
 cleanup() {
 	mountpoint -q "$T/full" 2>/dev/null && umount "$T/full"
+	for l in $(losetup -j "$T/disk.img" -O NAME -n 2>/dev/null); do losetup -d "$l"; done
 	[ -n "${KEEP_TMP:-}" ] || rm -rf "$T"
 }
 trap cleanup EXIT
@@ -224,6 +229,22 @@ grep -q "buildapp-volumes.json' does not hold these volumes (made for another pr
 	{ cat "$T/other.out"; fail "other: a record for another image did not have the volumes made again"; }
 resets "$T/res-other/runs.jsonl" raw=none,none,none qcow2=none,none,none ||
 	fail "other: the resets of volumes made again"
+
+# --- f. a disk target (an image file): a resumed sweep keeps its volumes.
+echo "f. a sweep resumed on an image file keeps its volumes"
+sed 's/^runs = 3$/runs = 2/' "$T/bench.ini" >"$T/disk.ini"
+"$BUILDAPP" run "$T/disk.ini" --target "$T/disk.img" --results "$T/res-disk" \
+	--cache "$T/cache" >"$T/disk1.out" 2>&1 || { cat "$T/disk1.out"; fail "disk: the first sweep failed"; }
+sed -i 's/^runs = 2$/runs = 3/' "$T/disk.ini"
+"$BUILDAPP" run "$T/disk.ini" --target "$T/disk.img" --results "$T/res-disk" \
+	--cache "$T/cache" >"$T/disk2.out" 2>&1 || { cat "$T/disk2.out"; fail "disk: the resumed sweep failed"; }
+grep -q "keeping the 2 volumes an earlier sweep made in /dev/loop[0-9]* (buildapp-volumes.json), 2 of 2 with the pristine image" \
+	"$T/disk2.out" || { cat "$T/disk2.out"; fail "disk: the resumed sweep did not keep the volumes"; }
+! grep -q "step [0-9]*/[0-9]*:" "$T/disk2.out" || fail "disk: the resumed sweep ran provisioning steps"
+grep -q "sweep done: 2 runs made, 4 already there, 0 failed" "$T/disk2.out" ||
+	fail "disk: the resumed sweep did not make the two new runs"
+resets "$T/res-disk/runs.jsonl" raw=none,none,none qcow2=none,none,none ||
+	fail "disk: the resets of the kept volumes"
 
 # --- d. runs until the question is answered: with [report] compare and
 # target_ci, extra runs go to the asked comparison's cells only (the two
