@@ -25,7 +25,9 @@
 # give it.  What arrived: two bundles under their servers' names, whole
 # (SHA256SUMS checks, no temporary collection left), each saying it was
 # kept in RAM; `buildapp report` over the directory shows both servers
-# side by side.  An upload cut short is tests/integration/upload-webdav.sh's.
+# side by side.  Their disk's LV is filled ([storage] fill) with the
+# pristine image from the kit's disk.qcow2 at provisioning, so their run's
+# reset is none, checked against a full reset before and after the run.  An upload cut short is tests/integration/upload-webdav.sh's.
 #
 # Cost: the kit build (a minute from a warm cache), then the three servers
 # at once: three TCG boots of the appliance, no nested guest; 5.7 minutes
@@ -155,6 +157,17 @@ for s in A B; do
 	grep -q "^upload: sending to http://10.0.2.2:$WEBDAV_PORT/rack/ as $(basename "$b")" "$b/appliance.txt" ||
 		fail "server $s: appliance.txt has no upload line"
 	[ "$(grep -c '"status":"ok"' "$b/runs.jsonl")" -eq 1 ] || fail "server $s: its run is not journaled ok"
+	# The filled LV held the pristine image from provisioning on: no reset,
+	# and the check of it (sha256 of the LV, a full reset, sha256 again)
+	# identical, before the run and after it.
+	python3 - "$b/runs.jsonl" <<'PY' || fail "server $s: the filled LV's resets"
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+checks = [r.get("reset_check"), r.get("reset_check_after")]
+assert r["reset"] == "none", r["reset"]
+assert all(c and c["identical"] and c["fast"] == c["full"] for c in checks), checks
+assert checks[0]["full"] == checks[1]["full"], checks
+PY
 	python3 - "$b/host.json" "$s" "$manifest" <<'PY' || fail "server $s: host.json does not name it or the kit"
 import hashlib, json, sys
 h, s = json.load(open(sys.argv[1])), sys.argv[2]
