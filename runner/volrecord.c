@@ -36,15 +36,6 @@ static struct {
 	struct recorded v[RECIPE_MAX_VOLUMES];
 } record;
 
-#define RECORD_PATH_MAX (STORAGE_PATH_MAX + sizeof(STORAGE_VOLUMES_RECORD) + 1)
-
-/* DIR's record file into BUF (RECORD_PATH_MAX). */
-static const char *record_path(const char *dir, char *buf)
-{
-	snprintf(buf, RECORD_PATH_MAX, "%s/%s", dir, STORAGE_VOLUMES_RECORD);
-	return buf;
-}
-
 bool volrecord_wanted(const struct recipe *rec)
 {
 	return rec->spec.fill && (rec->target.kind == STORAGE_TARGET_DIRECTORY ||
@@ -228,13 +219,13 @@ static const char *mismatch(json_object *o)
 
 int volrecord_open(const struct recipe *rec, const char *pristine, bool ret_pristine[])
 {
-	char path[RECORD_PATH_MAX];
+	char path[RECIPE_RECORD_PATH_MAX];
 	_cleanup_(json_object_putp) json_object *o = NULL;
 	const char *why;
 	int r;
 
 	volrecord_close();
-	record_path(rec->target.mountpoint, path);
+	recipe_record_path(rec->target.mountpoint, path);
 	if (access(path, F_OK) < 0)
 		return errno == ENOENT ? 0 : log_error_errno(-errno, "'%s'", path);
 	r = describe(rec, pristine);
@@ -286,8 +277,8 @@ int volrecord_mark(const struct storage_volume *v, bool pristine)
 		/* No record is as safe as a true one: the next sweep makes
 		 * the volumes again. */
 		d->pristine = !pristine;
-		char path[RECORD_PATH_MAX];
-		if (unlink(record_path(record.dir, path)) < 0)
+		char path[RECIPE_RECORD_PATH_MAX];
+		if (unlink(recipe_record_path(record.dir, path)) < 0)
 			return log_error_errno(-errno, "cannot remove '%s'", path);
 		record.open = false;
 		return 0;

@@ -157,13 +157,12 @@ static int run_step(const struct recipe_step *s, const char *pristine)
  * nothing half made is ever taken for them. */
 static int forget_record(const struct recipe *r)
 {
-	char path[STORAGE_PATH_MAX + 32];
+	char path[RECIPE_RECORD_PATH_MAX];
 	_cleanup_close_ int dir = -1;
 
 	if (r->target.kind != STORAGE_TARGET_DIRECTORY)
 		return 0;
-	snprintf(path, sizeof(path), "%s/%s", r->target.mountpoint, STORAGE_VOLUMES_RECORD);
-	if (unlink(path) < 0)
+	if (unlink(recipe_record_path(r->target.mountpoint, path)) < 0)
 		return errno == ENOENT ? 0 : log_error_errno(-errno, "removing '%s'", path);
 	dir = open(r->target.mountpoint, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0 || fsync(dir) < 0)

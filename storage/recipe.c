@@ -299,6 +299,12 @@ static const char *const step_kind_names[_STEP_MAX] = {
 	[STEP_FILL] = "fill",
 };
 
+const char *recipe_record_path(const char *dir, char *buf)
+{
+	snprintf(buf, RECIPE_RECORD_PATH_MAX, "%s/%s", dir, STORAGE_VOLUMES_RECORD);
+	return buf;
+}
+
 const char *recipe_step_kind_name(enum recipe_step_kind k)
 {
 	return (int)k >= 0 && k < _STEP_MAX ? step_kind_names[k] : "?";

@@ -67,9 +67,11 @@ struct recipe_step {
 	uint64_t cluster_size;
 };
 
-/* What a sweep keeps beside the volumes it made in a directory target
- * (runner/volrecord.h); provisioning them anew removes it first. */
+/* What a sweep keeps beside the volumes it made (runner/volrecord.h);
+ * provisioning a directory's anew removes it first. */
 #define STORAGE_VOLUMES_RECORD "buildapp-volumes.json"
+/* Enough for recipe_record_path's. */
+#define RECIPE_RECORD_PATH_MAX (STORAGE_PATH_MAX + sizeof(STORAGE_VOLUMES_RECORD) + 1)
 
 struct recipe {
 	struct storage_target target;
@@ -105,6 +107,10 @@ int recipe_partition_device(const char *disk, unsigned partnum, char *buf,
 const char *recipe_step_describe(const struct recipe_step *step, char *buf,
 				 size_t len);
 const char *recipe_step_kind_name(enum recipe_step_kind k);
+
+/* The record of the volumes in DIR (DIR/buildapp-volumes.json) into BUF
+ * (RECIPE_RECORD_PATH_MAX).  Returns BUF. */
+const char *recipe_record_path(const char *dir, char *buf);
 
 /* Every step, numbered, one per line (what --dry-run prints). */
 void recipe_write_text(const struct recipe *r, FILE *f);
