@@ -36,10 +36,10 @@ static struct {
 	struct recorded v[RECIPE_MAX_VOLUMES];
 } record;
 
-bool volrecord_wanted(const struct recipe *rec)
+bool volrecord_wanted(const struct recipe *rec, const char *pristine)
 {
-	return rec->spec.fill && (rec->target.kind == STORAGE_TARGET_DIRECTORY ||
-				  rec->files_size > 0);
+	return pristine && rec->spec.fill &&
+	       (rec->target.kind == STORAGE_TARGET_DIRECTORY || rec->files_size > 0);
 }
 
 #define CHUNK (64 * 1024)

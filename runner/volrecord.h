@@ -23,8 +23,9 @@
 
 /* Whether volumes on REC's target can be kept with a record: filled
  * volumes ([storage] fill; others cost little to make again) in a
- * directory, or on a disk with a filesystem to keep the record in. */
-bool volrecord_wanted(const struct recipe *rec);
+ * directory, or on a disk with a filesystem to keep the record in, for
+ * a pristine image (PRISTINE not NULL). */
+bool volrecord_wanted(const struct recipe *rec, const char *pristine);
 
 /* Opens the record in REC's target when it is one of REC's volumes made
  * for the image at PRISTINE: returns 1 and RET_PRISTINE[i] says whether

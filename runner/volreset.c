@@ -148,7 +148,6 @@ int volreset_check_last(const struct storage_volume *v, const char *pristine,
 	struct volstate *s = state_of(v, false);
 	const char *kind;
 	double secs;
-
 	int r;
 
 	if (!s || !s->known || (!s->unwritten && !volreset_wants_tracking(v)))

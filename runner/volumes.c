@@ -184,7 +184,7 @@ static int keep_volumes(const char *target, const char *own_ptuuid,
 	struct safety_facts facts;
 	int r;
 
-	if (!pristine || !volrecord_wanted(ret))
+	if (!volrecord_wanted(ret, pristine))
 		return 0;
 	if (disk && (!own_ptuuid || safety_probe(target, &facts) < 0 ||
 		     strcmp(facts.ptuuid, own_ptuuid) != 0))
@@ -227,7 +227,7 @@ int volumes_provision(const struct profile *profile, const char *target,
 	/* Filled with the pristine image, a filled volume holds it. */
 	for (size_t i = 0; i < ret->n_volumes; i++)
 		ret_pristine[i] = pristine && ret->volumes[i].fill;
-	return pristine && volrecord_wanted(ret)
+	return volrecord_wanted(ret, pristine)
 		       ? volrecord_create(ret, pristine, ret_pristine) : 0;
 }
 
