@@ -11,12 +11,10 @@
 #include <sys/stat.h>
 
 #include "cleanup.h"
+#include "jsonget.h"
 #include "log.h"
 
 #define DPKG_INFO "/var/lib/dpkg/info"
-
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-DEFINE_TRIVIAL_CLEANUP_FUNC(DIR, closedir)
 
 /* nftw has no opaque pointer. */
 static int64_t walk_total, walk_modules;

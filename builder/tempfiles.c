@@ -237,8 +237,6 @@ int tempfiles_mkdtemp_owned(char *template)
 	return 0;
 }
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(DIR, closedir)
-
 void tempfiles_reap_owned(const char *dir, const char *pattern)
 {
 	_cleanup_(closedirp) DIR *d = opendir(dir);

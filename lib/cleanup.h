@@ -6,6 +6,7 @@
 #ifndef BUILDAPP_CLEANUP_H
 #define BUILDAPP_CLEANUP_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -37,6 +38,12 @@ static inline void fclosep(FILE **f)
 {
 	if (*f)
 		fclose(*f);
+}
+
+static inline void closedirp(DIR **d)
+{
+	if (*d)
+		closedir(*d);
 }
 
 static inline void closep(int *fd)

@@ -48,8 +48,6 @@ static struct vm_spec check_spec(const struct profile *p,
 	};
 }
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(DIR, closedir)
-
 /* Where the embedded driver keeps what it probed of QEMU, under its root. */
 #define CAPS_IN_ROOT "cache/qemu/capabilities"
 

@@ -9,7 +9,7 @@ $(B)/runner/%.o: INCDIRS = $(RUNNER_INCDIRS)
 # never the report (report/).
 RUNNER_SRCS := runner/sweep.c runner/bench.c runner/vm.c runner/domain.c \
 	runner/acklog.c runner/durability.c runner/hostcrash.c \
-	runner/volreset.c runner/volrecord.c runner/dirtymap.c runner/volumes.c runner/runstate.c \
+	runner/volreset.c runner/volrecord.c runner/dirtymap.c runner/blocktrace.c runner/volumes.c runner/runstate.c \
 	runner/eta.c runner/timings.c runner/imgbench.c runner/qcow2cache.c \
 	runner/guestcmdline.c runner/pvhkernel.c runner/journal.c runner/results.c \
 	runner/summary.c

@@ -16,6 +16,7 @@
 
 #include "acklog.h"
 #include "atomicfile.h"
+#include "blocktrace.h"
 #include "cleanup.h"
 #include "dirs.h"
 #include "durability.h"
@@ -366,24 +367,53 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 	return 0;
 }
 
-/* Mounts the guest's filesystem on VOL at DIR on the host: the LV
- * itself, or an image file through a loop device that mount(8) sets up
- * and frees again at unmount (autoclear). */
-static int mount_volume(const struct storage_volume *vol, const char *dir)
+/* The guest's filesystem on VOL, mounted at DIR on the host: the LV
+ * itself, or an image file through a loop device.  With TRACK, what is
+ * written to the device from before the mount on is traced (*RET_TRACE;
+ * NULL when it cannot be: the run goes on, its reset is the full one). */
+static int mount_volume(const struct storage_volume *vol, const char *dir,
+			bool track, struct blocktrace **ret_trace)
 {
-	char *loop[] = {"mount", "-t", "ext4", "-o", "loop", (char *)vol->path,
-			(char *)dir, NULL};
-	char *dev[] = {"mount", "-t", "ext4", (char *)vol->path, (char *)dir, NULL};
 	char *modprobe[] = {"modprobe", "-q", "loop", NULL};
+	char *losetup[] = {"losetup", "--find", "--show", (char *)vol->path, NULL};
+	_cleanup_free_ char *out = NULL;
+	char dev[PATH_MAX];
+	int r;
 
+	*ret_trace = NULL;
 	if (vol->format != IMAGE_FORMAT_RAW)
 		return log_error_code(-EINVAL, "%s: no host-native view of a %s image",
 				      vol->path, image_format_name(vol->format));
-	/* The appliance loads drivers by modalias only: nothing asks for
-	 * loop before the first host cell on a file does. */
-	if (!vol->block_device && access("/dev/loop-control", F_OK) < 0)
-		tool_run(modprobe, NULL, NULL);
-	return tool_run(vol->block_device ? dev : loop, NULL, NULL);
+	if (vol->block_device) {
+		snprintf(dev, sizeof(dev), "%s", vol->path);
+	} else {
+		/* The appliance loads drivers by modalias only: nothing asks
+		 * for loop before the first host cell on a file does. */
+		if (access("/dev/loop-control", F_OK) < 0)
+			tool_run(modprobe, NULL, NULL);
+		r = tool_run(losetup, NULL, &out);
+		if (r < 0)
+			return r;
+		snprintf(dev, sizeof(dev), "%s", parse_strip(out));
+	}
+	if (track && blocktrace_start(dev, ret_trace) < 0)
+		*ret_trace = NULL;
+	char *mount[] = {"mount", "-t", "ext4", dev, (char *)dir, NULL};
+	r = tool_run(mount, NULL, NULL);
+	/* Detached now, the loop device goes at the unmount (the kernel's
+	 * autoclear, as mount -o loop sets it). */
+	if (!vol->block_device) {
+		char *detach[] = {"losetup", "--detach", dev, NULL};
+		tool_run(detach, NULL, NULL);
+	}
+	if (r < 0 && *ret_trace) {
+		struct written w = {NULL, 0, 0, 0};
+
+		blocktrace_stop(*ret_trace, &w);
+		written_release(&w);
+		*ret_trace = NULL;
+	}
+	return r;
 }
 
 /* What a host cell's agent printed, kept where a guest's console log
@@ -410,6 +440,7 @@ static int run_host_native(const struct sweep_env *env, const struct plan_run *p
 	const struct plan_cell *cell = &env->plan->cells[pr->cell];
 	_cleanup_free_ char *cmdline = NULL, *out = NULL;
 	char dir[] = "/tmp/buildapp-host-XXXXXX";
+	struct blocktrace *trace = NULL;
 	char *argv[80];
 	size_t n = 0;
 	int r;
@@ -431,7 +462,7 @@ static int run_host_native(const struct sweep_env *env, const struct plan_run *p
 	     w && n < sizeof(argv) / sizeof(argv[0]) - 1; w = strtok_r(NULL, " ", &save))
 		argv[n++] = w;
 	argv[n] = NULL;
-	if (mount_volume(vol, dir) < 0) {
+	if (mount_volume(vol, dir, volreset_wants_tracking(vol), &trace) < 0) {
 		set_status(jr, "failed", "cannot mount the volume on the host");
 		rmdir(dir);
 		return 0;
@@ -439,8 +470,19 @@ static int run_host_native(const struct sweep_env *env, const struct plan_run *p
 	/* A failing workload prints its ERROR line and END status=1 and
 	 * the agent exits 0: the parser reports it like a guest's. */
 	tool_run(argv, NULL, &out);
-	if (umount2(dir, 0) < 0)
+	bool unmounted = umount2(dir, 0) == 0;
+	if (!unmounted)
 		log_warning("cannot unmount %s: %s", dir, strerror(errno));
+	if (trace) {
+		double t = monotonic_seconds();
+		struct written w = {NULL, 0, 0, 0};
+
+		/* Still mounted, the volume may be written yet. */
+		if (blocktrace_stop(trace, &w) >= 0 && unmounted)
+			volreset_note_written(vol, &w, monotonic_seconds() - t);
+		else
+			written_release(&w);
+	}
 	rmdir(dir);
 	if (!out) {
 		set_status(jr, "failed", "the workload printed nothing");

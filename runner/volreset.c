@@ -159,18 +159,28 @@ int volreset_check_last(const struct storage_volume *v, const char *pristine,
 	return r;
 }
 
-void volreset_note(const struct storage_volume *v, struct vm_result *vr)
+void volreset_note_written(const struct storage_volume *v, struct written *w,
+			   double read_seconds)
 {
 	struct volstate *s = state_of(v, true);
 
 	forget(s);
-	if (!s || !vr || !vr->written_known)
+	if (!s || !w)
 		return;
-	s->written = vr->written;
-	s->read_seconds = vr->written_seconds;
+	s->written = *w;
+	s->read_seconds = read_seconds;
 	s->known = true;
-	vr->written = (struct written){NULL, 0, 0, 0};
-	vr->written_known = false;
+	*w = (struct written){NULL, 0, 0, 0};
+}
+
+void volreset_note(const struct storage_volume *v, struct vm_result *vr)
+{
+	bool known = vr && vr->written_known;
+
+	volreset_note_written(v, known ? &vr->written : NULL,
+			      known ? vr->written_seconds : 0);
+	if (vr)
+		vr->written_known = false;
 }
 
 void volreset_note_pristine(const struct storage_volume *v)

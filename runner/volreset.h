@@ -1,11 +1,12 @@
 /* The reset before each run, in proportion to what the previous run on
  * the same volume wrote.  A volume whose last run's writes are known (a
- * guest run tracked by dirtymap.h that ended well) gets the fast reset:
+ * guest run tracked by dirtymap.h that ended well, a host-native run
+ * tracked by blocktrace.h) gets the fast reset:
  * only those ranges copied back from the pristine image.  One whose last
  * run opened it read-only (qemu-img bench without -w) gets none, and so
  * does a filled one's first (provisioning wrote the pristine image).  Any
- * other (the first run on any other volume in this process, a failed run, a
- * host-native cell, a run whose tracking failed) gets storage_reset(),
+ * other (the first run on any other volume in this process, a failed
+ * guest run, a run whose tracking failed) gets storage_reset(),
  * the full one. */
 #ifndef BUILDAPP_VOLRESET_H
 #define BUILDAPP_VOLRESET_H
@@ -16,7 +17,7 @@
 #include "storage.h"
 #include "vm.h"
 
-/* Whether a guest run on V is worth tracking: the full reset of V is
+/* Whether a run on V is worth tracking: the full reset of V is
  * proportional to its size (an LV, a filled volume).  A file that is
  * neither is recreated, which costs what the pristine image holds.
  * BUILDAPP_TRACK_WRITES=no in the environment: never, and every reset
@@ -46,6 +47,12 @@ int volreset_check_last(const struct storage_volume *v, const char *pristine,
  * taken over), else nothing is known and the next reset is full (VR
  * NULL for runs that are not tracked). */
 void volreset_note(const struct storage_volume *v, struct vm_result *vr);
+
+/* After a host-native run on V: what it wrote (W's ranges are taken
+ * over; W NULL: not known, the next reset is full) and how long reading
+ * that took (READ_SECONDS, counted in the next reset's time). */
+void volreset_note_written(const struct storage_volume *v, struct written *w,
+			   double read_seconds);
 
 /* V is the pristine image as a full reset leaves it (a run opened it
  * read-only after its reset, or provisioning filled it with the pristine

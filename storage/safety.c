@@ -19,12 +19,6 @@
 
 #define BY_ID "/dev/disk/by-id/"
 
-static inline void closedirp(DIR **d)
-{
-	if (*d)
-		closedir(*d);
-}
-
 /* Truncating copy. */
 static void set_str(char *dst, size_t len, const char *src)
 {

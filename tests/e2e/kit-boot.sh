@@ -19,9 +19,10 @@
 # says the disk was found by serial, its write cache turned off, read back
 # off and restored; the LV was provisioned on it, the nested run
 # journaled with the cache mode QEMU applied and the host-native run with
-# none; the guest run's writes were undone by a fast reset of the LV that
-# hashed (sha256 of the whole LV) the same as the full reset made over it,
-# the pristine image's hash;
+# none; the guest run's writes, and the host-native run's (traced by the
+# appliance's kernel: runner/blocktrace.h), were undone by fast resets of
+# the LV that hashed (sha256 of the whole LV) the same as the full reset
+# made over it, the pristine image's hash;
 # host.json names the disk, its cache, Secure Boot and the kit (whose
 # guest kernel the init copied from the ESP: the image stores it once,
 # tests/lib/kit-kernel.py).  Two builds from two empty caches giving the

@@ -5,6 +5,10 @@
 # guest was involved (guest false, no cache mode, no accelerator, no boot
 # time) and carries the same dd metrics, in the same units, as the guest's.
 # The qcow2 cell's L2 cache size is what QEMU's command line really had.
+# The volumes are filled and every reset checked (verify_reset): the host
+# run's writes to the raw file, traced through its loop device, are undone
+# by a fast reset identical to the full one (sha256 of the whole file), as
+# the guest run's are.
 set -u
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}
@@ -20,6 +24,7 @@ include = $TOP/profiles/ci-smoke.ini
 [storage]
 backends = raw, qcow2
 size = 64M
+fill = yes
 [guest]
 cache = unsafe
 l2_cache = 256K
@@ -28,7 +33,8 @@ kinds = dd
 dd_count = 256
 host_baseline = yes
 [sweep]
-runs = 1
+runs = 2
+verify_reset = yes
 EOF2
 
 "$BUILDAPP" plan "$tmp/hb.ini" --json >"$tmp/plan.json"
@@ -42,11 +48,11 @@ check "plan: the qcow2 host cell left out" grep -qF '"id": "qcow2\/qcow2\/off\/-
 rc=$?
 cat "$tmp/err"
 j="$tmp/res/runs.jsonl"
-host=$(grep '"guest":false' "$j")
-guest=$(grep '"id":"raw/raw/sparse/unsafe/threads/virtio/dd"' "$j")
-qcow=$(grep '"id":"qcow2/qcow2/off/l2=256K/unsafe/threads/virtio/dd"' "$j")
+host=$(grep '"guest":false' "$j" | head -1)
+guest=$(grep '"id":"raw/raw/sparse/unsafe/threads/virtio/dd"' "$j" | head -1)
+qcow=$(grep '"id":"qcow2/qcow2/off/l2=256K/unsafe/threads/virtio/dd"' "$j" | head -1)
 check "run exits 0" test $rc -eq 0
-check "three runs journaled, all ok" sh -c "test \$(grep -c '\"status\":\"ok\"' '$j') -eq 3"
+check "six runs journaled, all ok" sh -c "test \$(grep -c '\"status\":\"ok\"' '$j') -eq 6"
 check "the host cell's line: its id" sh -c "echo '$host' | grep -q '\"id\":\"raw/raw/sparse/-/-/host/dd\"'"
 check "the host cell's line: no cache mode, no accelerator, no boot time" sh -c \
 	"echo '$host' | grep -q '\"cache\":null' && echo '$host' | grep -q '\"accel\":null' && echo '$host' | grep -q '\"boot_seconds\":null'"
@@ -56,7 +62,12 @@ check "the host cell measured dd in MB/s, as the guest did" sh -c \
 check "the qcow2 run's QEMU had cache-size 524288 on its command line" sh -c \
 	"echo '$qcow' | grep -q '\"qcow2_cache\":{\"option\":\"cache-size\",\"bytes\":524288,\"source\":\"qemu command line\"}'"
 check "the raw runs have no qcow2 cache" sh -c "echo '$guest' | grep -q '\"qcow2_cache\":null'"
+grep '"id":"raw/' "$j" >"$tmp/raw.jsonl"
+check "the raw file's resets: none after the fill, fast after each guest and host run, each checked identical" \
+	python3 "$TOP/tests/lib/reset-checks.py" --filled "$tmp/raw.jsonl" \
+	raw/raw/sparse/unsafe/threads/virtio/dd:dd_mbps raw/raw/sparse/-/-/host/dd:dd_mbps
 check "nothing left mounted" sh -c "! grep -q buildapp-host- /proc/mounts"
 check "no loop device left on the volumes" sh -c "! losetup -a | grep -q '$tmp'"
+check "no trace instance left" sh -c "! ls /sys/kernel/tracing/instances | grep -q buildapp-"
 check "summary written" test -s "$tmp/res/summary.json"
 exit $fail
