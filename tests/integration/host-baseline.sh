@@ -63,6 +63,12 @@ check "the qcow2 run's QEMU had cache-size 524288 on its command line" sh -c \
 	"echo '$qcow' | grep -q '\"qcow2_cache\":{\"option\":\"cache-size\",\"bytes\":524288,\"source\":\"qemu command line\"}'"
 check "the raw runs have no qcow2 cache" sh -c "echo '$guest' | grep -q '\"qcow2_cache\":null'"
 grep '"id":"raw/' "$j" >"$tmp/raw.jsonl"
+# The host's writes are traced through tracefs (the runner mounts it
+# where it is not): a kernel without it resets in full after host runs.
+[ -d /sys/kernel/tracing/events/block ] || mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+traced=yes
+[ -d /sys/kernel/tracing/events/block/block_bio_queue ] || traced=no
+[ $traced = no ] ||
 check "the raw file's resets: none after the fill, fast after each guest and host run, each checked identical" \
 	python3 "$TOP/tests/lib/reset-checks.py" --filled "$tmp/raw.jsonl" \
 	raw/raw/sparse/unsafe/threads/virtio/dd:dd_mbps raw/raw/sparse/-/-/host/dd:dd_mbps
@@ -70,4 +76,8 @@ check "nothing left mounted" sh -c "! grep -q buildapp-host- /proc/mounts"
 check "no loop device left on the volumes" sh -c "! losetup -a | grep -q '$tmp'"
 check "no trace instance left" sh -c "! ls /sys/kernel/tracing/instances | grep -q buildapp-"
 check "summary written" test -s "$tmp/res/summary.json"
+if [ $traced = no ] && [ "$fail" -eq 0 ]; then
+	echo "skip: this kernel has no tracefs block events: the resets after host runs were not checked"
+	exit 77
+fi
 exit $fail
