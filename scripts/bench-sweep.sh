@@ -7,7 +7,7 @@
 # phases are measured by the runner itself.  The guests' own time is the
 # baseline, measured in the same run.
 # Usage: scripts/bench-sweep.sh [PROFILE (default profiles/ci-smoke.ini)] [RUNS per cell]
-#        scripts/bench-sweep.sh --full-size
+#        scripts/bench-sweep.sh --full-size [--verify]
 # --full-size: the qcow2-l2-cache study's qemu-img bench cells at its size
 # (profiles/qcow2-l2-cache.ini: 32G qcow2 and raw, fill = yes; three L2
 # cache sizes and raw, 200000 requests 512M apart, two runs a cell) in a
@@ -17,15 +17,21 @@
 # volume's first run none); then as the runner resets now, in a new
 # directory; then again in that directory with new results, its volumes
 # kept (docs/storage.md, "Volumes kept").  Each with its resets by kind.
+# With --verify, a fourth sweep in that directory with [sweep]
+# verify_reset = yes: every reset checked against a full reset made over
+# it (sha256 of the whole volume before and after; docs/results.md,
+# reset_check), the number identical printed (about 25 minutes more: each
+# check reads the 32G volume twice and writes it once).
 # Needs about 70G free in WORK.
 # Env: BUILDAPP (default build/buildapp), KIT_CACHE (guest kit cache,
 # default build/cache: warm after `make check`), WORK (default a temp dir),
 # BUILDAPP_ACCEL (tcg|kvm, default tcg).
 # Ends with the line "sweep efficiency: 0.NN (R runs, W s wall, M s measuring)",
-# with --full-size "full-size sweep efficiency: before B, after A, again G".
+# with --full-size "full-size sweep efficiency: before B, after A, again G",
+# and with --verify "reset checks: N identical, M differ".
 set -eu
 case ${1:-} in
---full-size) profile= ;;
+--full-size) profile='' verify=${2:-} ;;
 *) profile=$(realpath "${1:-profiles/ci-smoke.ini}") ;;
 esac
 runs=${2:-}
@@ -111,6 +117,28 @@ INI
 	after=$efficiency
 	sweep again "$prof" "$work/after"
 	echo "full-size sweep efficiency: before $before, after $after, again $efficiency"
+	[ "$verify" = --verify ] || exit 0
+	# The profile ends in [sweep].
+	{ cat "$prof"; echo "verify_reset = yes"; } >"$work/checked.ini"
+	sweep checked "$work/checked.ini" "$work/after"
+	python3 - "$work/res/runs.jsonl" <<'PY'
+import json, sys
+same = differ = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    for key in ("reset_check", "reset_check_after"):
+        c = r.get(key)
+        if c:
+            ok = c["identical"] and c["fast"] == c["full"]
+            same += ok
+            differ += not ok
+            when = "its reset (%s)" % r["reset"] if key == "reset_check" else "the reset after it"
+            print("%s run %d, %s: sha256 %.16s..., then %.16s... after a full reset: %s"
+                  % (r["cell"]["id"], r["index"] + 1, when, c["fast"], c["full"],
+                     "identical" if ok else "DIFFERENT"))
+print("reset checks: %d identical, %d differ" % (same, differ))
+sys.exit(1 if differ or not same else 0)
+PY
 	exit 0
 fi
 {
