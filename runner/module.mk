@@ -2,11 +2,11 @@
 $(B)/runner/%.o: INCDIRS = $(RUNNER_INCDIRS)
 
 # The runner: a run from its reset to its journal line (libvirt domains
-# and runs, dirty bitmaps and resets, the guest's command line and
-# results, host-side qemu-img bench), the sweep over a plan with its ETA
-# and timings, the journal and the summary; bench.c is one sweep on this
-# host, for the appliance's init and `buildapp run`.  It writes results,
-# never the report (report/).
+# and runs, dirty bitmaps, host-native runs' block traces and resets, the
+# guest's command line and results, host-side qemu-img bench), the sweep
+# over a plan with its ETA and timings, the journal and the summary;
+# bench.c is one sweep on this host, for the appliance's init and
+# `buildapp run`.  It writes results, never the report (report/).
 RUNNER_SRCS := runner/sweep.c runner/bench.c runner/vm.c runner/domain.c \
 	runner/acklog.c runner/durability.c runner/hostcrash.c \
 	runner/volreset.c runner/volrecord.c runner/dirtymap.c runner/blocktrace.c runner/volumes.c runner/runstate.c \
