@@ -369,6 +369,8 @@ int blocktrace_stop(struct blocktrace *t_, struct written *ret)
 	instance_write(t, EVENT "/enable", "0");
 	atomic_store(&t->stopping, true);
 	pthread_join(t->reader, NULL);
+	if (!ret)
+		return 0;
 	if (lost_events(t, "overrun") || lost_events(t, "dropped events"))
 		set_unknown(t, "the kernel dropped events (its trace buffer was full)");
 	if (t->unknown[0]) {

@@ -33,8 +33,9 @@ int blocktrace_start(const char *device, struct blocktrace **ret);
 /* Once nothing writes to the device any more (its filesystem unmounted):
  * stops recording, frees T and puts every range written since
  * blocktrace_start (whole 64 KiB blocks, clipped to the device's size)
- * into *RET, released by the caller.  Returns 0, or a negative errno
- * (reported as a warning) when what was written is not known. */
+ * into *RET, released by the caller (RET NULL: not wanted, nothing
+ * read).  Returns 0, or a negative errno (reported as a warning) when
+ * what was written is not known. */
 int blocktrace_stop(struct blocktrace *t, struct written *ret);
 
 /* One line of a trace_pipe with block_bio_queue events: 1 and the event

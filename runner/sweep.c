@@ -407,10 +407,7 @@ static int mount_volume(const struct storage_volume *vol, const char *dir,
 		tool_run(detach, NULL, NULL);
 	}
 	if (r < 0 && *ret_trace) {
-		struct written w = {NULL, 0, 0, 0};
-
-		blocktrace_stop(*ret_trace, &w);
-		written_release(&w);
+		blocktrace_stop(*ret_trace, NULL);
 		*ret_trace = NULL;
 	}
 	return r;
@@ -473,15 +470,15 @@ static int run_host_native(const struct sweep_env *env, const struct plan_run *p
 	bool unmounted = umount2(dir, 0) == 0;
 	if (!unmounted)
 		log_warning("cannot unmount %s: %s", dir, strerror(errno));
-	if (trace) {
+	/* Still mounted, the volume may be written yet: not known. */
+	if (trace && !unmounted) {
+		blocktrace_stop(trace, NULL);
+	} else if (trace) {
 		double t = monotonic_seconds();
 		struct written w = {NULL, 0, 0, 0};
 
-		/* Still mounted, the volume may be written yet. */
-		if (blocktrace_stop(trace, &w) >= 0 && unmounted)
+		if (blocktrace_stop(trace, &w) >= 0)
 			volreset_note_written(vol, &w, monotonic_seconds() - t);
-		else
-			written_release(&w);
 	}
 	rmdir(dir);
 	if (!out) {

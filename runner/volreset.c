@@ -165,6 +165,8 @@ void volreset_note_written(const struct storage_volume *v, struct written *w,
 	struct volstate *s = state_of(v, true);
 
 	forget(s);
+	if (!s && w)
+		written_release(w);
 	if (!s || !w)
 		return;
 	s->written = *w;
