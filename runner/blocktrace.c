@@ -332,10 +332,11 @@ int blocktrace_start(const char *device, struct blocktrace **ret)
 	return 0;
 }
 
-/* The sum of FIELD ("overrun", "dropped events") over every CPU's
- * buffer of the instance. */
-static uint64_t lost_events(const struct blocktrace *t, const char *field)
+/* The events the kernel lost, over every CPU's buffer of the instance:
+ * "overrun" (overwritten unread) and "dropped events" (refused). */
+static uint64_t lost_events(const struct blocktrace *t)
 {
+	static const char *const fields[] = {"overrun", "dropped events"};
 	char path[PATH_MAX + 512];
 	_cleanup_(closedirp) DIR *d = NULL;
 	struct dirent *e;
@@ -352,9 +353,12 @@ static uint64_t lost_events(const struct blocktrace *t, const char *field)
 		snprintf(path, sizeof(path), "%s/per_cpu/%s/stats", t->dir, e->d_name);
 		f = fopen(path, "re");
 		while (f && fgets(line, sizeof(line), f))
-			if (strncmp(line, field, strlen(field)) == 0 &&
-			    line[strlen(field)] == ':')
-				sum += strtoull(line + strlen(field) + 1, NULL, 10);
+			for (size_t i = 0; i < 2; i++) {
+				size_t len = strlen(fields[i]);
+
+				if (strncmp(line, fields[i], len) == 0 && line[len] == ':')
+					sum += strtoull(line + len + 1, NULL, 10);
+			}
 	}
 	return sum;
 }
@@ -371,7 +375,7 @@ int blocktrace_stop(struct blocktrace *t_, struct written *ret)
 	pthread_join(t->reader, NULL);
 	if (!ret)
 		return 0;
-	if (lost_events(t, "overrun") || lost_events(t, "dropped events"))
+	if (lost_events(t))
 		set_unknown(t, "the kernel dropped events (its trace buffer was full)");
 	if (t->unknown[0]) {
 		log_warning("what the run wrote is not known (%s): the next reset "
