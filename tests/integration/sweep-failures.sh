@@ -1,8 +1,10 @@
 #!/bin/sh
 # buildapp run when runs fail, on real TCG guests, with one-cell profiles
 # (one raw 64M backend, a small fio job) and one guest kit cache:
-#   a. guest timeout: every run journaled as "timeout", the sweep ends,
-#      exit 1, summary.json counts the failures, no QEMU left;
+#   a. guest timeout: each run's guest is made to hang (its QEMU stopped
+#      with SIGSTOP once it is booting), so every run is journaled as
+#      "timeout" however fast this machine is, the sweep ends, exit 1,
+#      summary.json counts the failures, no QEMU left;
 #   b. a guest that panics (128M is too little to unpack the kit): every
 #      run journaled as "crashed", the sweep goes on to the next run;
 #   c. resume: SIGTERM after the first journal line: killed by it, no
@@ -76,11 +78,36 @@ no_leftovers() { # what
 lines() { if [ -f "$1" ]; then grep -c . "$1" || true; else echo 0; fi; }
 statuses() { sed -n 's/.*"status":"\([^"]*\)".*/\1/p' "$1"; }
 
-# --- a. timeout: the guest does not even finish booting in 10 s under
-# TCG, and fio would write 32M with an fsync after each 4K block.
+# freeze_booted_guests TARGET CONSOLE_DIR: until killed, stops (SIGSTOP)
+# each QEMU on TARGET once the console log it writes (an fd libvirt hands
+# it, so found through /proc) has its first bytes: libvirt has started and
+# resumed it, so what it is stopped in is its boot or its workload, never
+# libvirt's start-up.  A stopped guest cannot finish, whatever this
+# machine's speed: the timeout is made, not hoped for.
+freeze_booted_guests() {
+	while :; do
+		for pid in $(pgrep -f "qemu-system.*$1" || true); do
+			for fd in /proc/"$pid"/fd/*; do
+				log=$(readlink "$fd" 2>/dev/null) || continue
+				case $log in
+				"$2"/run-*.log) if [ -s "$log" ]; then kill -STOP "$pid" 2>/dev/null || true; fi ;;
+				esac
+			done
+		done
+		sleep 0.1
+	done
+}
+
+# --- a. timeout: each run's guest is stopped once it is booting, so it
+# reaches its 10 s timeout on any machine (a guest left alone has booted,
+# run this fio and shut down in 8.4 s on a quick one).
 profile timeout 256M 10 2 32M 60
 echo "a. guest timeout (builds the guest kit first)"
+freeze_booted_guests "$T/target-timeout" "$T/res-timeout/console" &
+freezer=$!
 run_sweep timeout
+kill "$freezer"
+wait "$freezer" 2>/dev/null || true
 cat "$T/timeout.out"
 j=$T/res-timeout/runs.jsonl
 [ "$rc" -eq 1 ] || fail "timeout: exit status $rc, expected 1"

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,33 +56,53 @@ static void test_environment_junk(void **state)
 	unsetenv("BUILDAPP_ACCEL");
 }
 
-/* With /dev/kvm replaced by /dev/null (a bind mount in a mount namespace
- * of a child), the device probe must say no: the node existing and
- * opening is not KVM.  Where the probe says yes, a VM can be made. */
+/* The device probe says no where there is no KVM to use, on a host
+ * with a working /dev/kvm, one whose /dev/kvm hangs guests, or one with
+ * none: a child in a mount namespace of its own puts an empty tmpfs over
+ * /dev and asks with no node at all, then with /dev/kvm a character
+ * device that is not KVM (/dev/null's numbers), then a regular file.
+ * The node existing and opening is not KVM, and nothing is left to
+ * chance: each condition is made, not found.  Exit status: the first
+ * case that answered yes, 0 when none did, 77 without namespaces. */
+static int probe_without_kvm(void)
+{
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("tmpfs", "/dev", "tmpfs", MS_NOSUID, "mode=0755") < 0)
+		return 77;
+	unsetenv("BUILDAPP_ACCEL");
+	if (kvmboot_dev_usable() || kvmboot_decide() != KVMBOOT_TCG)
+		return 1;
+	if (mknod("/dev/kvm", S_IFCHR | 0666, makedev(1, 3)) < 0)
+		return 77;
+	if (kvmboot_dev_usable() || kvmboot_decide() != KVMBOOT_TCG)
+		return 2;
+	if (unlink("/dev/kvm") < 0 || close(open("/dev/kvm", O_CREAT | O_WRONLY, 0666)) < 0)
+		return 77;
+	if (kvmboot_dev_usable() || kvmboot_decide() != KVMBOOT_TCG)
+		return 3;
+	return 0;
+}
+
 static void test_device_probe(void **state)
 {
 	(void)state;
+	/* Where the probe says yes, a VM can really be made. */
 	if (kvmboot_dev_usable()) {
 		int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 		assert_true(fd >= 0);
 		close(fd);
 	}
-	if (access("/dev/kvm", F_OK) < 0)
-		UNIT_SKIP("no /dev/kvm: nothing to hide from the probe");
 	pid_t pid = fork();
 	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) < 0 ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-		    mount("/dev/null", "/dev/kvm", NULL, MS_BIND, NULL) < 0)
-			_exit(77);
-		_exit(kvmboot_dev_usable() ? 1 : 0);
-	}
+	if (pid == 0)
+		_exit(probe_without_kvm());
 	int status;
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	if (WEXITSTATUS(status) == 77)
-		UNIT_SKIP("no mount namespace here (not root)");
+		UNIT_SKIP("no mount namespace with a tmpfs over /dev here (not root)");
+	/* 1: no node, 2: a node that is not KVM, 3: a regular file. */
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
