@@ -8,6 +8,7 @@
  * buildapp.after=, buildapp.write_cache=, buildapp.strict=, ...), on top
  * of the profile defaults. */
 #include <dirent.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -45,6 +46,7 @@
 #include "pvhkernel.h"
 #include "sysfs.h"
 #include "upload.h"
+#include "watchdog.h"
 
 #define RESULTS_LABEL "RESULTS"
 #define RESULTS_DIR "/results"
@@ -214,6 +216,7 @@ static int mount_results(struct init_env *env)
 	/* Controllers probe asynchronously and reveal more devices (a
 	 * SCSI disk needs sd_mod after ahci): coldplug again while waiting,
 	 * up to 20 s. */
+	watchdog_mark(0, "looking for the partition labelled %s", RESULTS_LABEL);
 	for (int i = 0; i < 80 && r < 0; i++) {
 		coldplug();
 		r = disks_find_label(RESULTS_LABEL, env->results_part,
@@ -308,6 +311,7 @@ static int run_sweep(struct init_env *env)
 	 * (runner/pvhkernel.h): unpacked here once, in RAM, rather than
 	 * by every guest; the image carries only the bzImage. */
 	const char *kernel = BENCH_KIT_DIR "/vmlinux";
+	watchdog_mark(0, "unpacking the guest kernel's ELF");
 	if (pvhkernel_write(BENCH_KIT_DIR "/vmlinuz", kernel) < 0) {
 		kernel = BENCH_KIT_DIR "/vmlinuz";
 		log_warning("guest kernel: no PVH entry to boot: the guests boot the bzImage");
@@ -358,6 +362,7 @@ static int run_sweep(struct init_env *env)
 			 "status during the sweep (the kernel's ioerr_cnt, which counts "
 			 "commands a disk refuses as unsupported too); every run ended well",
 			 env->target.name, io_errors);
+	watchdog_mark(0, "writing the report to %s", RESULTS_DIR);
 	if (summarized)
 		report_after_sweep(RESULTS_DIR, stdout);
 	if (r < 0) {
@@ -479,8 +484,10 @@ static int run(struct init_env *env)
 			 "not run: the plan of this appliance is invalid");
 		return env->bad_plan;
 	}
+	watchdog_mark(0, "reading the guest kernel from the ESP");
 	if (env->plan.n_cells > 0 && (r = fetch_guest_kernel(env)) < 0)
 		return r;
+	watchdog_mark(0, "looking for the disk under test '%s'", env->profile.host.disk);
 	for (int i = 0; i < 80; i++) {
 		coldplug();
 		r = disks_find_target(env->profile.host.disk, env->boot_disk,
@@ -513,11 +520,15 @@ static int run(struct init_env *env)
 	log_info("disk under test: /dev/%s (%s, serial %s)", env->target.name,
 		 env->target.model, env->target.serial);
 
+	watchdog_step(0, "applying the host settings to /dev/%s (write cache %s, page cache "
+			 "writeback, queue)", env->target.name,
+		      write_cache_setting_name(env->profile.host.write_cache));
 	r = hosttune_apply(&env->profile.host, env->target.name, &env->tune);
 	if (r < 0)
 		return r;
 	env->tuned = 1;
 	r = run_sweep(env);
+	watchdog_mark(0, "restoring the host settings of /dev/%s", env->target.name);
 	int k = hosttune_restore(&env->tune);
 	if (hosttune_read_write_cache(env->tune.disk, env->tune.protocol,
 				      &env->write_cache_restored) < 0)
@@ -563,6 +574,7 @@ static int upload(struct init_env *env, int status)
 		return -ENOENT;
 	bundle_name(env, name);
 	uploadurl_redact(url, shown, sizeof shown);
+	watchdog_step(0, "uploading the bundle to %s as %s", shown, name);
 	snprintf(env->upload_status, sizeof env->upload_status, "sending to %s as %s", shown,
 		 name);
 	write_report(env, status);
@@ -643,6 +655,8 @@ static void keep_bundle(struct init_env *env, int status, int u)
 	unsigned wait = 10;
 	char part[DISK_NAME_MAX];
 
+	/* It waits on purpose, for as long as it takes. */
+	watchdog_idle();
 	if (u == -ENOENT)
 		log_error("no upload was asked for (buildapp.upload=, [appliance] upload)");
 	else if (!upload_may_succeed(u))
@@ -678,12 +692,22 @@ static void keep_bundle(struct init_env *env, int status, int u)
 /* Set in PID 1 before it forks the worker: the worker powers off itself. */
 static int booted_as_init;
 
-static void finish(enum after_action after)
+/* STALLED: a step the watchdog gave up on may hold a disk that takes no
+ * more writes, and sync(2) would wait for it with the rest: RESULTS alone
+ * is synced (its files were written and synced one by one). */
+static void finish(enum after_action after, bool stalled)
 {
-	sync();
-	umount(RESULTS_DIR);
-	sync();
+	if (stalled) {
+		_cleanup_close_ int fd = open(RESULTS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0)
+			syncfs(fd);
+	} else {
+		sync();
+		umount(RESULTS_DIR);
+		sync();
+	}
 	if (after == AFTER_SHELL) {
+		watchdog_idle();
 		log_info("starting a shell; leaving it powers off");
 		command_run((char *[]){"sh", NULL}, NULL, 0);
 	}
@@ -692,6 +716,44 @@ static void finish(enum after_action after)
 	reboot(after == AFTER_REBOOT ? RB_AUTOBOOT : RB_POWER_OFF);
 	for (;;)
 		pause();
+}
+
+/* The end of the boot's work, whether it went well (R 0), failed, or was
+ * given up by the watchdog (STALLED): the report on RESULTS, the upload,
+ * then what `after` says.  Once: a step the watchdog gave up on that ends
+ * after all finds the end under way. */
+static void conclude(struct init_env *env, int r, bool stalled)
+{
+	static atomic_flag concluding = ATOMIC_FLAG_INIT;
+
+	if (atomic_flag_test_and_set(&concluding))
+		for (;;)
+			pause();
+	if (env->results_part[0] || env->in_ram) {
+		write_report(env, r);
+		int u = upload(env, r);
+		write_report(env, r);
+		if (env->in_ram && u < 0)
+			keep_bundle(env, r, u);
+	}
+	log_info("%s; %s", r == 0 ? "done" : "failed",
+		 after_action_name(env->profile.appliance.after));
+	finish(env->profile.appliance.after, stalled);
+}
+
+/* The watchdog's end of a step that never ended (watchdog.h): its reason
+ * goes to appliance.txt, and the server does what `after` says, so the lab
+ * sees a failed kit, not a silent one.  The step's thread stays where it
+ * hangs. */
+static void stalled(const char *why, void *data)
+{
+	struct init_env *env = data;
+
+	snprintf(env->failure, sizeof(env->failure), "the watchdog stopped this boot's work: %s",
+		 why);
+	snprintf(env->sweep_status, sizeof(env->sweep_status), "stopped by the watchdog: %s",
+		 why);
+	conclude(env, -ETIMEDOUT, true);
 }
 
 int main(void)
@@ -738,19 +800,13 @@ int main(void)
 		env.profile.appliance.upload[0] = '\0';
 	}
 	log_clear_last_error();
+	/* From here no step goes on unseen (watchdog.h). */
+	r = watchdog_start(env.profile.appliance.stall_timeout, stalled, &env);
+	if (r < 0)
+		log_warning("no watchdog over this boot's steps: %s", strerror(-r));
 	r = run(&env);
 	if (r < 0 && !env.failure[0])
 		snprintf(env.failure, sizeof(env.failure), "%s", log_last_error());
-	if (env.results_part[0] || env.in_ram) {
-		write_report(&env, r);
-		int u = upload(&env, r);
-		write_report(&env, r);
-		if (env.in_ram && u < 0)
-			keep_bundle(&env, r, u);
-	}
-	log_info("%s; %s", r == 0 ? "done" : "failed",
-		 after_action_name(env.profile.appliance.after));
-	plan_release(&env.plan);
-	finish(env.profile.appliance.after);
+	conclude(&env, r, false);
 	return 0;
 }

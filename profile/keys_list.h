@@ -26,6 +26,8 @@ KEYS_ENTRY(STRING, "appliance", "upload_ca", "", 0, 0, appliance.upload_ca,
 	"PEM file of the certificate authorities an https:// upload trusts (a lab's own CA), embedded in the kit; a path relative to the current directory. Empty: the build host's system CAs (/etc/ssl/certs/ca-certificates.crt), embedded too. A server whose certificate these do not verify is refused with the reason and the bundle stays on RESULTS.")
 KEYS_ENTRY(UINT, "appliance", "upload_retry", "1800", 0, 604800, appliance.upload_retry,
 	"With no RESULTS partition (netbooted: the bundle only in RAM), how long in seconds a failed upload is tried again, with backoff, before the server stays up holding the bundle and says on its console how to get it (a stick with an ext4 partition labelled RESULTS plugged in gets it; the upload is tried every 5 minutes). A refusal no retry changes (an HTTP 4xx) is said at once and not retried. buildapp.upload_retry= on the kernel command line overrides it.")
+KEYS_ENTRY(UINT, "appliance", "stall_timeout", "600", 30, 86400, appliance.stall_timeout,
+	"Seconds a step of the booted kit (a tool, libvirt's start, the write of a file) may go on before its watchdog gives up on it: half-way the console says what it waits for; at the limit the reason goes to RESULTS (appliance.txt) and the server does what `after` says. A run may take its [guest] timeout plus this, a volume's fill or full reset this plus a second per 10 MiB. buildapp.stall_timeout= on the kernel command line overrides it.")
 KEYS_UNSTORED("appliance", "include",
 	"A base profile, relative to this file; this file's keys override it. At most 8 deep, no cycles.")
 

@@ -112,6 +112,7 @@ struct profile_appliance {
 	char upload[PROFILE_STR_MAX]; /* WebDAV collection URL; "": none */
 	char upload_ca[PROFILE_STR_MAX]; /* PEM CAs for https; "": the system's */
 	unsigned upload_retry; /* seconds a failed upload from RAM is retried */
+	unsigned stall_timeout; /* seconds a step of the booted kit may take (watchdog.h) */
 };
 
 struct profile_host {

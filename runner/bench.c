@@ -23,6 +23,7 @@
 #include "volrecord.h"
 #include "volreset.h"
 #include "volumes.h"
+#include "watchdog.h"
 #include "monotonic.h"
 
 /* The boot check's guest: the kit's kernel on the first volume. */
@@ -196,13 +197,19 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 			volreset_note_pristine(&rec->volumes[i]);
 	timings_add_since(tm, TIMING_PROVISION, t);
 	/* What a later boot or run with these RESULTS recognises as its own. */
-	if (r >= 0 && rec->target.kind == STORAGE_TARGET_DISK)
+	if (r >= 0 && rec->target.kind == STORAGE_TARGET_DISK) {
+		watchdog_step(0, "recording the partition table of %s in %s", in->target,
+			      in->results_dir);
 		r = volumes_layout_write(in->results_dir, in->target);
+	}
 	if (r >= 0 && !in->uri && in->caps_dir)
 		share_qemu_caps(in->caps_dir, statedir, false);
 	t = monotonic_seconds();
-	if (r >= 0)
+	if (r >= 0) {
+		watchdog_step(0, "starting libvirt (%s; it asks QEMU what it can do)",
+			      in->uri ? in->uri : "its embedded QEMU driver");
 		r = vm_host_open(in->uri, statedir, in->accel, &host);
+	}
 	timings_add_since(tm, TIMING_LIBVIRT, t);
 	t = monotonic_seconds();
 	if (r >= 0) {
@@ -210,8 +217,10 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		r = vm_host_check_boot(host, &check, 60);
 	}
 	timings_add_since(tm, TIMING_CHECK_BOOT, t);
-	if (r >= 0)
+	if (r >= 0) {
+		watchdog_step(0, "writing host.json (this host, its disk and its settings)");
 		r = write_host_json(in, host);
+	}
 	if (r >= 0) {
 		log_info("sweep: %zu runs of %zu cells, %s guests", plan->n_runs,
 			 plan->n_cells, vm_host_kvm(host) ? "KVM" : "TCG");

@@ -36,6 +36,7 @@
 #include "tool.h"
 #include "volreset.h"
 #include "monotonic.h"
+#include "watchdog.h"
 
 /* Console logs larger than this are not the agent's: read only the start. */
 #define CONSOLE_READ_MAX (8 << 20)
@@ -51,6 +52,16 @@ static const struct storage_volume *find_volume(const struct sweep_env *env,
 		    env->volumes[i].prealloc == cell->prealloc)
 			return &env->volumes[i];
 	return NULL;
+}
+
+/* What a run of CELL may take beyond the watchdog's limit: its guest's
+ * timeout, and a full reset of its volume. */
+static unsigned run_extra_seconds(const struct sweep_env *env, const struct plan_cell *cell)
+{
+	const struct storage_volume *vol = find_volume(env, cell);
+
+	return env->plan->profile.guest.timeout +
+	       (vol ? watchdog_extra_for_bytes(vol->size) : 0);
 }
 
 /* sync + drop_caches, so no run reads what the previous one left in the
@@ -760,11 +771,12 @@ static int run_until_target(const struct sweep_env *env, const char *journal_pat
 			if (signals_pending())
 				return -EINTR;
 			eta_format(&pg->eta, eta, sizeof(eta));
-			log_info("extra run: cell %u/%zu %s, run %u (at most %u; ETA "
-				 "of this round %s)",
-				 want[i].cell + 1, plan->n_cells,
-				 plan->cells[want[i].cell].id, want[i].index + 1,
-				 s->max_runs, eta);
+			watchdog_step(run_extra_seconds(env, &plan->cells[want[i].cell]),
+				      "extra run: cell %u/%zu %s, run %u (at most %u; ETA "
+				      "of this round %s)",
+				      want[i].cell + 1, plan->n_cells,
+				      plan->cells[want[i].cell].id, want[i].index + 1,
+				      s->max_runs, eta);
 			r = make_counted_run(env, &want[i], journal_path, pg, out);
 			if (r < 0)
 				return r;
@@ -834,6 +846,9 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	}
 	const struct plan_cell *cell = &plan->cells[ci];
 	const struct storage_volume *vol = find_volume(env, cell);
+	watchdog_step(vol ? watchdog_extra_for_bytes(vol->size) : 0,
+		      "run of cell %s, run %u/%u: reading its records back after the host crash",
+		      c.cell, c.index + 1, plan->profile.sweep.runs);
 	journal_run_init(&jr);
 	jr.cell = *cell;
 	jr.index = c.index;
@@ -958,9 +973,10 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 		eta_format_duration(monotonic_seconds() - pg.timings->start, elapsed,
 				    sizeof(elapsed));
 		eta_format(&pg.eta, eta, sizeof(eta));
-		log_info("run %zu/%zu: cell %u/%zu %s, run %u/%u (elapsed %s, ETA %s)",
-			 i + 1, plan->n_runs, pr->cell + 1, plan->n_cells, cell->id,
-			 pr->index + 1, plan->profile.sweep.runs, elapsed, eta);
+		watchdog_step(run_extra_seconds(env, cell),
+			      "run %zu/%zu: cell %u/%zu %s, run %u/%u (elapsed %s, ETA %s)",
+			      i + 1, plan->n_runs, pr->cell + 1, plan->n_cells, cell->id,
+			      pr->index + 1, plan->profile.sweep.runs, elapsed, eta);
 		r = make_counted_run(env, pr, journal_path, &pg, &out);
 		if (r < 0)
 			break;
@@ -968,6 +984,7 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 	journal_release(&done);
 	if (r >= 0)
 		r = run_until_target(env, journal_path, &pg, &out);
+	watchdog_mark(0, "writing the sweep's timings and summary");
 	/* Before the report, which prints the efficiency.  The figure is
 	 * not a result: a file that cannot be written is said and skipped. */
 	timings_write(env->results_dir, pg.timings);

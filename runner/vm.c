@@ -28,6 +28,7 @@
 #include "names.h"
 #include "qcow2cache.h"
 #include "signals.h"
+#include "watchdog.h"
 
 NAME_TABLE(vm_status, "ok", "timeout", "crashed", "failed")
 
@@ -380,6 +381,8 @@ int vm_host_check_boot(struct vm_host *h, const struct vm_spec *spec,
 	 * second): the check is a guest like the runs', its agent printing
 	 * its first line and powering off. */
 	_cleanup_free_ char *name = NULL, *log = NULL;
+	watchdog_step(timeout, "checking that a guest boots under KVM here (at most %u s)",
+		      timeout);
 	if (asprintf(&name, "%s-kvm-check", spec->name) < 0 ||
 	    asprintf(&log, "%s.kvm-check", spec->console_log) < 0)
 		return -ENOMEM;

@@ -16,6 +16,7 @@
 #include "safety.h"
 #include "tool.h"
 #include "volrecord.h"
+#include "watchdog.h"
 
 void volumes_spec_from_profile(const struct profile *profile,
 			       struct storage_spec *ret)
@@ -237,7 +238,7 @@ int volumes_adopt(const struct profile *profile, const char *target,
 	int r = volumes_recipe(profile, target, mountpoint, own_ptuuid, ret);
 	if (r < 0)
 		return r;
-	log_info("opening the %zu volumes on %s as they are", ret->n_volumes, target);
+	watchdog_step(0, "opening the %zu volumes on %s as they are", ret->n_volumes, target);
 	return native_adopt(ret);
 }
 

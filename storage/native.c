@@ -17,6 +17,7 @@
 #include "dirs.h"
 #include "log.h"
 #include "tool.h"
+#include "watchdog.h"
 
 /* Partition nodes appear after the kernel rereads the table (devtmpfs,
  * no udev needed); give it a few seconds. */
@@ -170,6 +171,15 @@ static int forget_record(const struct recipe *r)
 	return 0;
 }
 
+/* Whether step S writes as much as its size (the watchdog gives it time
+ * for that): a fill, a file preallocated, an ext4 whose inode tables are
+ * written now (lazy_itable_init=0). */
+static bool writes_size(const struct recipe_step *s)
+{
+	return s->kind == STEP_FILL || s->kind == STEP_CREATE_FILE ||
+	       s->kind == STEP_MKFS_EXT4;
+}
+
 int native_execute(const struct recipe *r, const char *pristine)
 {
 	char line[2 * STORAGE_PATH_MAX + 128];
@@ -189,7 +199,8 @@ int native_execute(const struct recipe *r, const char *pristine)
 				 s->path, image_format_name(s->format), s->size, pristine);
 		else
 			recipe_step_describe(s, line, sizeof(line));
-		log_info("step %zu/%zu: %s", i + 1, r->n_steps, line);
+		watchdog_step(writes_size(s) ? watchdog_extra_for_bytes(s->size) : 0,
+			      "step %zu/%zu: %s", i + 1, r->n_steps, line);
 		if (s->kind == STEP_PARTITION_TABLE)
 			k = partition(r, i, &next);
 		else

@@ -4,6 +4,10 @@
 # coldplugs, finds RESULTS and the disk under test by its serial, turns its
 # write cache off, reads it back, restores it, writes appliance.txt: on an ATA
 # disk (hdparm), then a SCSI disk (sdparm) and an NVMe namespace (nvme-cli).
+# Then a step that never ends (an hdparm that never returns, run through
+# the same spawner): the console names the step, the watchdog says what it
+# waits for half-way to its limit and, at the limit, writes why to RESULTS
+# and powers the server off.
 . "$TOP/tests/lib/common.sh"
 work=$(mktemp -d "$CACHE/init.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -39,3 +43,24 @@ for bus in scsi nvme; do
 	expect 'write_cache_effective: off'
 	expect 'status: ok'
 done
+
+HANG_TOOL=hdparm sh "$TOP/tests/lib/busybox-initrd.sh" "$KVER" "$work/hang.gz" "$B/buildapp-init"
+"$BUILDAPP" image --kernel "$KERNEL" --initrd "$work/hang.gz" --name init-hang \
+	--cmdline "console=ttyS0 buildapp.disk=INIT-TEST-DUT buildapp.write_cache=off buildapp.stall_timeout=30" \
+	-o "$work/hang.img"
+rc=0
+sh "$TOP/scripts/boot-appliance.sh" "$work/hang.img" --serial INIT-TEST-DUT \
+	--disk-size 1G --memory 512 --timeout 300 --log "$work/hang.log" >"$work/out" || rc=$?
+grep -E '^buildapp-init|^[a-z_]+: ' "$work/hang.log" "$work/out"
+[ "$rc" -eq 0 ] || fail "the server with a hung step did not power off with a report (exit $rc)"
+step="applying the host settings to /dev/sda"
+grep -q "^buildapp-init: $step (write cache off" "$work/hang.log" ||
+	fail "the console does not name the step that hangs"
+grep -Eq "^buildapp-init: warning: still at '$step .*' after 1[5-9] s \(half its limit of 30 s\); waiting for: pid [0-9]+ '/bin/busybox sh /bin/hdparm -W /dev/sda' S in [a-z_]+; pid [0-9]+ '/bin/busybox sleep 1000000' S in [a-z_]+" \
+	"$work/hang.log" || fail "the watchdog did not say what the step waits for half-way"
+expect 'status: failed'
+grep -Eq "^reason: the watchdog stopped this boot's work: '$step .*' did not end within 30 s; waiting for: pid [0-9]+ '/bin/busybox sh /bin/hdparm -W /dev/sda'" \
+	"$work/out" || fail "appliance.txt does not say why the boot's work stopped"
+grep -q "^sweep: stopped by the watchdog: '$step" "$work/out" ||
+	fail "appliance.txt's sweep line does not say the watchdog stopped it"
+echo "a step that never ends: named, its wait described, its reason on RESULTS, powered off"

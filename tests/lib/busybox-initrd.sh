@@ -4,7 +4,7 @@
 # writes /boot-test.txt there (firmware type, kernel, disks) and powers off.
 # With INIT, that program is /init instead (the appliance's init), with
 # hdparm, sdparm, nvme-cli, the libraries they and INIT link, and modprobe
-# from busybox.
+# from busybox; HANG_TOOL=NAME makes that tool one that never returns.
 # Usage: busybox-initrd.sh KVER OUT.cpio.gz [INIT]
 set -eu
 kver=$1 out=$2 init=${3:-}
@@ -42,6 +42,12 @@ if [ -n "$init" ]; then
 			cp -L "$lib" "$root$lib"
 		done
 	done
+	# HANG_TOOL=NAME: that tool never returns (a step that hangs, for
+	# the init's watchdog).
+	if [ -n "${HANG_TOOL:-}" ]; then
+		printf '#!/bin/busybox sh\n/bin/busybox sleep 1000000\n' >"$root/bin/$HANG_TOOL"
+		chmod 755 "$root/bin/$HANG_TOOL"
+	fi
 	mknod "$root/dev/console" c 5 1
 	(cd "$root" && find . | sort | cpio -o -H newc --quiet --reproducible) | gzip -n -9 >"$out"
 	exit 0
