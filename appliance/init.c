@@ -26,6 +26,7 @@
 #include "command.h"
 #include "disks.h"
 #include "files.h"
+#include "hostcrash.h"
 #include "hostinfo.h"
 #include "hostjson.h"
 #include "hosttune.h"
@@ -169,9 +170,10 @@ static void coldplug(void)
 
 /* --- settings from the kernel command line ---------------------------- */
 
-/* buildapp.KEY=VALUE: a key of [host] or [appliance], or [guest] accel,
- * in profile text, overriding the plan's (so a netboot entry can name
- * another disk).  The other [guest] keys shape the plan's cells and stay. */
+/* buildapp.KEY=VALUE: a key of [host] or [appliance], [guest] accel or
+ * [workload] crash_reboot, in profile text, overriding the plan's (so a
+ * netboot entry can name another disk, or a lab whose kexec fails choose
+ * the firmware).  The other keys shape the plan's cells and stay. */
 static void apply_cmdline_option(struct profile *p, const char *key,
 				 const char *value)
 {
@@ -182,6 +184,8 @@ static void apply_cmdline_option(struct profile *p, const char *key,
 		k = keys_find("appliance", key);
 	if (!k && strcmp(key, "accel") == 0)
 		k = keys_find("guest", key);
+	if (!k && strcmp(key, "crash_reboot") == 0)
+		k = keys_find("workload", key);
 	if (!k) {
 		log_warning("buildapp.%s: unknown setting, ignored", key);
 		return;
@@ -286,6 +290,28 @@ static long long disk_io_errors(const char *disk)
 	return end != buf && n >= 0 ? n : -1;
 }
 
+#define KEXEC_ESP "/run/buildapp-esp"
+
+/* A plan with host crashes coming back by kexec loads the kernel and the
+ * initramfs this boot came from, the ESP's (a netbooted kit has no copy
+ * of them: its crashes go through the firmware, which boots it again). */
+static void prepare_host_crashes(const struct init_env *env)
+{
+	enum crash_reboot want = env->plan.profile.workload.crash_reboot;
+	char crashes[1024], why[400] = "";
+	bool esp = false;
+
+	if (hostcrash_plan_cost(&env->plan, crashes, sizeof(crashes)) == 0)
+		return;
+	watchdog_mark(0, "loading this kit's kernel for the host crashes");
+	if (want == CRASH_REBOOT_KEXEC)
+		esp = kitkernel_mount_esp(env->boot_disk, KEXEC_ESP, why, sizeof(why)) == 0;
+	hostcrash_prepare(want, esp ? KEXEC_ESP KITKERNEL_ESP_PATH : NULL,
+			  esp ? KEXEC_ESP KITKERNEL_ESP_INITRD : NULL, why, env->target.name);
+	if (esp)
+		kitkernel_umount_esp(KEXEC_ESP);
+}
+
 /* The sweep runs here, between applying the host settings and restoring
  * them: it provisions the storage backends on env->target, runs the plan
  * baked into the root by the kit (BENCH_KIT_DIR) and writes the journal,
@@ -340,6 +366,7 @@ static int run_sweep(struct init_env *env)
 		.precision = precision_cells_wanting_runs,
 		.results_in_ram = env->in_ram,
 	};
+	prepare_host_crashes(env);
 	log_clear_last_error();
 	env->io_errors_before = disk_io_errors(env->target.name);
 	r = bench_run(&in, &out);
@@ -689,6 +716,20 @@ static void keep_bundle(struct init_env *env, int status, int u)
 	}
 }
 
+/* The plan's host crashes and what they cost, among the first lines on
+ * the console, where a lab sees them before they are spent. */
+static void say_host_crashes(const struct plan *plan)
+{
+	char text[1024];
+
+	if (plan->n_cells == 0 || hostcrash_plan_cost(plan, text, sizeof(text)) == 0)
+		return;
+	if (plan->profile.workload.crash_reboot == CRASH_REBOOT_FIRMWARE)
+		log_warning("this plan holds %s", text);
+	else
+		log_info("this plan holds %s", text);
+}
+
 /* Set in PID 1 before it forks the worker: the worker powers off itself. */
 static int booted_as_init;
 
@@ -792,6 +833,8 @@ int main(void)
 		keys_set_defaults(&env.profile);
 	}
 	read_cmdline(&env.profile);
+	env.plan.profile.workload.crash_reboot = env.profile.workload.crash_reboot;
+	say_host_crashes(&env.plan);
 	char reason[256];
 	if (uploadurl_check(env.profile.appliance.upload, true, reason, sizeof reason) < 0) {
 		log_error("buildapp.upload: %s; nothing is uploaded", reason);

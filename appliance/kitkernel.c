@@ -64,15 +64,12 @@ static int find_esp(const char *disk, char part[NAME_MAX + 1])
 	return found == 0 || part[0] ? 0 : -ENOENT;
 }
 
-/* Copies the ESP's kernel of PART into TO, mounted read-only on MNT for
- * as long as the copy takes.  DETAIL says what went wrong. */
-static int copy_from_esp(const char *part, const char *mnt, const char *to,
-			 char *detail, size_t len)
+/* Mounts PART (a FAT) read-only on MNT.  DETAIL says what went wrong. */
+static int mount_esp(const char *part, const char *mnt, char *detail, size_t len)
 {
 	static const char *const modules[] = {"vfat", "nls_cp437", "nls_ascii",
 					      "nls_utf8"};
-	char dev[NAME_MAX + 8], from[PATH_MAX];
-	int r;
+	char dev[NAME_MAX + 8];
 
 	/* The FAT and the code pages its mount asks for (437, and the
 	 * iocharset): modules of the host root, loaded before, as nothing
@@ -82,17 +79,54 @@ static int copy_from_esp(const char *part, const char *mnt, const char *to,
 	snprintf(dev, sizeof(dev), "/dev/%s", part);
 	mkdir(mnt, 0700);
 	if (mount(dev, mnt, "vfat", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
-		r = -errno;
+		int r = -errno;
 		snprintf(detail, len, "mounting %s: %s", dev, strerror(-r));
+		rmdir(mnt);
 		return r;
 	}
+	return 0;
+}
+
+int kitkernel_mount_esp(const char *boot_disk, const char *mnt, char *why, size_t len)
+{
+	char part[NAME_MAX + 1];
+
+	if (!boot_disk || !*boot_disk) {
+		snprintf(why, len, "no boot disk (netbooted)");
+		return -ENOENT;
+	}
+	if (find_esp(boot_disk, part) < 0) {
+		snprintf(why, len, "no partition 1 or FAT labelled %s on %s", KITKERNEL_ESP_LABEL,
+			 boot_disk);
+		return -ENOENT;
+	}
+	return mount_esp(part, mnt, why, len);
+}
+
+void kitkernel_umount_esp(const char *mnt)
+{
+	if (umount(mnt) < 0)
+		log_warning("unmounting the ESP from %s: %s", mnt, strerror(errno));
+	rmdir(mnt);
+}
+
+/* Copies the ESP's kernel of PART into TO, mounted read-only on MNT for
+ * as long as the copy takes.  DETAIL says what went wrong. */
+static int copy_from_esp(const char *part, const char *mnt, const char *to,
+			 char *detail, size_t len)
+{
+	char from[PATH_MAX];
+	int r = mount_esp(part, mnt, detail, len);
+
+	if (r < 0)
+		return r;
 	snprintf(from, sizeof(from), "%s%s", mnt, KITKERNEL_ESP_PATH);
 	r = files_copy(from, to, 0644, 0);
 	if (r < 0)
-		snprintf(detail, len, "%s:%s: %s", dev, KITKERNEL_ESP_PATH, strerror(-r));
+		snprintf(detail, len, "/dev/%s:%s: %s", part, KITKERNEL_ESP_PATH, strerror(-r));
 	if (umount(mnt) < 0 && r == 0) {
 		r = -errno;
-		snprintf(detail, len, "unmounting %s: %s", dev, strerror(-r));
+		snprintf(detail, len, "unmounting /dev/%s: %s", part, strerror(-r));
 	}
 	rmdir(mnt);
 	return r;
@@ -102,7 +136,7 @@ int kitkernel_fetch(const char *dir, const char *boot_disk, const char *mnt,
 		    char *why, size_t len)
 {
 	char ref[PATH_MAX], dest[PATH_MAX], tmp[PATH_MAX], want[SHA256_HEX_LEN],
-		got[SHA256_HEX_LEN], part[NAME_MAX + 1], detail[300] = "";
+		got[SHA256_HEX_LEN], part[NAME_MAX + 1], detail[400] = "";
 	int r;
 
 	snprintf(ref, sizeof(ref), "%s/%s", dir, KITKERNEL_REF);

@@ -12,6 +12,8 @@
 
 #define KITKERNEL_REF "vmlinuz.from"
 #define KITKERNEL_ESP_PATH "/vmlinuz"
+/* The appliance's initramfs on the ESP (builder/image.c). */
+#define KITKERNEL_ESP_INITRD "/initrd"
 /* The ESP's FAT label (builder/image.c). */
 #define KITKERNEL_ESP_LABEL "BUILDAPP"
 
@@ -25,5 +27,11 @@
  * it once. */
 int kitkernel_fetch(const char *dir, const char *boot_disk, const char *mnt,
 		    char *why, size_t len);
+
+/* Mounts the ESP of BOOT_DISK read-only on MNT (the kernel and the
+ * initramfs a host crash's kexec loads).  Returns 0, or a negative errno
+ * with WHY the reason in one line.  kitkernel_umount_esp lets it go. */
+int kitkernel_mount_esp(const char *boot_disk, const char *mnt, char *why, size_t len);
+void kitkernel_umount_esp(const char *mnt);
 
 #endif

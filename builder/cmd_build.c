@@ -65,7 +65,7 @@ int cmd_build(int argc, char **argv)
 	}
 	memset(&profile, 0, sizeof(profile));
 	r = loader_load(argv[optind], &profile);
-	if (r < 0)
+	if (r < 0 || kit_check_crash_reboot(&profile) < 0)
 		return EXIT_BAD_INPUT;
 	return kit_build(&profile, &o) < 0 ? 1 : 0;
 }

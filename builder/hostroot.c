@@ -42,7 +42,9 @@ const char *const hostroot_packages[] = {
 	/* the fast reset: the runner links libnbd (qemu-nbd is in qemu-utils) */
 	"libnbd0",
 	/* the bundle's upload (buildapp-init links libcurl) */
-	"libcurl4", NULL,
+	"libcurl4",
+	/* host crashes back by kexec (kexec -s -l: kexec_file_load) */
+	"kexec-tools", NULL,
 };
 
 /* Module folders of the kernel the appliance needs: disk controllers

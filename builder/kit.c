@@ -25,6 +25,7 @@
 #include "elfdeps.h"
 #include "extents.h"
 #include "files.h"
+#include "kernel.h"
 #include "keys.h"
 #include "log.h"
 #include "progress.h"
@@ -46,6 +47,38 @@ struct kit_paths {
 	char netboot_initrd[PATH_MAX + 16];
 	char hostroot[HOSTROOT_PATH_MAX], hostroot_sizes[HOSTROOT_PATH_MAX];
 };
+
+bool kit_crashes_by_kexec(const struct profile *p)
+{
+	return p->workload.crash == CRASH_HOST &&
+	       p->workload.crash_reboot == CRASH_REBOOT_KEXEC &&
+	       (p->workload.kinds & AXIS_BIT(WORKLOAD_DURABILITY));
+}
+
+int kit_check_crash_reboot(const struct profile *p)
+{
+	char kernel[PATH_MAX], kver[256], config[PATH_MAX + 300], line[256], *slash;
+
+	if (!kit_crashes_by_kexec(p) ||
+	    kernel_find(p->appliance.kernel, kernel, sizeof(kernel), kver, sizeof(kver),
+			line, sizeof(line)) < 0)
+		return 0; /* no kernel: the build says so */
+	/* Beside the kernel, as /boot has it. */
+	slash = strrchr(kernel, '/');
+	snprintf(config, sizeof(config), "%.*s/config-%s", slash ? (int)(slash - kernel) : 1,
+		 slash ? kernel : ".", kver);
+	_cleanup_fclose_ FILE *f = fopen(config, "re");
+	if (!f)
+		return 0; /* not known here: the kit finds out, and says so */
+	while (fgets(line, sizeof(line), f))
+		if (strcmp(line, "CONFIG_KEXEC_FILE=y\n") == 0)
+			return 0;
+	return log_error_code(-EINVAL,
+			      "profile '%s': [workload] crash_reboot = kexec: the kernel %s has "
+			      "no kexec_file_load (CONFIG_KEXEC_FILE is not set in %s), the one "
+			      "kexec Secure Boot's lockdown allows; set crash_reboot = firmware",
+			      p->path, kver, config);
+}
 
 int kit_cmdline(const struct profile *p, char *buf, size_t len)
 {

@@ -11,6 +11,7 @@
 #ifndef BUILDAPP_KIT_H
 #define BUILDAPP_KIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "profile.h"
@@ -32,6 +33,15 @@ struct kit_options {
  * failure or a signal the temporaries are removed.  Reports its errors;
  * returns 0 or a negative errno. */
 int kit_build(const struct profile *profile, const struct kit_options *opts);
+
+/* Whether PROFILE's host crashes come back by kexec (durability runs,
+ * crash = host, crash_reboot = kexec). */
+bool kit_crashes_by_kexec(const struct profile *profile);
+
+/* For such a profile, that its kernel has kexec_file_load, where the
+ * kernel's config beside it (/boot/config-VERSION) tells.  Returns 0, or
+ * -EINVAL after naming the file, section and key: bad input. */
+int kit_check_crash_reboot(const struct profile *profile);
 
 /* The kernel command line that carries PROFILE's host settings to the
  * appliance init (buildapp.disk=..., see appliance/init.c) into BUF.

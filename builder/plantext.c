@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "hostcrash.h"
 #include "keys.h"
 #include "parse.h"
 #include "questions.h"
@@ -136,6 +137,9 @@ int plantext_write(const struct plan *plan, FILE *f)
 				plan->excluded[i].reason);
 	}
 	write_questions(plan, f);
+	char crashes[1024];
+	if (hostcrash_plan_cost(plan, crashes, sizeof(crashes)) > 0)
+		fprintf(f, "\nThis plan holds %s.\n", crashes);
 	fprintf(f, "\nRun order (%s", sweep_order_name(s->order));
 	if (s->order == ORDER_INTERLEAVED)
 		fprintf(f, ", seed %" PRIu64, s->seed);

@@ -127,7 +127,9 @@ KEYS_ENTRY(SIZE, "workload", "durability_record_size", "4K", 512, 1 * M, workloa
 KEYS_NAMED(ENUM, "workload", "durability_flush", "fdatasync", durability_flush, workload.durability_flush,
 	"durability: the flush after each record's write: fdatasync, fsync, or dsync (the file opened O_DSYNC).")
 KEYS_NAMED(ENUM, "workload", "crash", "guest", crash_kind, workload.crash,
-	"durability: how each run ends. guest: the guest's QEMU is killed (SIGKILL) once the host has made a number of acknowledgements durable (from the seed); the host lives. host (a booted kit only): at that point the lab server reboots at once without a sync (sysrq b), boots again and finishes the run by reading the records back.")
+	"durability: how each run ends. guest: the guest's QEMU is killed (SIGKILL) once the host has made a number of acknowledgements durable (from the seed); the host lives. host (a booted kit only): at that point the lab server goes down at once without a sync and comes back (crash_reboot), and the kit finishes the run by reading the records back.")
+KEYS_NAMED(ENUM, "workload", "crash_reboot", "kexec", crash_reboot, workload.crash_reboot,
+	"crash = host: how the lab server comes back. kexec: straight into the kit's own kernel and initramfs, read from its ESP (kexec_file_load, which Secure Boot's lockdown allows), no sync and no firmware POST; firmware: a reset through the firmware (sysrq b), its POST each time, and a one-time boot override is spent by the first crash. kexec falls back to firmware, the reason recorded, where it cannot be loaded (a netbooted kit has no copy of its kernel and initramfs to load). Neither cuts power: the disk's own volatile cache survives both (docs/results.md). buildapp.crash_reboot= on the kernel command line overrides it.")
 
 KEYS_ENTRY(UINT, "sweep", "runs", "5", 1, 1000, sweep.runs,
 	"Runs per cell.")

@@ -16,6 +16,7 @@ NAME_TABLE(fio_rw, "read", "write", "randread", "randwrite", "rw", "randrw")
 NAME_TABLE(fio_target, "file", "device")
 NAME_TABLE(durability_flush, "fdatasync", "fsync", "dsync")
 NAME_TABLE(crash_kind, "guest", "host")
+NAME_TABLE(crash_reboot, "kexec", "firmware")
 NAME_TABLE(sweep_order, "interleaved", "blocked")
 NAME_TABLE(vm_accel, "auto", "kvm", "tcg")
 NAME_TABLE(report_reference, "none", "kvm-perf-2011", "bonnie-qcow2-vs-raw",

@@ -63,6 +63,9 @@ enum durability_flush {
 };
 /* [workload] crash: how a durability run ends (docs/results.md). */
 enum crash_kind { CRASH_GUEST, CRASH_HOST, _CRASH_MAX };
+/* [workload] crash_reboot: how a host crashed by a durability run comes
+ * back (runner/hostcrash.h). */
+enum crash_reboot { CRASH_REBOOT_KEXEC, CRASH_REBOOT_FIRMWARE, _CRASH_REBOOT_MAX };
 enum fio_rw {
 	FIO_RW_READ,
 	FIO_RW_WRITE,
@@ -172,6 +175,7 @@ struct profile_workload {
 	uint64_t durability_record_size; /* bytes, a multiple of 512 */
 	enum durability_flush durability_flush;
 	enum crash_kind crash;
+	enum crash_reboot crash_reboot;
 };
 
 struct profile_sweep {
@@ -215,6 +219,7 @@ const char *fio_rw_name(enum fio_rw v);
 const char *fio_target_name(enum fio_target v);
 const char *durability_flush_name(enum durability_flush v);
 const char *crash_kind_name(enum crash_kind v);
+const char *crash_reboot_name(enum crash_reboot v);
 const char *sweep_order_name(enum sweep_order v);
 const char *vm_accel_name(enum vm_accel v);
 const char *report_reference_name(enum report_reference v);
@@ -223,7 +228,7 @@ const char *report_reference_name(enum report_reference v);
 extern const struct name_table after_action_names,
 	write_cache_setting_names, page_cache_setting_names, io_scheduler_names,
 	cache_mode_names, aio_mode_names, disk_bus_names, workload_kind_names,
-	fio_rw_names, fio_target_names, durability_flush_names, crash_kind_names, sweep_order_names, vm_accel_names, report_reference_names;
+	fio_rw_names, fio_target_names, durability_flush_names, crash_kind_names, crash_reboot_names, sweep_order_names, vm_accel_names, report_reference_names;
 
 /* The cache-mode table (DESIGN.md): QEMU's three cache flags per mode. */
 struct cache_flags {

@@ -10,13 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomicfile.h"
 #include "cleanup.h"
+#include "command.h"
 #include "guestproto.h"
 #include "log.h"
 #include "parse.h"
+#include "sysfs.h"
 
 #define RECORDS_PREFIX GUESTPROTO_TAG GUESTPROTO_RECORDS " "
 
@@ -28,11 +32,15 @@ void hostcrash_path(const char *results_dir, unsigned position, char *buf, size_
 static int write_file(const void *ctx, FILE *f)
 {
 	const struct hostcrash *c = ctx;
+	const struct hostcrash_facts *k = &c->facts;
 
 	fprintf(f, "%s\ncell=%s\nindex=%u\nposition=%u\nacks=%" PRIu64
-		   "\nack_seconds=%.9g\nreset=%s\nrun_seconds=%.3f\ncrashed_at=%" PRId64 "\n",
+		   "\nack_seconds=%.9g\nreset=%s\nrun_seconds=%.3f\ncrashed_at=%.3f\n",
 		c->records, c->cell, c->index, c->position, c->acks, c->ack_seconds,
 		c->reset, c->run_seconds, c->crashed_at);
+	fprintf(f, "mechanism=%s\nfallback=%s\ndirty_kib=%" PRId64 "\nwriteback_kib=%" PRId64
+		   "\nwrite_cache=%d\n",
+		k->mechanism, k->fallback, k->dirty_kib, k->writeback_kib, k->write_cache);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -55,16 +63,149 @@ int hostcrash_write(const char *results_dir, const struct hostcrash *c)
 	return 0;
 }
 
-int hostcrash_reboot(const char *results_dir, const struct hostcrash *c)
+/* What a crash does this boot (hostcrash_prepare). */
+static struct {
+	enum crash_reboot way;
+	char fallback[HOSTCRASH_WHY_MAX];
+	char disk[64];
+} ready = {.way = CRASH_REBOOT_FIRMWARE};
+
+/* The last line the failed command left in ERR_PATH, else its status. */
+static void command_failure(const char *err_path, int r, char *why, size_t len)
+{
+	_cleanup_fclose_ FILE *f = fopen(err_path, "re");
+	char line[256], last[256] = "";
+
+	while (f && fgets(line, sizeof(line), f))
+		if (line[strspn(line, " \t\n")])
+			snprintf(last, sizeof(last), "%s", line);
+	last[strcspn(last, "\n")] = '\0';
+	if (last[0])
+		snprintf(why, len, "kexec -s -l: %s", last);
+	else if (r < 0)
+		snprintf(why, len, "kexec -s -l: %s", strerror(-r));
+	else
+		snprintf(why, len, "kexec -s -l: exit status %d", r);
+}
+
+/* Loads KERNEL and INITRD for a kexec with this boot's command line.
+ * Returns 0, or -1 with WHY the reason in one line. */
+static int load_kexec(const char *kernel, const char *initrd, char *why, size_t len)
+{
+	char cmdline[4096], loaded[8], err[] = "/tmp/buildapp-kexec.XXXXXX";
+	int r;
+
+	if (access(kernel, R_OK) < 0 || access(initrd, R_OK) < 0) {
+		snprintf(why, len, "%s or %s: %s", kernel, initrd, strerror(errno));
+		return -1;
+	}
+	if (sysfs_read("/proc/cmdline", cmdline, sizeof(cmdline)) < 0) {
+		snprintf(why, len, "cannot read /proc/cmdline");
+		return -1;
+	}
+	_cleanup_close_ int fd = mkstemp(err);
+	if (fd < 0) {
+		snprintf(why, len, "mkstemp: %s", strerror(errno));
+		return -1;
+	}
+	char *argv[] = {"kexec", "-s", "-l", (char *)kernel, "--initrd", (char *)initrd,
+			"--command-line", cmdline, NULL};
+	struct command_opts o = {.out = COMMAND_OUT_DISCARD, .stderr_path = err,
+				 .timeout = 300};
+	r = command_spawn(argv, &o, NULL);
+	if (r != 0)
+		command_failure(err, r, why, len);
+	unlink(err);
+	if (r == 0 && (sysfs_read("/sys/kernel/kexec_loaded", loaded, sizeof(loaded)) < 0 ||
+		       strcmp(loaded, "1") != 0)) {
+		snprintf(why, len, "kexec -s -l ended well, but /sys/kernel/kexec_loaded is not 1");
+		r = -1;
+	}
+	return r == 0 ? 0 : -1;
+}
+
+void hostcrash_prepare(enum crash_reboot want, const char *kernel, const char *initrd,
+		       const char *none_why, const char *disk)
+{
+	snprintf(ready.disk, sizeof(ready.disk), "%s", disk ? disk : "");
+	ready.fallback[0] = '\0';
+	ready.way = CRASH_REBOOT_FIRMWARE;
+	if (want != CRASH_REBOOT_KEXEC)
+		return;
+	if (!kernel)
+		snprintf(ready.fallback, sizeof(ready.fallback),
+			 "no copy of this kit's kernel and initramfs to load: %s", none_why);
+	else
+		log_info("host crashes: loading this kit's kernel and initramfs for kexec "
+			 "(kexec -s -l %s --initrd %s)", kernel, initrd);
+	if (kernel && load_kexec(kernel, initrd, ready.fallback, sizeof(ready.fallback)) == 0) {
+		ready.way = CRASH_REBOOT_KEXEC;
+		return;
+	}
+	log_warning("host crashes: kexec cannot be used (%s): each crash resets through the "
+		    "firmware instead, its POST each time", ready.fallback);
+}
+
+/* VALUE kB of /proc/meminfo's NAME line, or -1. */
+static int64_t meminfo_kib(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, name, n) == 0 && l[n] == ':')
+			return strtoll(l + n + 1, NULL, 10);
+	return -1;
+}
+
+static void read_facts(struct hostcrash_facts *k)
+{
+	char text[8192], wc[32], path[128];
+	_cleanup_close_ int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+
+	snprintf(k->mechanism, sizeof(k->mechanism), "%s", crash_reboot_name(ready.way));
+	snprintf(k->fallback, sizeof(k->fallback), "%s", ready.fallback);
+	text[n > 0 ? n : 0] = '\0';
+	k->dirty_kib = meminfo_kib(text, "Dirty");
+	k->writeback_kib = meminfo_kib(text, "Writeback");
+	k->write_cache = -1;
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/write_cache", ready.disk);
+	if (ready.disk[0] && sysfs_read(path, wc, sizeof(wc)) == 0)
+		k->write_cache = strcmp(wc, "write back") == 0	   ? 1
+				 : strcmp(wc, "write through") == 0 ? 0
+								    : -1;
+}
+
+int hostcrash_reboot(const char *results_dir, struct hostcrash *c)
 {
 	char path[PATH_MAX];
-	int r = hostcrash_write(results_dir, c);
+	int r;
 
+	read_facts(&c->facts);
+	r = hostcrash_write(results_dir, c);
 	if (r < 0)
 		return r;
 	hostcrash_path(results_dir, c->position, path, sizeof(path));
-	log_info("  crash = host: rebooting after %" PRIu64 " acknowledgements, "
-		 "without a sync", c->acks);
+	if (ready.way == CRASH_REBOOT_KEXEC) {
+		log_info("  crash = host: kexec into this kit's kernel after %" PRIu64
+			 " acknowledgements, without a sync", c->acks);
+		/* The line out on the serial console before the host goes. */
+		tcdrain(STDERR_FILENO);
+		reboot(RB_KEXEC);
+		snprintf(ready.fallback, sizeof(ready.fallback), "the kexec itself failed: %s",
+			 strerror(errno));
+		ready.way = CRASH_REBOOT_FIRMWARE;
+		log_warning("host crash: %s: resetting through the firmware", ready.fallback);
+		read_facts(&c->facts);
+		r = hostcrash_write(results_dir, c);
+		if (r < 0) {
+			unlink(path);
+			return r;
+		}
+	}
+	log_info("  crash = host: resetting through the firmware after %" PRIu64
+		 " acknowledgements, without a sync", c->acks);
+	tcdrain(STDERR_FILENO);
 	_cleanup_close_ int trigger = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
 	if (trigger >= 0)
 		(void)!write(trigger, "b", 1);
@@ -73,6 +214,55 @@ int hostcrash_reboot(const char *results_dir, const struct hostcrash *c)
 	/* Still up: the run is failed now, not finished after a boot. */
 	unlink(path);
 	return log_error_errno(r, "cannot reboot this host");
+}
+
+double hostcrash_seconds_to_kernel(const struct hostcrash *c)
+{
+	struct timespec rt, bt;
+
+	if (c->crashed_at <= 0 || clock_gettime(CLOCK_REALTIME, &rt) < 0 ||
+	    clock_gettime(CLOCK_BOOTTIME, &bt) < 0)
+		return NAN;
+	double booted = (double)(rt.tv_sec - bt.tv_sec) + (double)(rt.tv_nsec - bt.tv_nsec) / 1e9;
+	double d = booted - c->crashed_at;
+	/* The clock a kernel starts with is the RTC's, to its second: a
+	 * quick kexec may read as just before the crash. */
+	if (d < -2)
+		return NAN;
+	return d < 0 ? 0 : d;
+}
+
+size_t hostcrash_plan_cost(const struct plan *plan, char *buf, size_t len)
+{
+	const struct profile *p = &plan->profile;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; p->workload.crash == CRASH_HOST && i < plan->n_runs; i++)
+		n += plan->cells[plan->runs[i].cell].workload == WORKLOAD_DURABILITY;
+	if (n == 0)
+		return 0;
+	if (p->workload.crash_reboot == CRASH_REBOOT_KEXEC)
+		snprintf(buf, len,
+			 "%zu host crash%s (durability runs with crash = host), each back by "
+			 "kexec straight into this kit's kernel and initramfs: a kernel's "
+			 "boot, no firmware POST (through the firmware, crash_reboot = "
+			 "firmware, each would add the server's POST, tens of seconds to "
+			 "several minutes: %zu minutes at 3 each; where kexec cannot be "
+			 "loaded the kit falls back to the firmware and says so)",
+			 n, n == 1 ? "" : "es", 3 * n);
+	else
+		snprintf(buf, len,
+			 "%zu host crash%s (durability runs with crash = host), each back "
+			 "through the server's firmware (crash_reboot = firmware): its POST "
+			 "each time, tens of seconds to several minutes on a server (%zu "
+			 "minutes at 3 each). A one-time boot override (Redfish "
+			 "BootSourceOverrideEnabled Once, ipmitool chassis bootdev without "
+			 "options=persistent, a boot menu's choice) is spent by the first "
+			 "crash, and the server then boots its own disk: make it persistent "
+			 "(docs/kit.md)",
+			 n, n == 1 ? "" : "es", 3 * n);
+	return n;
 }
 
 void hostcrash_release(struct hostcrash *c)
@@ -132,7 +322,17 @@ static int parse_line(char *line, struct hostcrash *c, unsigned *seen)
 	} else if ((v = value_of(line, "run_seconds"))) {
 		c->run_seconds = strtod(v, NULL);
 	} else if ((v = value_of(line, "crashed_at"))) {
-		c->crashed_at = strtoll(v, NULL, 10);
+		c->crashed_at = strtod(v, NULL);
+	} else if ((v = value_of(line, "mechanism"))) {
+		snprintf(c->facts.mechanism, sizeof(c->facts.mechanism), "%s", v);
+	} else if ((v = value_of(line, "fallback"))) {
+		snprintf(c->facts.fallback, sizeof(c->facts.fallback), "%s", v);
+	} else if ((v = value_of(line, "dirty_kib"))) {
+		c->facts.dirty_kib = strtoll(v, NULL, 10);
+	} else if ((v = value_of(line, "writeback_kib"))) {
+		c->facts.writeback_kib = strtoll(v, NULL, 10);
+	} else if ((v = value_of(line, "write_cache"))) {
+		c->facts.write_cache = (int)strtol(v, NULL, 10);
 	}
 	/* Other lines: what a later version adds. */
 	return 0;
@@ -148,6 +348,10 @@ int hostcrash_read(const char *path, struct hostcrash *ret)
 	memset(ret, 0, sizeof(*ret));
 	ret->ack_seconds = NAN;
 	ret->run_seconds = NAN;
+	/* A file from before these facts: sysrq b was the only way back. */
+	snprintf(ret->facts.mechanism, sizeof(ret->facts.mechanism), "firmware");
+	ret->facts.dirty_kib = ret->facts.writeback_kib = -1;
+	ret->facts.write_cache = -1;
 	if (!f)
 		return -errno;
 	while (r >= 0 && fgets(line, sizeof(line), f)) {

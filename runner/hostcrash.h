@@ -13,6 +13,19 @@
 
 #include "plan.h"
 
+#define HOSTCRASH_WHY_MAX 256
+
+/* How a crashed host came back, and what it held when it went down:
+ * recorded at the trigger, in the crash file, and journaled with the run
+ * (docs/results.md, host_crash). */
+struct hostcrash_facts {
+	char mechanism[16];             /* "kexec" or "firmware" */
+	char fallback[HOSTCRASH_WHY_MAX]; /* why not kexec, when it was asked; "" */
+	int64_t dirty_kib;              /* /proc/meminfo Dirty; -1 unknown */
+	int64_t writeback_kib;          /* /proc/meminfo Writeback; -1 unknown */
+	int write_cache;                /* the disk under test's: 1 on, 0 off, -1 unknown */
+};
+
 struct hostcrash {
 	char cell[PLAN_CELL_ID_MAX];
 	unsigned index;    /* the run within its cell */
@@ -22,11 +35,29 @@ struct hostcrash {
 	char reset[8];     /* the volume's reset before the run */
 	char *records;     /* the guest's RECORDS line (owned) */
 	/* The run's start to the crash point, and the Unix time of the
-	 * crash: the run's whole cost, reboot included, is known when it is
-	 * finished.  NAN, 0: not known. */
+	 * crash (to the millisecond): the run's whole cost, reboot included,
+	 * is known when it is finished.  NAN, 0: not known. */
 	double run_seconds;
-	int64_t crashed_at;
+	double crashed_at;
+	struct hostcrash_facts facts;
 };
+
+/* Readies this host's crashes, once a boot, before the sweep: with
+ * WANT kexec, loads KERNEL and INITRD with this boot's command line
+ * (kexec -s -l: kexec_file_load, the one Secure Boot's lockdown allows),
+ * so that a crash is a jump into them; with firmware, or when the load
+ * fails or there is nothing to load (KERNEL NULL, NONE_WHY saying why),
+ * a crash resets through the firmware, the reason said once and recorded
+ * with each crash.  DISK ("sda"; NULL: none) is the disk under test,
+ * whose write cache each crash records. */
+void hostcrash_prepare(enum crash_reboot want, const char *kernel, const char *initrd,
+		       const char *none_why, const char *disk);
+
+/* The plan's host crashes (durability runs with crash = host), and in
+ * BUF a sentence of what they cost by the profile's crash_reboot, with
+ * the firmware's one-time boot override warned of.  Returns the count
+ * (0: BUF empty). */
+size_t hostcrash_plan_cost(const struct plan *plan, char *buf, size_t len);
 
 /* RESULTS_DIR/console/run-NNNN.crash, NNNN the run's position. */
 void hostcrash_path(const char *results_dir, unsigned position, char *buf, size_t len);
@@ -35,10 +66,18 @@ void hostcrash_path(const char *results_dir, unsigned position, char *buf, size_
  * the acknowledgements too).  Returns 0 or a negative errno (reported). */
 int hostcrash_write(const char *results_dir, const struct hostcrash *c);
 
-/* hostcrash_write, then reboots this host at once without syncing anything else (sysrq b; reboot(2) where sysrq is
- * off), so what only the page cache held is gone.  Returns only when the
- * host is still up: the file removed, a negative errno (reported). */
-int hostcrash_reboot(const char *results_dir, const struct hostcrash *c);
+/* Records C's facts (mechanism, the page cache's dirty and writeback
+ * pages, the write cache), hostcrash_write, then takes this host down at
+ * once without syncing anything else, by the way hostcrash_prepare
+ * readied: kexec (reboot(2) LINUX_REBOOT_CMD_KEXEC) or the firmware
+ * (sysrq b; reboot(2) where sysrq is off), so that what only the page
+ * cache held is gone.  Returns only when the host is still up: the file
+ * removed, a negative errno (reported). */
+int hostcrash_reboot(const char *results_dir, struct hostcrash *c);
+
+/* Seconds from C's crash to this kernel's start (its boot time read off
+ * the real-time clock, to its second), or NAN. */
+double hostcrash_seconds_to_kernel(const struct hostcrash *c);
 
 /* Reads the crash file at PATH into *RET (hostcrash_release).  Returns 0,
  * -EBADMSG for a file it cannot parse (reported), or a negative errno. */

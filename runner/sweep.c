@@ -183,6 +183,15 @@ struct crash_point {
 	struct hostcrash crash; /* cell, index, position and reset filled */
 };
 
+/* Seconds since the epoch, to the nanosecond the clock gives. */
+static double realtime_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* Keeps what the next boot needs (hostcrash.h) and reboots the host.
  * Returns only on failure. */
 static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
@@ -194,7 +203,7 @@ static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
 	cp->crash.ack_seconds = ack_seconds;
 	cp->crash.run_seconds = cp->jr->phases.reset + cp->jr->phases.page_cache +
 				monotonic_seconds() - cp->guest_started;
-	cp->crash.crashed_at = (int64_t)time(NULL);
+	cp->crash.crashed_at = realtime_seconds();
 	r = records_line(cp->console_log, &cp->crash.records);
 	if (r < 0)
 		return log_error_errno(r, "no RECORDS line on '%s' at the crash point",
@@ -856,10 +865,10 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	set_status(&jr, "ok", "");
 	snprintf(jr.reset, sizeof(jr.reset), "%s", c.reset);
 	snprintf(jr.crash, sizeof(jr.crash), "%s", crash_kind_name(CRASH_HOST));
-	/* The run's start to its journal line, the reboot and boot included. */
-	int64_t since = (int64_t)time(NULL) - c.crashed_at;
-	if (isfinite(c.run_seconds) && c.crashed_at > 0 && since >= 0)
-		jr.phases.total = c.run_seconds + (double)since;
+	jr.host_crash.known = true;
+	jr.host_crash.facts = c.facts;
+	jr.host_crash.to_kernel_seconds = hostcrash_seconds_to_kernel(&c);
+	jr.host_crash.to_sweep_seconds = NAN;
 	run_file(env->results_dir, c.position, "acks", ack_path, sizeof(ack_path));
 	log_clear_last_error();
 	r = acklog_read(ack_path, &acks);
@@ -879,18 +888,33 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	for (size_t i = 0; r >= 0 && i < res.n_metrics; i++)
 		r = journal_run_add_metric(&jr, res.metrics[i].name, res.metrics[i].value,
 					   res.metrics[i].unit);
+	/* The run's start to its journal line, the reboot and boot included:
+	 * the crash's way back ends here, where the sweep resumes. */
+	double since = realtime_seconds() - c.crashed_at;
+	if (c.crashed_at > 0 && since >= 0) {
+		jr.host_crash.to_sweep_seconds = since;
+		if (isfinite(c.run_seconds))
+			jr.phases.total = c.run_seconds + since;
+	}
 	if (r >= 0)
 		r = journal_append(journal_path, &jr);
 	if (r >= 0) {
 		const struct result_metric *lost = journal_run_metric(&jr, "lost");
+		char way[128], kernel[32] = "?", here[32] = "?";
+		if (isfinite(jr.host_crash.to_kernel_seconds))
+			snprintf(kernel, sizeof(kernel), "%.0f", jr.host_crash.to_kernel_seconds);
+		if (isfinite(jr.host_crash.to_sweep_seconds))
+			snprintf(here, sizeof(here), "%.0f", jr.host_crash.to_sweep_seconds);
+		snprintf(way, sizeof(way), "back by %s: %s s to the next kernel, %s s to here",
+			 c.facts.mechanism, kernel, here);
 		if (lost)
-			log_info("run of cell %s, run %u/%u: finished after the host crash: "
+			log_info("run of cell %s, run %u/%u: finished after the host crash (%s): "
 				 "lost %.0f of %" PRIu64 " acknowledged",
-				 cell->id, c.index + 1, plan->profile.sweep.runs, lost->value,
+				 cell->id, c.index + 1, plan->profile.sweep.runs, way, lost->value,
 				 acks);
 		else
-			log_info("run of cell %s, run %u/%u: %s after the host crash: %s",
-				 cell->id, c.index + 1, plan->profile.sweep.runs, jr.status,
+			log_info("run of cell %s, run %u/%u: %s after the host crash (%s): %s",
+				 cell->id, c.index + 1, plan->profile.sweep.runs, jr.status, way,
 				 jr.message);
 		unlink(path); /* the journal line holds what it said */
 	}

@@ -11,12 +11,16 @@
 #            [--memory MB] [--smp N] [--boot-bus virtio|sata|nvme|usb]
 #            [--accel auto|kvm|tcg] [--cpu MODEL] [--serial SERIAL]
 #            [--dut-bus ahci|scsi|nvme] [--report NAME] [--log FILE] [--reboots]
+#            [--firmware-log FILE]
 #        boot-appliance.sh --probe-accel
 # --report names the file on RESULTS printed at the end (appliance.txt);
 # --log is where the console goes (kept on failure); --reboots lets the
 # server reboot in the same QEMU, as a real one does (a kit whose
 # durability runs crash their host, [workload] crash = host), where
-# otherwise QEMU exits at a reboot as it does at a power-off.
+# otherwise QEMU exits at a reboot as it does at a power-off.  Under
+# SeaBIOS its log (QEMU's debug port 0x402) goes to --firmware-log FILE,
+# and the number of firmware boots is printed at the end: a kit whose
+# host crashes come back by kexec goes through the firmware once.
 # --cpu is the server's QEMU CPU model: default max under KVM, and
 # max,erms=off,fsrm=off under TCG, where its nested guests then start
 # about three times as fast (scripts/bench-nested-cpu.sh).
@@ -39,10 +43,10 @@ set -eu
 prog=boot-appliance
 usage() { # [STATUS]: 0 prints to stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '8,36p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '8,40p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 	fi
-	sed -n '8,36p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,40p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
@@ -50,7 +54,7 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 image= uefi=0 disk_size=8G disk= timeout= silence= plan= memory=3072 smp=2
 boot_bus=virtio accel=${BUILDAPP_ACCEL:-auto} serial=BUILDAPP-DUT-0001
 report=appliance.txt log= probe_only=0 dut_bus=ahci reboot=-no-reboot
-secure_boot=0 cdrom=0 stick= cpu=
+secure_boot=0 cdrom=0 stick= cpu= fwlog=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--uefi) uefi=1 ;;
@@ -72,6 +76,7 @@ while [ $# -gt 0 ]; do
 	--report) report=$2; shift ;;
 	--log) log=$2; shift ;;
 	--reboots) reboot= ;;
+	--firmware-log) fwlog=$2; shift ;;
 	--probe-accel) probe_only=1 ;;
 	-h|--help) usage 0 ;;
 	-*) echo "$prog: unknown option '$1'" >&2; usage ;;
@@ -283,6 +288,14 @@ elif [ "$uefi" = 1 ]; then
 fi
 
 [ -n "$log" ] || log=$work/console.log
+# SeaBIOS writes its log to QEMU's debug port, with one "BUILD:" line a
+# firmware boot (its banner comes twice).  OVMF's release build writes
+# none.
+if [ "$uefi" = 0 ]; then
+	[ -n "$fwlog" ] || fwlog=$work/firmware.log
+	: >"$fwlog"
+	set -- "$@" -chardev "file,id=fwlog,path=$fwlog" -device isa-debugcon,iobase=0x402,chardev=fwlog
+fi
 echo "$prog: booting $image ($format$([ "$cdrom" = 1 ] && echo ", CD"), $([ "$secure_boot" = 1 ] && echo "UEFI Secure Boot" || { [ "$uefi" = 1 ] && echo UEFI || echo BIOS; }), $accel, boot disk on $boot_bus, disk under test $disk_size on $dut_bus serial $serial)" >&2
 echo "$prog: limit ${timeout}s ($from: $runs run$([ "$runs" = 1 ] || echo s) of at most ${run_timeout}s), console silence limit ${silence}s, console log $log" >&2
 start=$(date +%s)
@@ -314,6 +327,7 @@ qpid=
 wait "$tpid" 2>/dev/null || true
 [ "$rc" -eq 0 ] || die "qemu exited with status $rc"
 echo "$prog: powered off after $(($(date +%s) - start))s" >&2
+[ -z "$fwlog" ] || echo "$prog: firmware boots: $(grep -c '^BUILD: ' "$fwlog")" >&2
 
 echo "$prog: report from RESULTS ($report):" >&2
 # RESULTS is partition 2 of every buildapp image, and the stick's only

@@ -14,7 +14,7 @@ qemu-system-x86 qemu-utils ovmf
 linux-image-amd64 busybox-static kmod cpio zstd
 fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux openssh-client
 syslinux syslinux-common extlinux isolinux shim-signed grub-efi-amd64-signed xorriso
-hdparm sdparm nvme-cli fdisk
+hdparm sdparm nvme-cli fdisk kexec-tools
 python3 python3-html5lib xxd openssl
 chromium poppler-utils tidy
 nginx-core ipxe-qemu

@@ -59,9 +59,9 @@ echo "booted, crashed twice and powered off in $(($(date +%s) - start))s"
 grep -E 'crash = host|after the host crash|^sweep' "$work/console" | sed 's/^.*buildapp-init[^ ]* //'
 grep -E '^[a-z_]+: ' "$work/report"
 grep -q '^status: ok' "$work/report" || fail "the last boot's report is not ok"
-[ "$(grep -c 'crash = host: rebooting after [0-9]* acknowledgements' "$work/console")" -eq 2 ] ||
+[ "$(grep -Ec 'crash = host: (kexec into this kit.s kernel|resetting through the firmware) after [0-9]* acknowledgements' "$work/console")" -eq 2 ] ||
 	fail "the lab server did not reboot itself once per run"
-[ "$(grep -c 'finished after the host crash: lost [0-9]* of [0-9]* acknowledged' "$work/console")" -eq 2 ] ||
+[ "$(grep -c 'finished after the host crash (back by [a-z]*: .*): lost [0-9]* of [0-9]* acknowledged' "$work/console")" -eq 2 ] ||
 	fail "the runs were not finished after the reboots"
 
 guestfish --ro -a "$img" -m /dev/sda2 cat /runs.jsonl >"$work/runs.jsonl" ||
