@@ -57,6 +57,8 @@ enum field_type {
 	FIELD_L2_CACHE, /* bytes, an int64_t; 0: QEMU's default; null: as absent */
 	FIELD_GUEST,    /* a boolean, true in a guest (the cell's `host` is the
 			 * opposite); absent: true, null refused */
+	FIELD_COUNT,    /* an integer, an int64_t; null or absent: -1 */
+	FIELD_BYTES,    /* likewise, in bytes, shown as a size ("4K") */
 };
 
 enum field_presence {
@@ -92,6 +94,8 @@ struct cell_field {
 	bool id_host;       /* "host" in its place in a host cell's id */
 	/* Read after the others: what its absence means depends on them. */
 	bool read_late;
+	/* A knob of fio's: none in a cell of another workload. */
+	bool fio;
 };
 
 #define CELL_FIELD_(f, type)                                                   \
@@ -130,6 +134,26 @@ static const struct cell_field cell_fields[] = {
 	/* Came with version 1's host cells: a cell without it ran in a guest. */
 	{.name = "guest", .type = FIELD_GUEST, .offset = CELL_FIELD_(host, bool),
 	 .presence = MEMBER_ADDED, .axis = true},
+	/* fio's knobs as axes: null where the sweep does not vary them, so
+	 * cells before them, and those of sweeps that vary none, keep their
+	 * ids; a host cell has them as its guests do. */
+	{.name = "fio_rw", .type = FIELD_NAME, .names = &fio_rw_names,
+	 .offset = CELL_INT(fio_rw), .presence = MEMBER_ADDED, .axis = true,
+	 .id_place = 9, .id_key = "rw", .fio = true},
+	{.name = "fio_bs", .type = FIELD_BYTES, .offset = CELL_FIELD_(fio_bs, int64_t),
+	 .presence = MEMBER_ADDED, .axis = true, .id_place = 10, .id_key = "bs", .fio = true},
+	{.name = "fio_iodepth", .type = FIELD_COUNT,
+	 .offset = CELL_FIELD_(fio_iodepth, int64_t), .presence = MEMBER_ADDED,
+	 .axis = true, .id_place = 11, .id_key = "qd", .fio = true},
+	{.name = "fio_numjobs", .type = FIELD_COUNT,
+	 .offset = CELL_FIELD_(fio_numjobs, int64_t), .presence = MEMBER_ADDED,
+	 .axis = true, .id_place = 12, .id_key = "jobs", .fio = true},
+	{.name = "fio_ioengine", .type = FIELD_NAME, .names = &fio_ioengine_names,
+	 .offset = CELL_INT(fio_ioengine), .presence = MEMBER_ADDED, .axis = true,
+	 .id_place = 13, .id_key = "engine", .fio = true},
+	{.name = "fio_rwmixread", .type = FIELD_COUNT,
+	 .offset = CELL_FIELD_(fio_rwmixread, int64_t), .presence = MEMBER_ADDED,
+	 .axis = true, .id_place = 14, .id_key = "mix", .fio = true},
 };
 #define N_CELL_FIELDS (sizeof(cell_fields) / sizeof(cell_fields[0]))
 
@@ -153,6 +177,8 @@ static int64_t field_value(const struct plan_cell *c, const struct cell_field *f
 	case FIELD_PREALLOC:
 		return *(const int *)p;
 	case FIELD_L2_CACHE:
+	case FIELD_COUNT:
+	case FIELD_BYTES:
 		return *(const int64_t *)p;
 	case FIELD_GUEST:
 		return !*(const bool *)p;
@@ -171,6 +197,8 @@ static bool field_is_none(const struct plan_cell *c, const struct cell_field *f)
 	if (f->qemu != NOT_QEMU && c->host)
 		return true;
 	if (f->type == FIELD_L2_CACHE && c->format != IMAGE_FORMAT_QCOW2)
+		return true;
+	if (f->fio && c->workload != WORKLOAD_FIO)
 		return true;
 	return field_value(c, f) < 0;
 }
@@ -192,14 +220,69 @@ static const char *value_text(const struct plan_cell *c, const struct cell_field
 		return plan_cell_prealloc_name(c);
 	case FIELD_L2_CACHE:
 		return v < 0 ? "-" : v ? format_size((uint64_t)v, buf, len) : "default";
+	case FIELD_BYTES:
+		return v < 0 ? "-" : format_size((uint64_t)v, buf, len);
+	case FIELD_COUNT:
+		if (v < 0)
+			return "-";
+		snprintf(buf, len, "%lld", (long long)v);
+		return buf;
 	}
 	return "?";
+}
+
+/* Whether F of C, with value V, is a part of C's id: the fields of its
+ * place always, one with a key only when the cell has a value of its own
+ * (an L2 cache size: not QEMU's default, 0). */
+static bool in_id(const struct plan_cell *c, const struct cell_field *f, int64_t v)
+{
+	if (!f->id_key)
+		return true;
+	if (f->type == FIELD_L2_CACHE)
+		return v > 0;
+	return !field_is_none(c, f);
 }
 
 static const char *field_text(const struct plan_cell *c, const struct cell_field *f,
 			      char *buf, size_t len)
 {
 	return field_is_none(c, f) ? "-" : value_text(c, f, field_value(c, f), buf, len);
+}
+
+/* The first level of axis A (the profile's one value), or DEF when A is
+ * empty (a profile not made by the loader). */
+static uint64_t first_level(const struct num_axis *a, uint64_t def)
+{
+	return a->n ? a->v[0] : def;
+}
+
+static int first_name(axis_mask m, int def)
+{
+	return m ? __builtin_ctz(m) : def;
+}
+
+void plan_cell_fio(const struct profile *profile, const struct plan_cell *cell,
+		   struct fio_knobs *ret)
+{
+	const struct profile_workload *w = &profile->workload;
+	int engine = cell->fio_ioengine >= 0
+			     ? cell->fio_ioengine
+			     : first_name(w->fio_ioengine, FIO_IOENGINE_AUTO);
+
+	*ret = (struct fio_knobs){
+		.rw = cell->fio_rw >= 0 ? cell->fio_rw
+					: first_name(w->fio_rw, FIO_RW_RANDWRITE),
+		.bs = cell->fio_bs >= 0 ? (uint64_t)cell->fio_bs
+					: first_level(&w->fio_bs, 4096),
+		.iodepth = cell->fio_iodepth >= 0 ? (uint64_t)cell->fio_iodepth
+						  : first_level(&w->fio_iodepth, 1),
+		.numjobs = cell->fio_numjobs >= 0 ? (uint64_t)cell->fio_numjobs
+						  : first_level(&w->fio_numjobs, 1),
+		.rwmixread = cell->fio_rwmixread >= 0
+				     ? (uint64_t)cell->fio_rwmixread
+				     : first_level(&w->fio_rwmixread, 50),
+	};
+	ret->ioengine = fio_ioengine_resolve((enum fio_ioengine)engine, ret->iodepth);
 }
 
 void plan_cell_make_id(struct plan_cell *cell)
@@ -212,7 +295,7 @@ void plan_cell_make_id(struct plan_cell *cell)
 		for (size_t i = 0; i < N_CELL_FIELDS && used < size; i++) {
 			const struct cell_field *f = &cell_fields[i];
 			int64_t v = field_value(cell, f);
-			if (f->id_place != place || (f->id_key && v <= 0))
+			if (f->id_place != place || !in_id(cell, f, v))
 				continue;
 			/* The value the cell holds, not the JSON's (field_text), as
 			 * ids always were: they match cells across hosts. */
@@ -263,6 +346,8 @@ static json_object *field_to_json(const struct plan_cell *c, const struct cell_f
 	case FIELD_PREALLOC:
 		return json_object_new_string(field_text(c, f, buf, sizeof(buf)));
 	case FIELD_L2_CACHE:
+	case FIELD_COUNT:
+	case FIELD_BYTES:
 		return json_object_new_int64(field_value(c, f));
 	case FIELD_GUEST:
 		return json_object_new_boolean(field_value(c, f));
@@ -274,10 +359,13 @@ static json_object *cell_to_json(const struct plan_cell *c, bool axes_only)
 {
 	json_object *o = json_object_new_object();
 
-	for (size_t i = 0; o && i < N_CELL_FIELDS; i++)
-		if (cell_fields[i].axis || !axes_only)
-			json_object_object_add(o, cell_fields[i].name,
-					       field_to_json(c, &cell_fields[i]));
+	for (size_t i = 0; o && i < N_CELL_FIELDS; i++) {
+		const struct cell_field *f = &cell_fields[i];
+		/* A fio knob only where the sweep varies it: the cells of
+		 * every other sweep are written as they always were. */
+		if ((f->axis || !axes_only) && !(f->fio && field_is_none(c, f)))
+			json_object_object_add(o, f->name, field_to_json(c, f));
+	}
 	return o;
 }
 
@@ -355,6 +443,19 @@ static int field_from_json(json_object *o, const struct cell_field *f,
 		}
 		*(int64_t *)p = json_object_get_int64(v);
 		return 0;
+	case FIELD_COUNT:
+	case FIELD_BYTES:
+		if (!v) {
+			*(int64_t *)p = -1;
+			return 0;
+		}
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
+		    json_object_get_int64(v) > INT32_MAX) {
+			snprintf(why, len, "%s: not a whole number", f->name);
+			return -EINVAL;
+		}
+		*(int64_t *)p = json_object_get_int64(v);
+		return 0;
 	case FIELD_GUEST:
 		if (!present) {
 			*(bool *)p = false;
@@ -390,7 +491,7 @@ static int cell_check_qemu(const struct plan_cell *c, char *why, size_t len)
 
 static int cell_from_json(json_object *o, struct plan_cell *ret, char *why, size_t len)
 {
-	struct plan_cell c = {.prealloc = -1};
+	struct plan_cell c = {.prealloc = -1, PLAN_CELL_NO_FIO};
 
 	if (!json_object_is_type(o, json_type_object)) {
 		snprintf(why, len, "not an object");
@@ -513,9 +614,10 @@ int plan_write_json(const struct plan *plan, FILE *f)
 
 #define PLAN_FILE_MAX (64 << 20)
 
-/* Profile text of a JSON value written by keys_to_json.  Returns 0,
- * -EINVAL (a type keys_to_json never writes) or -E2BIG. */
-static int json_to_text(json_object *v, char *buf, size_t len)
+/* Profile text of a JSON value written by keys_to_json for key K (an
+ * array holds integers only for a list of numbers).  Returns 0, -EINVAL
+ * (a type keys_to_json never writes) or -E2BIG. */
+static int json_to_text(const struct key_def *k, json_object *v, char *buf, size_t len)
 {
 	size_t used = 0;
 	int n;
@@ -541,7 +643,9 @@ static int json_to_text(json_object *v, char *buf, size_t len)
 		buf[0] = '\0';
 		for (size_t i = 0; i < json_object_array_length(v); i++) {
 			json_object *item = json_object_array_get_idx(v, i);
-			if (!json_object_is_type(item, json_type_string))
+			bool numbers = k->type == KEY_UINT_LIST || k->type == KEY_SIZES;
+			if (!json_object_is_type(item, numbers ? json_type_int
+							       : json_type_string))
 				return -EINVAL;
 			n = snprintf(buf + used, len - used, "%s%s", i ? "," : "",
 				     json_object_get_string(item));
@@ -616,7 +720,7 @@ static int profile_from_json(const char *path, json_object *jp, struct profile *
 		    !json_object_object_get_ex(sec, k->name, &v))
 			return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: missing",
 					      path, k->section, k->name);
-		r = json_to_text(v, text, sizeof(text));
+		r = json_to_text(k, v, text, sizeof(text));
 		if (r < 0)
 			return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: %s", path,
 					      k->section, k->name,
