@@ -162,11 +162,11 @@ static int scan_option(struct scan *s, unsigned line, char *text)
 	if (eq)
 		*eq = '\0';
 	key = parse_strip(key);
-	if (!s->any_section)
-		return refuse(s, line, "option '%s' before any [section]", key);
 	if (strncmp(key, "include", 7) == 0 && (!key[7] || isspace((unsigned char)key[7])))
 		return refuse(s, line, "include: the kit carries this one file; put the "
 				       "included jobs in it");
+	if (!s->any_section)
+		return refuse(s, line, "option '%s' before any [section]", key);
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		if (strcmp(key, refused[i].option) == 0)
 			return refuse(s, line, "%s: refused: it %s", key, refused[i].why);
@@ -378,9 +378,7 @@ static int parse_only(struct scan *s, const struct profile *p, const char *fio,
 	if (r == 0)
 		return 0;
 	unsigned line = message_line(text, msg);
-	return refuse(s, line, "fio --parse-only (%s=%s, %s=%" PRIu64 ") refuses it: %s",
-		      "rw", fio_rw_name(k->rw), "iodepth", k->iodepth,
-		      msg[0] ? msg : "no message");
+	return refuse(s, line, "fio --parse-only refuses it: %s", msg[0] ? msg : "no message");
 }
 
 /* fio --parse-only once per level of each knob the sweep varies, the

@@ -88,8 +88,7 @@ static double y_of(const struct scale *s, double v)
 	return TOP + PLOT * (s->top - v) / (s->top - s->bottom);
 }
 
-/* A tick value in few characters: 250, 0.05, 12k, 3.5M. */
-static void tick_text(double v, double step, char *buf, size_t len)
+void report_chart_tick_text(double v, double step, char *buf, size_t len)
 {
 	const char *suffix = "";
 	double scale = 1;
@@ -144,7 +143,7 @@ static int write_axis(xmlTextWriterPtr w, const struct scale *s, double width,
 		snprintf(buf, sizeof(buf), "M%.1f,%.1fH%.1f", LEFT, y, width - RIGHT);
 		XW(xmlwrite_attr(w, "d", buf));
 		XW(xmlwrite_end(w));
-		tick_text(fabs(v) < s->step / 2 ? 0 : v, s->step, buf, sizeof(buf));
+		report_chart_tick_text(fabs(v) < s->step / 2 ? 0 : v, s->step, buf, sizeof(buf));
 		XW(svg_text(w, "tick", LEFT - 6, y + 4, "end", NULL, buf));
 	}
 	snprintf(buf, sizeof(buf), "rotate(-90 14 %.1f)", TOP + PLOT / 2);
