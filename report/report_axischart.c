@@ -205,23 +205,6 @@ static double y_at(const struct chart *ch, double v)
 	return H_TOP + H_PLOT * (ch->hi - v) / (ch->hi - ch->lo);
 }
 
-static int text_at(xmlTextWriterPtr w, const char *class, double x, double y,
-		   const char *anchor, const char *text)
-{
-	char buf[32];
-
-	XW(xmlwrite_start(w, "text"));
-	XW(xmlwrite_attr(w, "class", class));
-	snprintf(buf, sizeof(buf), "%.1f", x);
-	XW(xmlwrite_attr(w, "x", buf));
-	snprintf(buf, sizeof(buf), "%.1f", y);
-	XW(xmlwrite_attr(w, "y", buf));
-	XW(xmlwrite_attr(w, "text-anchor", anchor));
-	XW(report_html_text(w, text));
-	XW(xmlwrite_end(w));
-	return 0;
-}
-
 static int path(xmlTextWriterPtr w, const char *class, const char *d)
 {
 	XW(xmlwrite_start(w, "path"));
@@ -250,25 +233,18 @@ static int write_frame(xmlTextWriterPtr w, const struct chart *ch, const char *u
 		snprintf(d, sizeof(d), "M%.1f,%.1fH%.1f", W_LEFT, y, W_LEFT + W_PLOT);
 		XW(path(w, fabs(v) < ch->step / 2 ? "axis" : "grid", d));
 		report_chart_tick_text(fabs(v) < ch->step / 2 ? 0 : v, ch->step, buf, sizeof(buf));
-		XW(text_at(w, "tick", W_LEFT - 6, y + 4, "end", buf));
+		XW(report_svg_text(w, "tick", W_LEFT - 6, y + 4, "end", NULL, buf));
 	}
 	for (size_t l = 0; l < ch->n_levels; l++) {
 		snprintf(d, sizeof(d), "M%.1f,%.1fv5", x_at(ch, l), H_TOP + H_PLOT);
 		XW(path(w, "axis", d));
-		XW(text_at(w, "label", x_at(ch, l), H_TOP + H_PLOT + 18, "middle",
+		XW(report_svg_text(w, "label", x_at(ch, l), H_TOP + H_PLOT + 18, "middle", NULL,
 			   level_text(ch, l, buf, sizeof(buf))));
 	}
-	XW(text_at(w, "group", W_LEFT + W_PLOT / 2, H_TOP + H_PLOT + 36, "middle", ch->axis));
-	XW(xmlwrite_start(w, "text"));
-	XW(xmlwrite_attr(w, "class", "unit"));
-	XW(xmlwrite_attr(w, "x", "14"));
-	snprintf(buf, sizeof(buf), "%.1f", H_TOP + H_PLOT / 2);
-	XW(xmlwrite_attr(w, "y", buf));
-	XW(xmlwrite_attr(w, "text-anchor", "middle"));
+	XW(report_svg_text(w, "group", W_LEFT + W_PLOT / 2, H_TOP + H_PLOT + 36, "middle",
+			   NULL, ch->axis));
 	snprintf(buf, sizeof(buf), "rotate(-90 14 %.1f)", H_TOP + H_PLOT / 2);
-	XW(xmlwrite_attr(w, "transform", buf));
-	XW(report_html_text(w, unit));
-	XW(xmlwrite_end(w));
+	XW(report_svg_text(w, "unit", 14, H_TOP + H_PLOT / 2, "middle", buf, unit));
 	return 0;
 }
 
@@ -332,7 +308,7 @@ static int write_series(xmlTextWriterPtr w, const struct chart *ch, size_t s,
 	double ly = H_TOP + H_PLOT + H_AXIS + 12 + (double)s * LEGEND_LINE;
 	snprintf(d, sizeof(d), "M%.1f,%.1fh18", W_LEFT, ly - 4);
 	XW(path(w, "line", d));
-	XW(text_at(w, "series-name", W_LEFT + 24, ly, "start", se->name));
+	XW(report_svg_text(w, "series-name", W_LEFT + 24, ly, "start", NULL, se->name));
 	return xmlwrite_end(w);
 }
 
