@@ -12,6 +12,10 @@
 
 #include "profile.h"
 
+/* The plan's JSON: "format" and "version" (docs/plan.md). */
+#define PLAN_FORMAT "buildapp-plan"
+#define PLAN_VERSION 1
+
 #define PLAN_CELL_ID_MAX 128
 #define PLAN_REASON_MAX 160
 /* Hard limits so a profile cannot ask for a plan that fills memory. */
@@ -119,6 +123,8 @@ void plan_cell_make_id(struct plan_cell *cell);
 struct json_object;
 struct json_object *plan_cell_to_json(const struct plan_cell *cell);
 int plan_cell_from_json(struct json_object *o, struct plan_cell *ret);
+/* plan_cell_from_json, saying what is wrong with O in WHY (LEN bytes). */
+int plan_cell_parse(struct json_object *o, struct plan_cell *ret, char *why, size_t len);
 
 /* The axes of a cell: the members of its JSON object that tell one
  * configuration from another (all but "id" and "workload"), in the

@@ -41,10 +41,10 @@ check "the host cells ran the job file too" sh -c \
 check "cell ids name the depth" grep -q '"id":"raw/raw/sparse/unsafe/threads/virtio/fio/qd=4"' "$j"
 check "the host cells' ids too" grep -q '"id":"raw/raw/sparse/-/-/host/fio/qd=2"' "$j"
 r="$tmp/res/report.txt"
-check "the report answers the depth question" grep -q 'fio_iodepth:4 vs 1' "$r"
+check "the report answers the depth question" grep -q '^fio_iodepth=4 vs 1, fio_randread_read_iops (fio, cache=none)' "$r"
 check "the report answers the cache question" grep -q 'unsafe vs none, fio_randread_read_iops' "$r"
 h="$tmp/res/report.html"
-check "report.html has the chart against the depth" grep -q 'class="axischart"' "$h"
+check "report.html has the chart against the depth" grep -q 'class="chart axischart"' "$h"
 check "... one line per cache mode" sh -c "test \$(grep -o 'class=\"series' '$h' | wc -l) -ge 2"
 CHROMIUM=$(command -v chromium || true)
 if [ -n "$CHROMIUM" ]; then
