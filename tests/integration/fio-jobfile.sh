@@ -54,7 +54,7 @@ if [ -n "$CHROMIUM" ]; then
 		>"$OUT/chromium.log" 2>&1
 	check "screenshot of report.html" test -s "$OUT/report.png"
 fi
-cp "$h" "$j" "$OUT/" 2>/dev/null
+cp "$h" "$j" "$r" "$OUT/" 2>/dev/null
 
 # The kit (from the host root the kit tests share): its manifest lists
 # the job file; an archive appended to the netboot initramfs that gives
