@@ -357,6 +357,7 @@ static int run_sweep(struct init_env *env)
 		.initrd = BENCH_KIT_DIR "/initrd.img",
 		.pristine = BENCH_KIT_DIR "/disk.qcow2",
 		.agent = access(BENCH_KIT_AGENT, X_OK) == 0 ? BENCH_KIT_AGENT : NULL,
+		.job_file = access(BENCH_KIT_JOB, R_OK) == 0 ? BENCH_KIT_JOB : NULL,
 		.target = target,
 		.results_dir = RESULTS_DIR,
 		.accel = env->profile.guest.accel,

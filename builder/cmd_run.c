@@ -228,7 +228,7 @@ static void detach_image(const char *dev)
 static int run_sweep(const struct run_options *o, const struct plan *plan)
 {
 	const struct profile *p = &plan->profile;
-	char loopdev[64] = "", agent[PATH_MAX] = "";
+	char loopdev[64] = "", agent[PATH_MAX] = "", job[PATH_MAX] = "";
 	struct guestkit kit;
 	struct guestimage img;
 	struct sweep_outcome out;
@@ -251,6 +251,10 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	/* Host-native cells run the guest agent here. */
 	if (r >= 0 && p->workload.host_baseline)
 		r = guestkit_find_agent(NULL, agent, sizeof(agent));
+	/* The agent on the host runs in a directory of its own. */
+	if (r >= 0 && p->workload.host_baseline && p->workload.fio_job[0] &&
+	    !realpath(p->workload.fio_job, job))
+		r = log_error_errno(-errno, "[workload] fio_job '%s'", p->workload.fio_job);
 	if (r >= 0 && p->guest.memory < kit.min_memory) {
 		char have[32], need[32];
 		log_warning("[guest] memory = %s is less than the %s this guest kit "
@@ -277,6 +281,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 			.initrd = kit.initrd,
 			.pristine = img.path,
 			.agent = agent[0] ? agent : NULL,
+			.job_file = job[0] ? job : NULL,
 			.target = loopdev[0] ? loopdev : o->target,
 			.results_dir = o->results,
 			.uri = o->uri,

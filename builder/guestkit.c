@@ -36,7 +36,7 @@ static const struct {
 	enum workload_kind kind;
 	const char *path;
 } programs[] = {
-	{WORKLOAD_FIO, "/usr/bin/fio"},
+	{WORKLOAD_FIO, GUESTPROTO_FIO},
 	{WORKLOAD_BONNIE, "/usr/sbin/bonnie++"},
 };
 /* Disk drivers for every bus a cell may use (virtio-blk, virtio-scsi,
@@ -195,7 +195,7 @@ out:
 }
 
 static int collect(struct kit *k, const char *agent, const char *version,
-		   axis_mask kinds)
+		   axis_mask kinds, const char *job)
 {
 	char moddir[PATH_MAX], buf[PATH_MAX], list[65536] = "";
 	struct elfdeps deps = {0};
@@ -248,6 +248,9 @@ static int collect(struct kit *k, const char *agent, const char *version,
 	for (size_t i = 0; i < deps.n && r == 0; i++)
 		r = kit_add_file(k, deps.paths[i], deps.paths[i], 0755);
 	elfdeps_release(&deps);
+	/* [workload] fio_job, which buildapp.fio_job= names. */
+	if (r == 0 && job && (!kinds || (kinds & AXIS_BIT(WORKLOAD_FIO))))
+		r = kit_add(k, K_FILE, GUESTPROTO_JOB_FILE, job, 0644, 0);
 	if (r < 0)
 		goto out;
 
@@ -348,7 +351,8 @@ int guestkit_build(const struct profile *p, const char *cache_dir,
 				   version, sizeof(version))) < 0 ||
 	    (r = guestkit_find_agent(agent, agent_path, sizeof(agent_path))) < 0)
 		return r;
-	if ((r = collect(&k, agent_path, version, p->workload.kinds)) < 0)
+	if ((r = collect(&k, agent_path, version, p->workload.kinds,
+			 p->workload.fio_job[0] ? p->workload.fio_job : NULL)) < 0)
 		goto out;
 
 	c = cas_new("kit");

@@ -231,7 +231,7 @@ struct kit_payload {
 	struct guestimage image;
 	/* fio's libraries the host root leaves out (add_fio_libs) */
 	char lib_src[KIT_MAX_LIBS][PATH_MAX], lib_dest[KIT_MAX_LIBS][PATH_MAX];
-	struct fsimage_file files[6 + KIT_MAX_LIBS];
+	struct fsimage_file files[7 + KIT_MAX_LIBS];
 	unsigned n_files;
 };
 
@@ -687,6 +687,11 @@ static int build_payload(const struct profile *p, const struct kit_paths *k,
 		ret->files[ret->n_files++] = (struct fsimage_file){ca, BENCH_KIT_UPLOAD_CA};
 	else if (p->appliance.upload_ca[0])
 		return log_error_errno(-errno, "[appliance] upload_ca '%s'", ca);
+	/* The fio job file: the guests have it in their initramfs, host-native
+	 * cells run this copy; here, the manifest lists its sha256. */
+	if ((p->workload.kinds & AXIS_BIT(WORKLOAD_FIO)) && p->workload.fio_job[0])
+		ret->files[ret->n_files++] =
+			(struct fsimage_file){p->workload.fio_job, BENCH_KIT_JOB};
 	/* Host-native cells run the guest agent on the lab server. */
 	if (p->workload.host_baseline) {
 		r = guestkit_find_agent(NULL, ret->agent, sizeof(ret->agent));

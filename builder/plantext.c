@@ -47,21 +47,29 @@ static void write_cache_table(const struct plan *plan, FILE *f)
 
 static void write_cell_row(FILE *f, const char *num, const struct plan_cell *c)
 {
-	char l2[32];
+	char l2[32], after[PLAN_CELL_ID_MAX + 1] = "", work[64];
 
+	/* The fio knobs the sweep varies: the id's words after the workload. */
+	snprintf(work, sizeof(work), "/%s/", workload_kind_name(c->workload));
+	const char *knobs = strstr(c->id, work);
+	if (knobs)
+		snprintf(after, sizeof(after), " %s", knobs + strlen(work));
+	for (char *s = after; *s; s++)
+		if (*s == '/')
+			*s = ' ';
 	if (c->l2_cache < 0)
 		snprintf(l2, sizeof(l2), "-");
 	else if (c->l2_cache == 0)
 		snprintf(l2, sizeof(l2), "default");
 	else
 		format_size((uint64_t)c->l2_cache, l2, sizeof(l2));
-	fprintf(f, "  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", num,
+	fprintf(f, "  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s%s\n", num,
 		backend_name(c->backend), image_format_name(c->format),
 		plan_cell_prealloc_name(c), l2,
 		(int)c->cache < 0 ? "-" : cache_mode_name(c->cache),
 		(int)c->aio < 0 ? "-" : aio_mode_name(c->aio),
 		c->host ? "host" : c->bus < 0 ? "-" : disk_bus_name(c->bus),
-		workload_kind_name(c->workload));
+		workload_kind_name(c->workload), after);
 }
 
 /* The cells of PLAN at axis AXIS's LEVEL, as the matrix numbers them,

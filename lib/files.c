@@ -6,6 +6,7 @@
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -147,4 +148,35 @@ int files_remove_tree(const char *path)
 	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
 		return -errno;
 	return remove_error;
+}
+
+int files_read_regular(const char *path, size_t max, char **ret, size_t *ret_len)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	_cleanup_free_ char *buf = NULL;
+	struct stat sb;
+	size_t n;
+
+	if (!f)
+		return -errno;
+	/* Not a pipe or device: reading one could block or never end. */
+	if (fstat(fileno(f), &sb) < 0)
+		return -errno;
+	if (S_ISDIR(sb.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(sb.st_mode))
+		return -EINVAL;
+	buf = malloc(max + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = fread(buf, 1, max + 1, f);
+	if (ferror(f))
+		return -EIO;
+	if (n > max)
+		return -EFBIG;
+	buf[n] = '\0';
+	*ret = TAKE_PTR(buf);
+	if (ret_len)
+		*ret_len = n;
+	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef BUILDAPP_FILES_H
 #define BUILDAPP_FILES_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /* Copies FROM to TO (created or truncated, mode MODE) with
@@ -22,5 +23,12 @@ int files_copy_tree(const char *from, const char *to);
  * it stays, and so does the directory holding it).  A missing PATH is
  * success.  Returns 0 or the negative errno of the first failure. */
 int files_remove_tree(const char *path);
+
+/* The whole of PATH, a regular file (not a pipe or device, whose reading
+ * could block or never end) of at most MAX bytes, NUL-terminated, in *RET
+ * (the caller frees it) and its length in *RET_LEN (may be NULL).
+ * Returns 0, -EISDIR, -EINVAL (not a regular file), -EFBIG (larger than
+ * MAX) or another negative errno. */
+int files_read_regular(const char *path, size_t max, char **ret, size_t *ret_len);
 
 #endif

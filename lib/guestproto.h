@@ -36,6 +36,27 @@
 /* In the initramfs: kernel modules to load, one path per line, in order. */
 #define GUESTPROTO_MODULE_LIST "/etc/buildapp/modules"
 
+/* fio, in the guest kit and on the host alike: the build host's own,
+ * copied into the kit, so a job file is checked with the fio that runs it. */
+#define GUESTPROTO_FIO "/usr/bin/fio"
+/* In the initramfs: the profile's fio job file ([workload] fio_job), which
+ * buildapp.fio_job= names; on the host, the runner names its own copy. */
+#define GUESTPROTO_JOB_FILE "/etc/buildapp/job.fio"
+/* The environment variables a job file is given (docs/guest-protocol.md):
+ * its target, and the fio knobs of the cell. */
+#define GUESTPROTO_JOB_VARS(X)                                                 \
+	X(TARGET, "filename=: a file in the work directory, or the disk")     \
+	X(DIR, "directory=: the work directory (fio_target = file)")          \
+	X(BS, "block size in bytes")                                           \
+	X(IODEPTH, "queue depth")                                              \
+	X(NUMJOBS, "clones of each job")                                       \
+	X(IOENGINE, "psync, libaio or io_uring")                               \
+	X(RW, "read, write, randread, randwrite, rw or randrw")                \
+	X(RWMIXREAD, "percent of reads in rw and randrw")                      \
+	X(SIZE, "bytes per job")                                               \
+	X(RUNTIME, "seconds; 0: until SIZE is done")
+#define GUESTPROTO_JOB_VAR_PREFIX "BUILDAPP_"
+
 /* The kit's last file: without it the kernel failed to unpack the whole
  * initramfs (typically: guest memory too small). */
 #define GUESTPROTO_KIT_COMPLETE "/etc/buildapp/complete"

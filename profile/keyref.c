@@ -130,6 +130,16 @@ static const char *type_text(const struct key_def *k, char *buf, size_t len)
 			 format_size(k->min, lo, sizeof(lo)),
 			 format_size(k->max, hi, sizeof(hi)));
 		return buf;
+	case KEY_UINT_LIST:
+		snprintf(buf, len, "integer %llu..%llu (list of up to %d)",
+			 (unsigned long long)k->min, (unsigned long long)k->max,
+			 NUM_AXIS_MAX);
+		return buf;
+	case KEY_SIZES:
+		snprintf(buf, len, "size %s..%s (list of up to %d)",
+			 format_size(k->min, lo, sizeof(lo)),
+			 format_size(k->max, hi, sizeof(hi)), NUM_AXIS_MAX);
+		return buf;
 	case _KEY_TYPE_MAX:
 		break;
 	}

@@ -448,6 +448,92 @@ static json_object *json_SIZE_LIST(const struct profile *p, const struct key_def
 	return arr;
 }
 
+/* "1, 8, 32": numbers (sizes with SIZE) in k's range, each once, at most
+ * NUM_AXIS_MAX, in the order given. */
+static int set_num_axis(SET_ARGS, bool size)
+{
+	_cleanup_free_ char *copy = strdup(value);
+	struct num_axis axis = {.n = 0};
+	char *rest = copy, *item;
+	int r;
+
+	(void)hint;
+	if (!copy)
+		return -ENOMEM;
+	while ((item = strsep(&rest, ","))) {
+		item = parse_strip(item);
+		if (!*item)
+			return REASON("empty item in list");
+		if (axis.n == NUM_AXIS_MAX)
+			return REASON("more than %d values", NUM_AXIS_MAX);
+		r = parse_number(k, item, size, &axis.v[axis.n], reason, reason_len);
+		if (r < 0)
+			return r;
+		for (unsigned i = 0; i < axis.n; i++)
+			if (axis.v[i] == axis.v[axis.n])
+				return REASON("'%s' listed twice", item);
+		axis.n++;
+	}
+	*(struct num_axis *)field_of(p, k, size ? KEY_SIZES : KEY_UINT_LIST) = axis;
+	return 0;
+}
+
+static void format_num_axis(const struct num_axis *a, bool size, char *buf, size_t len)
+{
+	size_t used = 0;
+	char one[32];
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < a->n && used < len; i++) {
+		if (size)
+			format_size(a->v[i], one, sizeof(one));
+		else
+			snprintf(one, sizeof(one), "%llu", (unsigned long long)a->v[i]);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", one);
+	}
+}
+
+/* An array of integers (bytes for sizes): the plan's reader takes them
+ * back through json_to_text. */
+static json_object *json_num_axis(const struct num_axis *a)
+{
+	json_object *arr = json_object_new_array();
+
+	for (unsigned i = 0; i < a->n; i++)
+		json_object_array_add(arr, json_object_new_uint64(a->v[i]));
+	return arr;
+}
+
+static int set_UINT_LIST(SET_ARGS)
+{
+	return set_num_axis(p, k, value, hint, reason, reason_len, false);
+}
+
+static void format_UINT_LIST(FORMAT_ARGS)
+{
+	format_num_axis(CFIELD(UINT_LIST, p, k), false, buf, len);
+}
+
+static json_object *json_UINT_LIST(const struct profile *p, const struct key_def *k)
+{
+	return json_num_axis(CFIELD(UINT_LIST, p, k));
+}
+
+static int set_SIZES(SET_ARGS)
+{
+	return set_num_axis(p, k, value, hint, reason, reason_len, true);
+}
+
+static void format_SIZES(FORMAT_ARGS)
+{
+	format_num_axis(CFIELD(SIZES, p, k), true, buf, len);
+}
+
+static json_object *json_SIZES(const struct profile *p, const struct key_def *k)
+{
+	return json_num_axis(CFIELD(SIZES, p, k));
+}
+
 /* include: the loader reads it; nothing is stored, formatted or planned. */
 static int set_INCLUDE(SET_ARGS)
 {

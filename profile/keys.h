@@ -36,6 +36,9 @@
 	X(LIST)      /* comma-separated names of `names`: a matrix axis */     \
 	X(SIZE_LIST) /* comma-separated sizes in [min, max] or "default"      \
 		      * (stored as 0): struct l2_cache_axis, an axis */        \
+	X(UINT_LIST) /* comma-separated integers in [min, max], in the order  \
+		      * given: struct num_axis, an axis */                     \
+	X(SIZES)     /* comma-separated sizes in [min, max], likewise */       \
 	X(INCLUDE)   /* a base profile: read by the loader, stored nowhere */
 
 #define KEY_TYPE_ENUM_ITEM(T) KEY_##T,
@@ -52,6 +55,8 @@ enum key_type { KEY_TYPES(KEY_TYPE_ENUM_ITEM) _KEY_TYPE_MAX };
 #define KEY_CTYPE_ENUM int /* any enum of int's size; read and written as int */
 #define KEY_CTYPE_LIST axis_mask
 #define KEY_CTYPE_SIZE_LIST struct l2_cache_axis
+#define KEY_CTYPE_UINT_LIST struct num_axis
+#define KEY_CTYPE_SIZES struct num_axis
 
 struct key_def {
 	const char *section;
@@ -79,6 +84,8 @@ struct key_def {
 #define KEY_IS_KEEP_UINT(m) KEY_IS_SCALAR_(KEEP_UINT, m)
 #define KEY_IS_PERCENT(m) KEY_IS_SCALAR_(PERCENT, m)
 #define KEY_IS_SIZE_LIST(m) KEY_IS_SCALAR_(SIZE_LIST, m)
+#define KEY_IS_UINT_LIST(m) KEY_IS_SCALAR_(UINT_LIST, m)
+#define KEY_IS_SIZES(m) KEY_IS_SCALAR_(SIZES, m)
 /* An ENUM key over names TABLE is a field of `enum TABLE`; a LIST key
  * over them an axis_mask. */
 #define KEY_IS_NAMED_ENUM(m, table)                                            \

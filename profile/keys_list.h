@@ -90,14 +90,23 @@ KEYS_ENTRY(STRING, "workload", "tarball", "auto", 0, 0, workload.tarball,
 	"Tarball for tarball-write/-read: auto (linux-source when installed, else generated), generated, or a path.")
 KEYS_ENTRY(SIZE, "workload", "tarball_size", "64M", 1 * M, 16 * G, workload.tarball_size,
 	"Size of a generated tarball.")
-KEYS_NAMED(ENUM, "workload", "fio_rw", "randwrite", fio_rw, workload.fio_rw,
-	"fio rw=")
+KEYS_NAMED(LIST, "workload", "fio_rw", "randwrite", fio_rw,
+	workload.fio_rw,
+	"fio rw= (axis). With fio_job, the job file's ${BUILDAPP_RW}.")
 KEYS_NAMED(ENUM, "workload", "fio_target", "file", fio_target, workload.fio_target,
 	"What fio reads and writes: file (a file on the guest's filesystem) or device (the guest's disk itself, as the qcow2 L2 cache study ran it: fio_size of it from its start, the filesystem on it overwritten by writes and undone by the reset).")
-KEYS_ENTRY(SIZE, "workload", "fio_bs", "4K", 512, 16 * M, workload.fio_bs,
-	"fio bs=")
-KEYS_ENTRY(UINT, "workload", "fio_iodepth", "1", 1, 1024, workload.fio_iodepth,
-	"fio iodepth=")
+KEYS_ENTRY(SIZES, "workload", "fio_bs", "4K", 512, 16 * M, workload.fio_bs,
+	"fio bs= (axis), each a multiple of 512. With fio_job, ${BUILDAPP_BS} (bytes).")
+KEYS_ENTRY(UINT_LIST, "workload", "fio_iodepth", "1", 1, 1024, workload.fio_iodepth,
+	"fio iodepth= (axis). With fio_job, ${BUILDAPP_IODEPTH}.")
+KEYS_ENTRY(UINT_LIST, "workload", "fio_numjobs", "1", 1, 64, workload.fio_numjobs,
+	"fio numjobs= (axis): that many clones of the job, reported together (group_reporting). With fio_job, ${BUILDAPP_NUMJOBS}.")
+KEYS_NAMED(LIST, "workload", "fio_ioengine", "auto", fio_ioengine, workload.fio_ioengine,
+	"fio ioengine= (axis): auto (psync at iodepth 1, libaio above), psync, libaio, io_uring. psync is synchronous: its cells with an iodepth above 1 are left out. With fio_job, ${BUILDAPP_IOENGINE} (auto resolved).")
+KEYS_ENTRY(UINT_LIST, "workload", "fio_rwmixread", "50", 0, 100, workload.fio_rwmixread,
+	"fio rwmixread= (axis): percent of reads, for fio_rw rw and randrw (other cells are there once, without it). With fio_job, ${BUILDAPP_RWMIXREAD}, in every cell.")
+KEYS_ENTRY(STRING, "workload", "fio_job", "", 0, 0, workload.fio_job,
+	"A fio job file, relative to the profile, run instead of the built-in job, in the guests and on the host baseline alike; at most 64 KiB and 8 jobs. Its target is ${BUILDAPP_TARGET} (filename=: a file in the work directory, or the disk with fio_target = device) or ${BUILDAPP_DIR} (directory=); the fio_ keys reach it as ${BUILDAPP_BS}, ${BUILDAPP_IODEPTH}, ${BUILDAPP_NUMJOBS}, ${BUILDAPP_IOENGINE}, ${BUILDAPP_RW}, ${BUILDAPP_RWMIXREAD}, ${BUILDAPP_SIZE}, ${BUILDAPP_RUNTIME}. Checked with fio --parse-only when the profile is loaded; embedded in the kit. Each job's metrics are named fio_JOB_read_iops and so on. Empty: the built-in job.")
 KEYS_ENTRY(SIZE, "workload", "fio_size", "64M", 1 * M, 1 * T, workload.fio_size,
 	"fio size=")
 KEYS_ENTRY(BOOL, "workload", "fio_direct", "yes", 0, 0, workload.fio_direct,

@@ -27,6 +27,9 @@
 #include <json.h>
 
 #include "cleanup.h"
+#include "files.h"
+#include "guestproto.h"
+#include "jobfile.h"
 #include "keyref.h"
 #include "log.h"
 #include "parse.h"
@@ -37,7 +40,17 @@
 #define MAX_INCLUDE_DEPTH 8
 #define MAX_LINE_LEN 1000
 #define MAX_FILE_SIZE (1024 * 1024)
-#define MAX_KEYS 64
+/* Every key of keys_list.h, counted when compiled: a file names each at
+ * most once, and the origins are indexed like profile_keys. */
+#define KEYS_ENTRY(...) +1
+#define KEYS_NAMED(...) +1
+#define KEYS_UNSTORED(...) +1
+enum { MAX_KEYS = 0
+#include "keys_list.h"
+};
+#undef KEYS_ENTRY
+#undef KEYS_NAMED
+#undef KEYS_UNSTORED
 /* iniparser 4.1's line buffer (ASCIILINESZ in its iniparser.c): it reads
  * a line, continuations joined, of at most INI_LINE_MAX - 1 characters. */
 #define INI_LINE_MAX 1024
@@ -371,31 +384,7 @@ static int load_file(struct load_state *st, const char *path,
 
 static int read_whole_file(const char *path, char **ret, size_t *ret_len)
 {
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
-	_cleanup_free_ char *buf = NULL;
-	struct stat sb;
-	size_t n;
-
-	if (!f)
-		return -errno;
-	/* Not a pipe or device: reading one could block or never end. */
-	if (fstat(fileno(f), &sb) < 0)
-		return -errno;
-	if (S_ISDIR(sb.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(sb.st_mode))
-		return -EINVAL;
-	buf = malloc(MAX_FILE_SIZE + 1);
-	if (!buf)
-		return -ENOMEM;
-	n = fread(buf, 1, MAX_FILE_SIZE + 1, f);
-	if (ferror(f))
-		return -EIO;
-	if (n > MAX_FILE_SIZE)
-		return -EFBIG;
-	*ret = TAKE_PTR(buf);
-	*ret_len = n;
-	return 0;
+	return files_read_regular(path, MAX_FILE_SIZE, ret, ret_len);
 }
 
 /* Loads the base profile named by `include = VALUE` in FILE at LINE. */
@@ -519,12 +508,71 @@ static bool sweeps_level(const struct profile *p, const char *axis, const char *
 	return found;
 }
 
+/* [workload] fio_job as a path: relative to the file that named it, as
+ * an include is.  Returns 0 or -EINVAL (reported). */
+static int resolve_job_path(struct load_state *st)
+{
+	struct profile_workload *w = &st->profile.workload;
+	const struct origin *o = &st->origins[keys_find("workload", "fio_job") - profile_keys];
+	_cleanup_free_ char *dir = strdup(o->line ? o->file : st->profile.path);
+	char path[PATH_MAX];
+
+	if (!dir)
+		return -ENOMEM;
+	if (w->fio_job[0] == '/' || !w->fio_job[0])
+		return 0;
+	size_t n = (size_t)snprintf(path, sizeof(path), "%s/%s", dirname(dir), w->fio_job);
+	if (n >= sizeof(w->fio_job))
+		return bad_key(st, "workload", "fio_job", "path too long");
+	memcpy(w->fio_job, path, n + 1);
+	return 0;
+}
+
+/* The fio knobs and job file, when fio is among the kinds. */
+static int check_fio(struct load_state *st)
+{
+	const struct profile_workload *w = &st->profile.workload;
+	char why[768];
+	bool built_in = !w->fio_job[0];
+	int r;
+
+	if (!(w->kinds & AXIS_BIT(WORKLOAD_FIO)))
+		return 0;
+	if (w->fio_ioengine == AXIS_BIT(FIO_IOENGINE_PSYNC)) {
+		for (unsigned i = 0; i < w->fio_iodepth.n; i++)
+			if (w->fio_iodepth.v[i] == 1)
+				goto psync_ok;
+		return bad_key(st, "workload", "fio_ioengine",
+			       "psync is synchronous and every [workload] fio_iodepth "
+			       "is above 1: use libaio or io_uring, or an iodepth of 1");
+	}
+psync_ok:
+	if (built_in && w->fio_rwmixread.n > 1 &&
+	    !(w->fio_rw & (AXIS_BIT(FIO_RW_RW) | AXIS_BIT(FIO_RW_RANDRW))))
+		return bad_key(st, "workload", "fio_rwmixread",
+			       "sweeps several levels, but [workload] fio_rw has neither "
+			       "rw nor randrw, the only ones that mix reads and writes");
+	if (w->fio_ioengine != AXIS_BIT(FIO_IOENGINE_AUTO) &&
+	    (r = jobfile_check_engines(&st->profile, GUESTPROTO_FIO, why, sizeof(why))) < 0)
+		return bad_key(st, "workload", "fio_ioengine", why);
+	if (built_in)
+		return 0;
+	r = resolve_job_path(st);
+	if (r < 0)
+		return r;
+	r = jobfile_check(w->fio_job, &st->profile, GUESTPROTO_FIO, why, sizeof(why));
+	if (r < 0)
+		return bad_key(st, "workload", "fio_job", why);
+	return 0;
+}
+
 /* Checks that involve more than one key. */
 static int check_combinations(struct load_state *st)
 {
 	struct profile *p = &st->profile;
 	size_t n_cells, n_excluded;
 	char msg[256];
+	int r;
 
 	if (!is_name(p->appliance.name))
 		return bad_key(st, "appliance", "name",
@@ -569,9 +617,13 @@ static int check_combinations(struct load_state *st)
 	if (p->storage.cluster_size & (p->storage.cluster_size - 1))
 		return bad_key(st, "storage", "cluster_size",
 			       "must be a power of two");
-	if (p->workload.fio_bs % 512)
-		return bad_key(st, "workload", "fio_bs",
-			       "must be a multiple of 512");
+	for (unsigned i = 0; i < p->workload.fio_bs.n; i++)
+		if (p->workload.fio_bs.v[i] % 512)
+			return bad_key(st, "workload", "fio_bs",
+				       "must be a multiple of 512");
+	r = check_fio(st);
+	if (r < 0)
+		return r;
 	if (p->workload.durability_record_size % 512)
 		return bad_key(st, "workload", "durability_record_size",
 			       "must be a multiple of 512");

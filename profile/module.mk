@@ -7,9 +7,11 @@ $(B)/profile/%.o: INCDIRS = $(PROFILE_INCDIRS)
 # (libprofile-build.a): the INI loader (iniparser), the planner that
 # expands a profile into cells and runs, the key reference (typo hints,
 # doc strings, Markdown).
-PROFILE_SRCS := profile/profile.c profile/keys.c profile/plan.c profile/uploadurl.c \
+PROFILE_SRCS := profile/profile.c profile/keys.c profile/plan.c profile/plan_read.c \
+	profile/uploadurl.c \
 	profile/questions.c
-PROFILE_BUILD_SRCS := profile/loader.c profile/planner.c profile/keyref.c
+PROFILE_BUILD_SRCS := profile/loader.c profile/planner.c profile/keyref.c \
+	profile/jobfile.c
 $(B)/libprofile.a: $(PROFILE_SRCS:%.c=$(B)/%.o)
 $(B)/libprofile-build.a: $(PROFILE_BUILD_SRCS:%.c=$(B)/%.o)
 # Order matters for static linking: the loader uses the model.

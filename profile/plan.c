@@ -14,11 +14,7 @@
 #include "log.h"
 #include "parse.h"
 
-#define PLAN_FORMAT "buildapp-plan"
-#define PLAN_VERSION 1
 #define WHY_MAX 256
-
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_tokener, json_tokener_free)
 
 void plan_release(struct plan *plan)
 {
@@ -57,6 +53,8 @@ enum field_type {
 	FIELD_L2_CACHE, /* bytes, an int64_t; 0: QEMU's default; null: as absent */
 	FIELD_GUEST,    /* a boolean, true in a guest (the cell's `host` is the
 			 * opposite); absent: true, null refused */
+	FIELD_COUNT,    /* an integer, an int64_t; null or absent: -1 */
+	FIELD_BYTES,    /* likewise, in bytes, shown as a size ("4K") */
 };
 
 enum field_presence {
@@ -92,6 +90,8 @@ struct cell_field {
 	bool id_host;       /* "host" in its place in a host cell's id */
 	/* Read after the others: what its absence means depends on them. */
 	bool read_late;
+	/* A knob of fio's: none in a cell of another workload. */
+	bool fio;
 };
 
 #define CELL_FIELD_(f, type)                                                   \
@@ -130,6 +130,26 @@ static const struct cell_field cell_fields[] = {
 	/* Came with version 1's host cells: a cell without it ran in a guest. */
 	{.name = "guest", .type = FIELD_GUEST, .offset = CELL_FIELD_(host, bool),
 	 .presence = MEMBER_ADDED, .axis = true},
+	/* fio's knobs as axes: null where the sweep does not vary them, so
+	 * cells before them, and those of sweeps that vary none, keep their
+	 * ids; a host cell has them as its guests do. */
+	{.name = "fio_rw", .type = FIELD_NAME, .names = &fio_rw_names,
+	 .offset = CELL_INT(fio_rw), .presence = MEMBER_ADDED, .axis = true,
+	 .id_place = 9, .id_key = "rw", .fio = true},
+	{.name = "fio_bs", .type = FIELD_BYTES, .offset = CELL_FIELD_(fio_bs, int64_t),
+	 .presence = MEMBER_ADDED, .axis = true, .id_place = 10, .id_key = "bs", .fio = true},
+	{.name = "fio_iodepth", .type = FIELD_COUNT,
+	 .offset = CELL_FIELD_(fio_iodepth, int64_t), .presence = MEMBER_ADDED,
+	 .axis = true, .id_place = 11, .id_key = "qd", .fio = true},
+	{.name = "fio_numjobs", .type = FIELD_COUNT,
+	 .offset = CELL_FIELD_(fio_numjobs, int64_t), .presence = MEMBER_ADDED,
+	 .axis = true, .id_place = 12, .id_key = "jobs", .fio = true},
+	{.name = "fio_ioengine", .type = FIELD_NAME, .names = &fio_ioengine_names,
+	 .offset = CELL_INT(fio_ioengine), .presence = MEMBER_ADDED, .axis = true,
+	 .id_place = 13, .id_key = "engine", .fio = true},
+	{.name = "fio_rwmixread", .type = FIELD_COUNT,
+	 .offset = CELL_FIELD_(fio_rwmixread, int64_t), .presence = MEMBER_ADDED,
+	 .axis = true, .id_place = 14, .id_key = "mix", .fio = true},
 };
 #define N_CELL_FIELDS (sizeof(cell_fields) / sizeof(cell_fields[0]))
 
@@ -153,6 +173,8 @@ static int64_t field_value(const struct plan_cell *c, const struct cell_field *f
 	case FIELD_PREALLOC:
 		return *(const int *)p;
 	case FIELD_L2_CACHE:
+	case FIELD_COUNT:
+	case FIELD_BYTES:
 		return *(const int64_t *)p;
 	case FIELD_GUEST:
 		return !*(const bool *)p;
@@ -171,6 +193,8 @@ static bool field_is_none(const struct plan_cell *c, const struct cell_field *f)
 	if (f->qemu != NOT_QEMU && c->host)
 		return true;
 	if (f->type == FIELD_L2_CACHE && c->format != IMAGE_FORMAT_QCOW2)
+		return true;
+	if (f->fio && c->workload != WORKLOAD_FIO)
 		return true;
 	return field_value(c, f) < 0;
 }
@@ -192,14 +216,69 @@ static const char *value_text(const struct plan_cell *c, const struct cell_field
 		return plan_cell_prealloc_name(c);
 	case FIELD_L2_CACHE:
 		return v < 0 ? "-" : v ? format_size((uint64_t)v, buf, len) : "default";
+	case FIELD_BYTES:
+		return v < 0 ? "-" : format_size((uint64_t)v, buf, len);
+	case FIELD_COUNT:
+		if (v < 0)
+			return "-";
+		snprintf(buf, len, "%lld", (long long)v);
+		return buf;
 	}
 	return "?";
+}
+
+/* Whether F of C, with value V, is a part of C's id: the fields of its
+ * place always, one with a key only when the cell has a value of its own
+ * (an L2 cache size: not QEMU's default, 0). */
+static bool in_id(const struct plan_cell *c, const struct cell_field *f, int64_t v)
+{
+	if (!f->id_key)
+		return true;
+	if (f->type == FIELD_L2_CACHE)
+		return v > 0;
+	return !field_is_none(c, f);
 }
 
 static const char *field_text(const struct plan_cell *c, const struct cell_field *f,
 			      char *buf, size_t len)
 {
 	return field_is_none(c, f) ? "-" : value_text(c, f, field_value(c, f), buf, len);
+}
+
+/* The first level of axis A (the profile's one value), or DEF when A is
+ * empty (a profile not made by the loader). */
+static uint64_t first_level(const struct num_axis *a, uint64_t def)
+{
+	return a->n ? a->v[0] : def;
+}
+
+static int first_name(axis_mask m, int def)
+{
+	return m ? __builtin_ctz(m) : def;
+}
+
+void plan_cell_fio(const struct profile *profile, const struct plan_cell *cell,
+		   struct fio_knobs *ret)
+{
+	const struct profile_workload *w = &profile->workload;
+	int engine = cell->fio_ioengine >= 0
+			     ? cell->fio_ioengine
+			     : first_name(w->fio_ioengine, FIO_IOENGINE_AUTO);
+
+	*ret = (struct fio_knobs){
+		.rw = cell->fio_rw >= 0 ? cell->fio_rw
+					: first_name(w->fio_rw, FIO_RW_RANDWRITE),
+		.bs = cell->fio_bs >= 0 ? (uint64_t)cell->fio_bs
+					: first_level(&w->fio_bs, 4096),
+		.iodepth = cell->fio_iodepth >= 0 ? (uint64_t)cell->fio_iodepth
+						  : first_level(&w->fio_iodepth, 1),
+		.numjobs = cell->fio_numjobs >= 0 ? (uint64_t)cell->fio_numjobs
+						  : first_level(&w->fio_numjobs, 1),
+		.rwmixread = cell->fio_rwmixread >= 0
+				     ? (uint64_t)cell->fio_rwmixread
+				     : first_level(&w->fio_rwmixread, 50),
+	};
+	ret->ioengine = fio_ioengine_resolve((enum fio_ioengine)engine, ret->iodepth);
 }
 
 void plan_cell_make_id(struct plan_cell *cell)
@@ -212,7 +291,7 @@ void plan_cell_make_id(struct plan_cell *cell)
 		for (size_t i = 0; i < N_CELL_FIELDS && used < size; i++) {
 			const struct cell_field *f = &cell_fields[i];
 			int64_t v = field_value(cell, f);
-			if (f->id_place != place || (f->id_key && v <= 0))
+			if (f->id_place != place || !in_id(cell, f, v))
 				continue;
 			/* The value the cell holds, not the JSON's (field_text), as
 			 * ids always were: they match cells across hosts. */
@@ -263,6 +342,8 @@ static json_object *field_to_json(const struct plan_cell *c, const struct cell_f
 	case FIELD_PREALLOC:
 		return json_object_new_string(field_text(c, f, buf, sizeof(buf)));
 	case FIELD_L2_CACHE:
+	case FIELD_COUNT:
+	case FIELD_BYTES:
 		return json_object_new_int64(field_value(c, f));
 	case FIELD_GUEST:
 		return json_object_new_boolean(field_value(c, f));
@@ -274,10 +355,13 @@ static json_object *cell_to_json(const struct plan_cell *c, bool axes_only)
 {
 	json_object *o = json_object_new_object();
 
-	for (size_t i = 0; o && i < N_CELL_FIELDS; i++)
-		if (cell_fields[i].axis || !axes_only)
-			json_object_object_add(o, cell_fields[i].name,
-					       field_to_json(c, &cell_fields[i]));
+	for (size_t i = 0; o && i < N_CELL_FIELDS; i++) {
+		const struct cell_field *f = &cell_fields[i];
+		/* A fio knob only where the sweep varies it: the cells of
+		 * every other sweep are written as they always were. */
+		if ((f->axis || !axes_only) && !(f->fio && field_is_none(c, f)))
+			json_object_object_add(o, f->name, field_to_json(c, f));
+	}
 	return o;
 }
 
@@ -355,6 +439,19 @@ static int field_from_json(json_object *o, const struct cell_field *f,
 		}
 		*(int64_t *)p = json_object_get_int64(v);
 		return 0;
+	case FIELD_COUNT:
+	case FIELD_BYTES:
+		if (!v) {
+			*(int64_t *)p = -1;
+			return 0;
+		}
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
+		    json_object_get_int64(v) > INT32_MAX) {
+			snprintf(why, len, "%s: not a whole number", f->name);
+			return -EINVAL;
+		}
+		*(int64_t *)p = json_object_get_int64(v);
+		return 0;
 	case FIELD_GUEST:
 		if (!present) {
 			*(bool *)p = false;
@@ -388,9 +485,9 @@ static int cell_check_qemu(const struct plan_cell *c, char *why, size_t len)
 	return 0;
 }
 
-static int cell_from_json(json_object *o, struct plan_cell *ret, char *why, size_t len)
+int plan_cell_parse(json_object *o, struct plan_cell *ret, char *why, size_t len)
 {
-	struct plan_cell c = {.prealloc = -1};
+	struct plan_cell c = {.prealloc = -1, PLAN_CELL_NO_FIO};
 
 	if (!json_object_is_type(o, json_type_object)) {
 		snprintf(why, len, "not an object");
@@ -412,7 +509,7 @@ int plan_cell_from_json(json_object *o, struct plan_cell *c)
 {
 	char why[WHY_MAX];
 
-	return cell_from_json(o, c, why, sizeof(why));
+	return plan_cell_parse(o, c, why, sizeof(why));
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -502,312 +599,6 @@ int plan_write_json(const struct plan *plan, FILE *f)
 	    fputc('\n', f) < 0)
 		return -EIO;
 	return 0;
-}
-
-/* ---- reading ------------------------------------------------------------- */
-
-/* The plan travels in the kit to someone else's server: it is read as
- * untrusted input.  Every member is checked for its type and range, and
- * a bad one is named (`cells[3].cache`); nothing in it can crash the
- * reader or be read as a default. */
-
-#define PLAN_FILE_MAX (64 << 20)
-
-/* Profile text of a JSON value written by keys_to_json.  Returns 0,
- * -EINVAL (a type keys_to_json never writes) or -E2BIG. */
-static int json_to_text(json_object *v, char *buf, size_t len)
-{
-	size_t used = 0;
-	int n;
-
-	switch (json_object_get_type(v)) {
-	case json_type_string:
-		n = snprintf(buf, len, "%s", json_object_get_string(v));
-		break;
-	case json_type_boolean:
-		n = snprintf(buf, len, "%s", json_object_get_boolean(v) ? "yes" : "no");
-		break;
-	case json_type_int:
-		/* Signed when negative, so the key's range refuses it. */
-		if (json_object_get_int64(v) < 0)
-			n = snprintf(buf, len, "%" PRId64, json_object_get_int64(v));
-		else
-			n = snprintf(buf, len, "%" PRIu64, json_object_get_uint64(v));
-		break;
-	case json_type_double:
-		n = snprintf(buf, len, "%.17g", json_object_get_double(v));
-		break;
-	case json_type_array:
-		buf[0] = '\0';
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			json_object *item = json_object_array_get_idx(v, i);
-			if (!json_object_is_type(item, json_type_string))
-				return -EINVAL;
-			n = snprintf(buf + used, len - used, "%s%s", i ? "," : "",
-				     json_object_get_string(item));
-			if (n < 0 || (size_t)n >= len - used)
-				return -E2BIG;
-			used += (size_t)n;
-		}
-		return 0;
-	default:
-		return -EINVAL;
-	}
-	return n < 0 || (size_t)n >= len ? -E2BIG : 0;
-}
-
-static bool section_known(const char *name)
-{
-	for (size_t s = 0; s < n_profile_sections; s++)
-		if (strcmp(profile_sections[s], name) == 0)
-			return true;
-	return false;
-}
-
-/* Nothing unknown: a misspelt or foreign member would otherwise be
- * ignored and its key left at the default without a word. */
-static int profile_check_members(const char *path, json_object *jp)
-{
-	json_object_object_foreach(jp, sec, members) {
-		if (strcmp(sec, "path") == 0)
-			continue;
-		if (!section_known(sec))
-			return log_error_code(-EINVAL, "plan '%s': profile.%s: unknown section",
-					      path, sec);
-		if (!json_object_is_type(members, json_type_object))
-			return log_error_code(-EINVAL, "plan '%s': profile.%s: not an object",
-					      path, sec);
-		json_object_object_foreach(members, name, value) {
-			(void)value;
-			if (!keys_stored(keys_find(sec, name)))
-				return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: unknown key",
-						      path, sec, name);
-		}
-	}
-	return 0;
-}
-
-static int profile_from_json(const char *path, json_object *jp, struct profile *p)
-{
-	json_object *v, *sec;
-	char text[1024], reason[512];
-	int r;
-
-	if (!json_object_is_type(jp, json_type_object))
-		return log_error_code(-EINVAL, "plan '%s': profile: not an object", path);
-	r = profile_check_members(path, jp);
-	if (r < 0)
-		return r;
-	r = keys_set_defaults(p);
-	if (r < 0)
-		return r;
-	if (json_object_object_get_ex(jp, "path", &v)) {
-		if (!json_object_is_type(v, json_type_string) ||
-		    strlen(json_object_get_string(v)) >= sizeof(p->path))
-			return log_error_code(-EINVAL, "plan '%s': profile.path: not a path",
-					      path);
-		snprintf(p->path, sizeof(p->path), "%s", json_object_get_string(v));
-	}
-	for (size_t i = 0; i < n_profile_keys; i++) {
-		const struct key_def *k = &profile_keys[i];
-		if (!keys_stored(k))
-			continue;
-		if (!json_object_object_get_ex(jp, k->section, &sec) ||
-		    !json_object_object_get_ex(sec, k->name, &v))
-			return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: missing",
-					      path, k->section, k->name);
-		r = json_to_text(v, text, sizeof(text));
-		if (r < 0)
-			return log_error_code(-EINVAL, "plan '%s': profile.%s.%s: %s", path,
-					      k->section, k->name,
-					      r == -E2BIG ? "too long" : "wrong type");
-		r = keys_set(p, k, text, reason, sizeof(reason));
-		if (r < 0)
-			return log_error_code(r, "plan '%s': profile.%s.%s: %s", path,
-					      k->section, k->name, reason);
-	}
-	return 0;
-}
-
-/* An integer member of O in [0, MAX]. */
-static bool get_count(json_object *o, const char *key, int64_t max, int64_t *ret)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
-		return false;
-	*ret = json_object_get_int64(v);
-	return *ret >= 0 && *ret <= max;
-}
-
-static int cells_from_json(const char *path, json_object *cells, struct plan *plan)
-{
-	char why[WHY_MAX];
-
-	if (!json_object_is_type(cells, json_type_array))
-		return log_error_code(-EINVAL, "plan '%s': cells: not a list", path);
-	size_t n = json_object_array_length(cells);
-	if (n == 0 || n > PLAN_MAX_CELLS)
-		return log_error_code(-EINVAL, "plan '%s': cells: %zu cells, not 1 to %d",
-				      path, n, PLAN_MAX_CELLS);
-	plan->cells = calloc(n + 1, sizeof(*plan->cells));
-	if (!plan->cells)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		if (cell_from_json(json_object_array_get_idx(cells, i), &plan->cells[i],
-				   why, sizeof(why)) < 0)
-			return log_error_code(-EINVAL, "plan '%s': cells[%zu]: %s", path, i, why);
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(plan->cells[j].id, plan->cells[i].id) == 0)
-				return log_error_code(-EINVAL, "plan '%s': cells[%zu] is cells[%zu] again (%s)",
-						      path, i, j, plan->cells[i].id);
-		plan->n_cells = i + 1;
-	}
-	return 0;
-}
-
-static int compare_runs(const void *a, const void *b)
-{
-	const struct plan_run *x = a, *y = b;
-
-	if (x->cell != y->cell)
-		return x->cell < y->cell ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* No (cell, run) twice: each would be made and journaled again. */
-static int runs_check_duplicates(const char *path, const struct plan *plan)
-{
-	_cleanup_free_ struct plan_run *sorted = calloc(plan->n_runs + 1, sizeof(*sorted));
-
-	if (!sorted)
-		return -ENOMEM;
-	memcpy(sorted, plan->runs, plan->n_runs * sizeof(*sorted));
-	qsort(sorted, plan->n_runs, sizeof(*sorted), compare_runs);
-	for (size_t i = 1; i < plan->n_runs; i++)
-		if (compare_runs(&sorted[i - 1], &sorted[i]) == 0)
-			return log_error_code(-EINVAL, "plan '%s': runs: run %u of cells[%u] "
-					      "is there twice (runs[%u] and runs[%u])",
-					      path, sorted[i].index, sorted[i].cell,
-					      sorted[i - 1].position, sorted[i].position);
-	return 0;
-}
-
-static int runs_from_json(const char *path, json_object *root, struct plan *plan)
-{
-	unsigned per_cell = plan->profile.sweep.runs;
-	int64_t total;
-	json_object *arr;
-
-	if (!json_object_object_get_ex(root, "runs", &arr) ||
-	    !json_object_is_type(arr, json_type_array))
-		return log_error_code(-EINVAL, "plan '%s': runs: not a list", path);
-	size_t n = json_object_array_length(arr);
-	if (n == 0 || n > PLAN_MAX_RUNS)
-		return log_error_code(-EINVAL, "plan '%s': runs: %zu runs, not 1 to %d",
-				      path, n, PLAN_MAX_RUNS);
-	if (!get_count(root, "total_runs", PLAN_MAX_RUNS, &total) || (size_t)total != n)
-		return log_error_code(-EINVAL, "plan '%s': total_runs: not the %zu runs listed",
-				      path, n);
-	plan->runs = calloc(n + 1, sizeof(*plan->runs));
-	if (!plan->runs)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(arr, i);
-		int64_t cell, run;
-		if (!json_object_is_type(o, json_type_object) ||
-		    !get_count(o, "cell", (int64_t)plan->n_cells - 1, &cell) ||
-		    !get_count(o, "run", (int64_t)per_cell - 1, &run))
-			return log_error_code(-EINVAL, "plan '%s': runs[%zu]: not a cell "
-					      "index below %zu and a run index below "
-					      "[sweep] runs = %u", path, i, plan->n_cells,
-					      per_cell);
-		plan->runs[i] = (struct plan_run){(unsigned)i, (unsigned)cell, (unsigned)run};
-	}
-	plan->n_runs = n;
-	return runs_check_duplicates(path, plan);
-}
-
-static int plan_from_json(const char *path, json_object *root, struct plan *plan)
-{
-	json_object *v;
-	int64_t version;
-	int r;
-
-	if (!json_object_is_type(root, json_type_object) ||
-	    !json_object_object_get_ex(root, "format", &v) ||
-	    !json_object_is_type(v, json_type_string) ||
-	    strcmp(json_object_get_string(v), PLAN_FORMAT) != 0)
-		return log_error_code(-EINVAL, "'%s' is not a buildapp plan", path);
-	if (!get_count(root, "version", INT32_MAX, &version) || version != PLAN_VERSION)
-		return log_error_code(-EINVAL, "plan '%s': version: not %d (a kit of "
-				      "another buildapp?)", path, PLAN_VERSION);
-	if (!json_object_object_get_ex(root, "profile", &v))
-		return log_error_code(-EINVAL, "plan '%s': no profile", path);
-	r = profile_from_json(path, v, &plan->profile);
-	if (r < 0)
-		return r;
-	if (!json_object_object_get_ex(root, "cells", &v))
-		return log_error_code(-EINVAL, "plan '%s': no cells", path);
-	r = cells_from_json(path, v, plan);
-	if (r < 0)
-		return r;
-	plan->excluded = calloc(1, sizeof(*plan->excluded));
-	if (!plan->excluded)
-		return -ENOMEM;
-	return runs_from_json(path, root, plan);
-}
-
-int plan_parse_json(const char *name, const char *text, size_t len, struct plan *ret)
-{
-	_cleanup_(json_tokener_freep) json_tokener *tok = json_tokener_new();
-	_cleanup_(json_object_putp) json_object *root = NULL;
-	struct plan plan = {.n_cells = 0};
-	int r;
-
-	if (!tok)
-		return -ENOMEM;
-	if (len > INT_MAX)
-		return log_error_code(-EFBIG, "plan '%s': too large", name);
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	enum json_tokener_error e = json_tokener_get_error(tok);
-	if (e == json_tokener_continue)
-		return log_error_code(-EINVAL, "plan '%s': not JSON: it ends too early", name);
-	if (e != json_tokener_success)
-		return log_error_code(-EINVAL, "plan '%s': not JSON: %s", name,
-				      json_tokener_error_desc(e));
-	/* One document, maybe followed by white space: nothing else. */
-	for (size_t i = json_tokener_get_parse_end(tok); i < len; i++)
-		if (!strchr(" \t\r\n", text[i]))
-			return log_error_code(-EINVAL, "plan '%s': text after the JSON "
-					      "document", name);
-	r = plan_from_json(name, root, &plan);
-	if (r < 0) {
-		plan_release(&plan);
-		return r;
-	}
-	*ret = plan;
-	return 0;
-}
-
-int plan_read_json(const char *path, struct plan *ret)
-{
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
-	_cleanup_free_ char *buf = NULL;
-	size_t n;
-
-	if (!f)
-		return log_error_errno(-errno, "cannot read plan '%s'", path);
-	buf = malloc(PLAN_FILE_MAX + 1);
-	if (!buf)
-		return -ENOMEM;
-	n = fread(buf, 1, PLAN_FILE_MAX + 1, f);
-	if (ferror(f))
-		return log_error_errno(-EIO, "cannot read plan '%s'", path);
-	if (n > PLAN_FILE_MAX)
-		return log_error_code(-EFBIG, "plan '%s': larger than %d MiB", path,
-				      PLAN_FILE_MAX >> 20);
-	return plan_parse_json(path, buf, n, ret);
 }
 
 ssize_t plan_cell_find(const struct plan *plan, const char *id)

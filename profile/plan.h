@@ -12,6 +12,10 @@
 
 #include "profile.h"
 
+/* The plan's JSON: "format" and "version" (docs/plan.md). */
+#define PLAN_FORMAT "buildapp-plan"
+#define PLAN_VERSION 1
+
 #define PLAN_CELL_ID_MAX 128
 #define PLAN_REASON_MAX 160
 /* Hard limits so a profile cannot ask for a plan that fills memory. */
@@ -21,10 +25,13 @@
 /* A cell's id is its axis values joined by '/': backend, format,
  * preallocation, ["l2=SIZE" for a qcow2 cell with an L2 cache size of
  * its own,] cache, aio, bus and workload; "-" for a value the cell does
- * not have, and "host" in the bus's place for a host-native cell:
+ * not have, and "host" in the bus's place for a host-native cell; then
+ * each fio knob the sweep varies, as KEY=VALUE (rw=, bs=, qd=, jobs=,
+ * engine=, mix=):
  * "lvm/raw/-/unsafe/threads/virtio/fio",
  * "qcow2/qcow2/off/l2=1M/none/threads/-/qemu-img-bench",
- * "raw/raw/sparse/-/-/host/fio". */
+ * "raw/raw/sparse/-/-/host/fio",
+ * "lvm/raw/-/none/threads/virtio/fio/rw=randread/qd=32". */
 struct plan_cell {
 	char id[PLAN_CELL_ID_MAX];
 	enum backend backend;
@@ -42,6 +49,26 @@ struct plan_cell {
 	 * qemu-img-bench cells are not: QEMU's block layer is between the
 	 * tool and the image, as in a guest. */
 	bool host;
+	/* fio's knobs, in a fio cell of a sweep that varies them (a list of
+	 * more than one value in the profile); -1 otherwise: the profile's
+	 * one value applies (plan_cell_fio), and the cell's id stays what
+	 * it was before the knobs were axes.  rwmixread is -1 too in a
+	 * cell whose rw mixes nothing (built-in job). */
+	int fio_rw;            /* enum fio_rw */
+	int64_t fio_bs;        /* bytes */
+	int64_t fio_iodepth;
+	int64_t fio_numjobs;
+	int fio_ioengine;      /* enum fio_ioengine */
+	int64_t fio_rwmixread; /* percent */
+};
+
+/* fio's knobs of a cell as its run uses them: the cell's own where the
+ * sweep varies them, else the profile's one value. */
+struct fio_knobs {
+	enum fio_rw rw;
+	uint64_t bs, iodepth, numjobs;
+	enum fio_ioengine ioengine; /* auto resolved: psync or libaio */
+	uint64_t rwmixread;
 };
 
 struct plan_excluded {
@@ -79,6 +106,14 @@ struct plan_cache_row {
 	bool flushes_honoured;
 };
 struct plan_cache_row plan_cache_row(enum cache_mode mode);
+/* The knobs of CELL of a plan of PROFILE, into *ret. */
+void plan_cell_fio(const struct profile *profile, const struct plan_cell *cell,
+		   struct fio_knobs *ret);
+/* A cell with no fio knob of its own (every one -1): what a planner
+ * starts from. */
+#define PLAN_CELL_NO_FIO                                                       \
+	.fio_rw = -1, .fio_bs = -1, .fio_iodepth = -1, .fio_numjobs = -1,      \
+	.fio_ioengine = -1, .fio_rwmixread = -1
 /* Fills cell->id from its fields. */
 void plan_cell_make_id(struct plan_cell *cell);
 
@@ -88,6 +123,8 @@ void plan_cell_make_id(struct plan_cell *cell);
 struct json_object;
 struct json_object *plan_cell_to_json(const struct plan_cell *cell);
 int plan_cell_from_json(struct json_object *o, struct plan_cell *ret);
+/* plan_cell_from_json, saying what is wrong with O in WHY (LEN bytes). */
+int plan_cell_parse(struct json_object *o, struct plan_cell *ret, char *why, size_t len);
 
 /* The axes of a cell: the members of its JSON object that tell one
  * configuration from another (all but "id" and "workload"), in the

@@ -58,6 +58,89 @@ static size_t placements(const struct profile *p, struct placement *out)
 typedef int (*cell_visitor)(void *ctx, const struct plan_cell *c,
 			    const char *excluded_reason);
 
+/* The levels of a numeric fio knob the sweep varies, into OUT; one level
+ * of -1 when it has one value (the cell then has none of its own). */
+static size_t num_levels(const struct num_axis *a, int64_t *out)
+{
+	if (a->n < 2) {
+		out[0] = -1;
+		return 1;
+	}
+	for (unsigned i = 0; i < a->n; i++)
+		out[i] = (int64_t)a->v[i];
+	return a->n;
+}
+
+static size_t name_levels(axis_mask m, int max, int *out)
+{
+	if (!m || !(m & (m - 1))) {
+		out[0] = -1;
+		return 1;
+	}
+	return axis_values(m, max, out);
+}
+
+/* Why cell C, a fio cell of P, cannot run, or NULL. */
+static const char *fio_excluded(const struct profile *p, const struct plan_cell *c)
+{
+	struct fio_knobs k;
+
+	plan_cell_fio(p, c, &k);
+	if (k.ioengine == FIO_IOENGINE_PSYNC && k.iodepth > 1)
+		return "psync is synchronous: it never has more than one I/O "
+		       "in flight, so an iodepth above 1 would measure iodepth 1";
+	return NULL;
+}
+
+/* Visits BASE, and for a fio cell one cell per combination of the fio
+ * knobs the sweep varies; rwmixread only where rw mixes reads and writes
+ * (a job file may use it anywhere: there, in every cell).  WHY is BASE's
+ * own reason to be left out, or NULL. */
+static int visit_fio(const struct profile *p, const struct plan_cell *base,
+		     const char *why, cell_visitor visit, void *ctx)
+{
+	const struct profile_workload *w = &p->workload;
+	int rws[_FIO_RW_MAX], engines[_FIO_IOENGINE_MAX];
+	int64_t bss[NUM_AXIS_MAX], depths[NUM_AXIS_MAX], jobs[NUM_AXIS_MAX],
+		mixes[NUM_AXIS_MAX];
+	static const int64_t no_mix = -1;
+
+	if (base->workload != WORKLOAD_FIO)
+		return visit(ctx, base, why);
+	size_t nrw = name_levels(w->fio_rw, _FIO_RW_MAX, rws);
+	size_t nbs = num_levels(&w->fio_bs, bss);
+	size_t nqd = num_levels(&w->fio_iodepth, depths);
+	size_t nj = num_levels(&w->fio_numjobs, jobs);
+	size_t ne = name_levels(w->fio_ioengine, _FIO_IOENGINE_MAX, engines);
+	size_t nmix = num_levels(&w->fio_rwmixread, mixes);
+
+	for (size_t a = 0; a < nrw; a++)
+	for (size_t b = 0; b < nbs; b++)
+	for (size_t q = 0; q < nqd; q++)
+	for (size_t j = 0; j < nj; j++)
+	for (size_t e = 0; e < ne; e++) {
+		struct plan_cell c = *base;
+		struct fio_knobs k;
+
+		c.fio_rw = rws[a];
+		c.fio_bs = bss[b];
+		c.fio_iodepth = depths[q];
+		c.fio_numjobs = jobs[j];
+		c.fio_ioengine = engines[e];
+		plan_cell_fio(p, &c, &k);
+		bool mixed = w->fio_job[0] || fio_rw_mixed(k.rw);
+		const int64_t *mix_list = mixed ? mixes : &no_mix;
+		for (size_t m = 0; m < (mixed ? nmix : 1); m++) {
+			c.fio_rwmixread = mix_list[m];
+			plan_cell_make_id(&c);
+			int r = visit(ctx, &c, why ? why : fio_excluded(p, &c));
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
 /* The workloads a host-native cell can run: those the guest agent runs
  * on a mounted filesystem with a tool the host has too. */
 static bool runs_on_host(enum workload_kind w)
@@ -67,8 +150,8 @@ static bool runs_on_host(enum workload_kind w)
 
 /* The host-native cell of placement PL for workload W ([workload]
  * host_baseline): no guest, so no cache mode, aio, bus or L2 cache. */
-static int visit_host_cell(const struct placement *pl, enum workload_kind w,
-			   cell_visitor visit, void *ctx)
+static int visit_host_cell(const struct profile *p, const struct placement *pl,
+			   enum workload_kind w, cell_visitor visit, void *ctx)
 {
 	struct plan_cell cell = {
 		.backend = pl->backend,
@@ -81,15 +164,17 @@ static int visit_host_cell(const struct placement *pl, enum workload_kind w,
 		.workload = w,
 		.l2_cache = -1,
 		.host = true,
+		PLAN_CELL_NO_FIO,
 	};
 
 	plan_cell_make_id(&cell);
-	return visit(ctx, &cell,
-		     cell.format == IMAGE_FORMAT_QCOW2
-			     ? "host baseline: the host has no native view of a "
-			       "qcow2 image's filesystem (the raw cell is its "
-			       "baseline)"
-			     : NULL);
+	return visit_fio(p, &cell,
+			 cell.format == IMAGE_FORMAT_QCOW2
+				 ? "host baseline: the host has no native view of a "
+				   "qcow2 image's filesystem (the raw cell is its "
+				   "baseline)"
+				 : NULL,
+			 visit, ctx);
 }
 
 /* Calls VISIT for every cell of the matrix, in a fixed order.  qemu-img
@@ -135,6 +220,7 @@ static int for_each_cell(const struct profile *p, cell_visitor visit, void *ctx)
 					.bus = bus_list[b],
 					.workload = works[w],
 					.l2_cache = l2_list[l],
+					PLAN_CELL_NO_FIO,
 				};
 				const char *why = NULL;
 
@@ -143,12 +229,12 @@ static int for_each_cell(const struct profile *p, cell_visitor visit, void *ctx)
 					why = "aio=native needs cache.direct=on "
 					      "(cache none or directsync)";
 				plan_cell_make_id(&cell);
-				r = visit(ctx, &cell, why);
+				r = visit_fio(p, &cell, why, visit, ctx);
 				if (r < 0)
 					return r;
 			}
 			if (p->workload.host_baseline && runs_on_host(works[w])) {
-				r = visit_host_cell(&places[pl], works[w], visit, ctx);
+				r = visit_host_cell(p, &places[pl], works[w], visit, ctx);
 				if (r < 0)
 					return r;
 			}

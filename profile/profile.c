@@ -14,6 +14,7 @@ NAME_TABLE(workload_kind, "tarball-write", "tarball-read", "bonnie", "fio",
 	   "dd", "qemu-img-bench", "durability")
 NAME_TABLE(fio_rw, "read", "write", "randread", "randwrite", "rw", "randrw")
 NAME_TABLE(fio_target, "file", "device")
+NAME_TABLE(fio_ioengine, "auto", "psync", "libaio", "io_uring")
 NAME_TABLE(durability_flush, "fdatasync", "fsync", "dsync")
 NAME_TABLE(crash_kind, "guest", "host")
 NAME_TABLE(crash_reboot, "kexec", "firmware")
@@ -45,4 +46,16 @@ bool cache_mode_allows_native_aio(enum cache_mode mode)
 bool profile_sweep_adds_runs(const struct profile_sweep *s)
 {
 	return s->target_ci > 0 && s->max_runs > s->runs;
+}
+
+bool fio_rw_mixed(enum fio_rw rw)
+{
+	return rw == FIO_RW_RW || rw == FIO_RW_RANDRW;
+}
+
+enum fio_ioengine fio_ioengine_resolve(enum fio_ioengine engine, uint64_t iodepth)
+{
+	if (engine != FIO_IOENGINE_AUTO)
+		return engine;
+	return iodepth > 1 ? FIO_IOENGINE_LIBAIO : FIO_IOENGINE_PSYNC;
 }

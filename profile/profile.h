@@ -79,6 +79,16 @@ enum fio_rw {
  * guest's disk itself (the disk under test, as the qcow2 L2 cache study
  * ran fio). */
 enum fio_target { FIO_TARGET_FILE, FIO_TARGET_DEVICE, _FIO_TARGET_MAX };
+/* [workload] fio_ioengine.  auto is what the built-in job always did:
+ * psync at iodepth 1, libaio above (an iodepth needs an asynchronous
+ * engine to mean anything). */
+enum fio_ioengine {
+	FIO_IOENGINE_AUTO,
+	FIO_IOENGINE_PSYNC,
+	FIO_IOENGINE_LIBAIO,
+	FIO_IOENGINE_IO_URING,
+	_FIO_IOENGINE_MAX
+};
 enum sweep_order { ORDER_INTERLEAVED, ORDER_BLOCKED, _ORDER_MAX };
 
 /* An axis of the sweep matrix: a set of enum values, as a bit mask, in
@@ -92,6 +102,15 @@ typedef uint32_t axis_mask;
 struct l2_cache_axis {
 	unsigned n;
 	uint64_t bytes[L2_CACHE_MAX_VALUES];
+};
+
+/* An axis of numbers (fio's bs, iodepth, numjobs, rwmixread), in the
+ * order the profile lists them: the first is the reference level of the
+ * report's comparisons. */
+#define NUM_AXIS_MAX 8
+struct num_axis {
+	unsigned n;
+	uint64_t v[NUM_AXIS_MAX];
 };
 
 /* [report] reference: the published study a profile reproduces. */
@@ -156,10 +175,16 @@ struct profile_workload {
 	axis_mask kinds; /* of enum workload_kind */
 	char tarball[PROFILE_STR_MAX]; /* "auto", "generated" or a path */
 	uint64_t tarball_size;
-	enum fio_rw fio_rw;
+	axis_mask fio_rw; /* of enum fio_rw */
 	enum fio_target fio_target;
-	uint64_t fio_bs;
-	unsigned fio_iodepth;
+	struct num_axis fio_bs;      /* bytes */
+	struct num_axis fio_iodepth;
+	struct num_axis fio_numjobs;
+	axis_mask fio_ioengine;      /* of enum fio_ioengine */
+	struct num_axis fio_rwmixread; /* percent of reads in rw, randrw */
+	/* A fio job file (as resolved by the loader: relative to the
+	 * profile's directory), run instead of the built-in job; "": none */
+	char fio_job[PROFILE_STR_MAX];
 	uint64_t fio_size;
 	bool fio_direct;
 	unsigned fio_fsync; /* fsync every N writes; 0: never */
@@ -217,6 +242,7 @@ const char *disk_bus_name(enum disk_bus v);
 const char *workload_kind_name(enum workload_kind v);
 const char *fio_rw_name(enum fio_rw v);
 const char *fio_target_name(enum fio_target v);
+const char *fio_ioengine_name(enum fio_ioengine v);
 const char *durability_flush_name(enum durability_flush v);
 const char *crash_kind_name(enum crash_kind v);
 const char *crash_reboot_name(enum crash_reboot v);
@@ -228,7 +254,9 @@ const char *report_reference_name(enum report_reference v);
 extern const struct name_table after_action_names,
 	write_cache_setting_names, page_cache_setting_names, io_scheduler_names,
 	cache_mode_names, aio_mode_names, disk_bus_names, workload_kind_names,
-	fio_rw_names, fio_target_names, durability_flush_names, crash_kind_names, crash_reboot_names, sweep_order_names, vm_accel_names, report_reference_names;
+	fio_rw_names, fio_target_names, fio_ioengine_names, durability_flush_names,
+	crash_kind_names, crash_reboot_names, sweep_order_names, vm_accel_names,
+	report_reference_names;
 
 /* The cache-mode table (DESIGN.md): QEMU's three cache flags per mode. */
 struct cache_flags {
@@ -239,6 +267,10 @@ struct cache_flags {
 struct cache_flags cache_mode_flags(enum cache_mode mode);
 /* True when aio=native can be used with MODE (it needs cache.direct). */
 bool cache_mode_allows_native_aio(enum cache_mode mode);
+/* True for rw and randrw: fio_rwmixread means something only there. */
+bool fio_rw_mixed(enum fio_rw rw);
+/* fio's engine for ENGINE at IODEPTH: auto is psync at 1, libaio above. */
+enum fio_ioengine fio_ioengine_resolve(enum fio_ioengine engine, uint64_t iodepth);
 /* Whether the sweep adds runs after the planned ones: [sweep] target_ci
  * set and max_runs above runs. */
 bool profile_sweep_adds_runs(const struct profile_sweep *s);

@@ -88,8 +88,7 @@ static double y_of(const struct scale *s, double v)
 	return TOP + PLOT * (s->top - v) / (s->top - s->bottom);
 }
 
-/* A tick value in few characters: 250, 0.05, 12k, 3.5M. */
-static void tick_text(double v, double step, char *buf, size_t len)
+void report_chart_tick_text(double v, double step, char *buf, size_t len)
 {
 	const char *suffix = "";
 	double scale = 1;
@@ -116,7 +115,7 @@ static int attr_num(xmlTextWriterPtr w, const char *name, double v)
 	return xmlwrite_attr(w, name, buf);
 }
 
-static int svg_text(xmlTextWriterPtr w, const char *class, double x, double y,
+int report_svg_text(xmlTextWriterPtr w, const char *class, double x, double y,
 		    const char *anchor, const char *transform, const char *text)
 {
 	XW(xmlwrite_start(w, "text"));
@@ -144,11 +143,11 @@ static int write_axis(xmlTextWriterPtr w, const struct scale *s, double width,
 		snprintf(buf, sizeof(buf), "M%.1f,%.1fH%.1f", LEFT, y, width - RIGHT);
 		XW(xmlwrite_attr(w, "d", buf));
 		XW(xmlwrite_end(w));
-		tick_text(fabs(v) < s->step / 2 ? 0 : v, s->step, buf, sizeof(buf));
-		XW(svg_text(w, "tick", LEFT - 6, y + 4, "end", NULL, buf));
+		report_chart_tick_text(fabs(v) < s->step / 2 ? 0 : v, s->step, buf, sizeof(buf));
+		XW(report_svg_text(w, "tick", LEFT - 6, y + 4, "end", NULL, buf));
 	}
 	snprintf(buf, sizeof(buf), "rotate(-90 14 %.1f)", TOP + PLOT / 2);
-	XW(svg_text(w, "unit", 14, TOP + PLOT / 2, "middle", buf, unit));
+	XW(report_svg_text(w, "unit", 14, TOP + PLOT / 2, "middle", buf, unit));
 	return 0;
 }
 
@@ -294,19 +293,19 @@ static int write_bar(xmlTextWriterPtr w, const struct model_cell *c, double x,
 		top = fmin(top, y_of(s, fmin(hi, s->top)));
 	}
 	if (m.empty)
-		XW(svg_text(w, "val", x + BAR / 2, y0 - 4, "middle", NULL, "no ok run"));
+		XW(report_svg_text(w, "val", x + BAR / 2, y0 - 4, "middle", NULL, "no ok run"));
 	double my = fmax(12, top - 5);
 	/* The outlier's label right above its bar, the other marks above it. */
 	if (m.outlier) {
 		my = fmax(23, top - 5);
-		XW(svg_text(w, "mark outlier", x + BAR / 2, my, "middle", NULL, "outlier"));
+		XW(report_svg_text(w, "mark outlier", x + BAR / 2, my, "middle", NULL, "outlier"));
 		my -= 11;
 	}
 	if (m.mismatch)
-		XW(svg_text(w, "mark mismatch", x + BAR / 2 - (m.worse ? 6 : 0), my,
+		XW(report_svg_text(w, "mark mismatch", x + BAR / 2 - (m.worse ? 6 : 0), my,
 			   "middle", NULL, "!"));
 	if (m.worse)
-		XW(svg_text(w, "mark worse", x + BAR / 2 + (m.mismatch ? 6 : 0), my,
+		XW(report_svg_text(w, "mark worse", x + BAR / 2 + (m.mismatch ? 6 : 0), my,
 			   "middle", NULL, "\u25bc"));
 	return 0;
 }
@@ -420,7 +419,7 @@ static int write_group_label(xmlTextWriterPtr w, const struct layout *l,
 	XW(xmlwrite_attr(w, "class", "bracket"));
 	XW(xmlwrite_attr(w, "d", d));
 	XW(xmlwrite_end(w));
-	return svg_text(w, "group", (x0 + x1) / 2, y + 15, "middle", NULL, group);
+	return report_svg_text(w, "group", (x0 + x1) / 2, y + 15, "middle", NULL, group);
 }
 
 static int write_cells(xmlTextWriterPtr w, const struct model_metric *m,
@@ -445,7 +444,7 @@ static int write_cells(xmlTextWriterPtr w, const struct model_metric *m,
 		char rot[64];
 		snprintf(rot, sizeof(rot), "rotate(-45 %.1f %.1f)", lx, ly - 4);
 		const char *label = c->label;
-		XW(svg_text(w, "label", lx, ly, l->rotate ? "end" : "middle",
+		XW(report_svg_text(w, "label", lx, ly, l->rotate ? "end" : "middle",
 			   l->rotate ? rot : NULL, label ? label : ""));
 		x += SLOT;
 		bool last = i + 1 == n || !same(g, group_at(m, i + 1));
@@ -470,7 +469,7 @@ static int write_key(xmlTextWriterPtr w, const char *shape, const char *class,
 	XW(xmlwrite_attr(w, "height", "14"));
 	XW(xmlwrite_attr(w, "aria-hidden", "true"));
 	if (strcmp(shape, "text") == 0) {
-		XW(svg_text(w, class, 7, 12, "middle", NULL,
+		XW(report_svg_text(w, class, 7, 12, "middle", NULL,
 			   strstr(class, "worse") ? "\u25bc" : "!"));
 	} else if (strcmp(shape, "path") == 0) {
 		XW(xmlwrite_start(w, "path"));

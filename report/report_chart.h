@@ -27,6 +27,18 @@ int report_html_element(xmlTextWriterPtr w, const char *name,
 /* Writes the chart of METRIC (a workload's metric, model.h) as an inline
  * <svg>; N makes its ids unique in the page.  Returns 0 or -EIO. */
 int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned n);
+/* <text class=CLASS x y text-anchor=ANCHOR transform=TRANSFORM>TEXT;
+ * ANCHOR and TRANSFORM may be NULL.  Returns 0 or -EIO. */
+int report_svg_text(xmlTextWriterPtr w, const char *class, double x, double y,
+		    const char *anchor, const char *transform, const char *text);
+/* A tick value V of an axis of STEP in few characters, into BUF: 250,
+ * 0.05, 12k, 3.5M. */
+void report_chart_tick_text(double v, double step, char *buf, size_t len);
+/* Writes, for each of fio's numeric knobs with more than two levels among
+ * METRIC's cells, a line chart of the metric against it (one line per
+ * setting of the other axes, the intervals as bands), as inline <svg>;
+ * nothing for the others.  Returns 0, -EIO or -ENOMEM. */
+int report_axischart_write(xmlTextWriterPtr w, const struct model_metric *metric);
 /* Writes METRIC's means and intervals as a table, groups by labels, with
  * the marks of the chart.  Returns 0 or -EIO. */
 int report_chart_values(xmlTextWriterPtr w, const struct model_metric *metric);

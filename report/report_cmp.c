@@ -111,6 +111,17 @@ static const struct rcell *partner(const struct builder *bd, const struct mcells
 	return NULL;
 }
 
+/* LEVEL of axis AXIS as a sentence names it: a bare count ("4 vs 1")
+ * does not say what it counts, so it gets the axis ("fio_iodepth=4 vs
+ * 1"); a name ("unsafe") or a size ("1M") says it itself. */
+static const char *said_level(const char *axis, const char *level, char *buf, size_t size)
+{
+	if (!level || !*level || level[strspn(level, "0123456789")])
+		return level;
+	snprintf(buf, size, "%s=%s", axis, level);
+	return buf;
+}
+
 /* "unsafe vs directsync, fio_write_iops (fio, backend=raw): +54% [+41%,
  * +68%], n=5 each, better" or "...: no difference shown at n=2 each (+3%
  * [-10%, +18%])". */
@@ -324,12 +335,12 @@ static int add_unmeasured(struct builder *bd, const struct mcells *m, size_t a,
 	const char *level = ax->levels[c->lev[a]], *ref = ax->levels[p->lev[a]];
 	struct compare_ratio none = {.ratio = NAN, .low = NAN, .high = NAN, .df = NAN,
 				     .n_level = n_level, .n_reference = n_ref};
-	char text[512], where[256];
+	char text[512], where[256], said[96];
 	struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
 
 	if (!o || pair_where(bd, a, c, p, o, where, sizeof where) < 0)
 		return -ENOMEM;
-	unmeasured_sentence(bd, m, level, ref, where, n_level ? NULL : c, n_ref ? NULL : p,
+	unmeasured_sentence(bd, m, said_level(ax->name, level, said, sizeof said), ref, where, n_level ? NULL : c, n_ref ? NULL : p,
 			    text, sizeof text);
 	o->unmeasured = true;
 	return comparison_fill(m, ax->name, level, ref, 1, &none, text, o);
@@ -355,7 +366,8 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 	const char *level = ax->levels[l], *ref = ax->levels[ref_level];
 	bool headlines = to != TO_METRIC_ONLY;
 	struct strata st = {0};
-	char text[512], where[256];
+	char text[512], where[256], said_buf[96];
+	const char *said = said_level(ax->name, level, said_buf, sizeof said_buf);
 	/* Pairs with a side not measured: added after the measured ones,
 	 * which the pooling below counts from the end of OUT. */
 	struct model_metric unmeasured = {0};
@@ -395,7 +407,7 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 				r = -ENOMEM;
 				break;
 			}
-			sentence(m, level, ref, where, &cmp, text, sizeof text);
+			sentence(m, said, ref, where, &cmp, text, sizeof text);
 			r = comparison_fill(m, ax->name, level, ref, 1, &cmp, text, one);
 		}
 	}
@@ -417,7 +429,7 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 								 "%s%s", used ? ", " : "",
 								 bd->axes[x].name);
 			snprintf(where, sizeof where, "pooled over %zu settings of %s", k, over);
-			sentence(m, level, ref, where, &cmp, text, sizeof text);
+			sentence(m, said, ref, where, &cmp, text, sizeof text);
 			struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
 			r = o ? comparison_fill(m, ax->name, level, ref, k, &cmp, text, o) : -ENOMEM;
 			head = out->n_comparisons - 1;

@@ -76,6 +76,19 @@ static const char css[] =
 	".run.first,.key-run.first{fill:#fff;stroke:var(--bad);stroke-width:1.5;"
 	"opacity:1}"
 	".key-bar{fill:#8fb8de;stroke:rgba(0,0,0,.35)}"
+	/* report_axischart.c: a line per series, its points, its band */
+	".series .band{opacity:.3;stroke:none}"
+	".series .line{fill:none;stroke-width:2}"
+	".series .point{stroke:#fff;stroke-width:1}"
+	".series-name{font-size:11px}"
+	".series.c0 .line,.series.c0 .point{stroke:#3d74ab}"
+	".series.c1 .line,.series.c1 .point{stroke:#c7771f}"
+	".series.c2 .line,.series.c2 .point{stroke:#2f8f65}"
+	".series.c3 .line,.series.c3 .point{stroke:#b8434c}"
+	".series.c4 .line,.series.c4 .point{stroke:#7a58a6}"
+	".series.c5 .line,.series.c5 .point{stroke:#8f7f1f}"
+	".series.c6 .line,.series.c6 .point{stroke:#2a8aab}"
+	".series.c7 .line,.series.c7 .point{stroke:#777}"
 	".mark{font-size:13px;font-weight:700}"
 	".mark.mismatch{fill:var(--warn)}.mark.worse{fill:var(--bad)}"
 	"text.mark.outlier{font-size:9px}span.mark.outlier{font-size:.8em}"
@@ -469,6 +482,7 @@ static int write_metric(xmlTextWriterPtr w, const char *workload,
 	XW(report_html_element(w, "span", "better", buf));
 	XW(xmlwrite_end_full(w));
 	XW(report_chart_write(w, metric, (*chart)++));
+	XW(report_axischart_write(w, metric));
 	XW(xmlwrite_end_full(w));
 	XW(report_chart_values(w, metric));
 	return write_comparisons(w, metric);

@@ -234,6 +234,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 			.results_dir = in->results_dir,
 			.host = host,
 			.agent = in->agent,
+			.job_file = in->job_file,
 			.timings = tm,
 			.summarized = in->summarized,
 			.results_in_ram = in->results_in_ram,

@@ -17,6 +17,8 @@
 #define BENCH_KIT_DIR "/usr/lib/buildapp/kit"
 /* The guest agent, there only when the plan has host-native cells. */
 #define BENCH_KIT_AGENT BENCH_KIT_DIR "/buildapp-agent"
+/* [workload] fio_job, there only when the profile names one. */
+#define BENCH_KIT_JOB BENCH_KIT_DIR "/job.fio"
 /* The CAs an https:// upload trusts ([appliance] upload_ca, builder/kit.c). */
 #define BENCH_KIT_UPLOAD_CA BENCH_KIT_DIR "/upload-ca.pem"
 
@@ -26,6 +28,7 @@ struct bench_inputs {
 	const char *initrd;   /* guest initramfs */
 	const char *pristine; /* pristine guest image (raw or qcow2) */
 	const char *agent;    /* guest agent, for host-native cells; or NULL */
+	const char *job_file; /* the fio job file, for host-native cells; or NULL */
 	const char *target;   /* directory or block device (safety-checked) */
 	const char *results_dir;
 	const char *uri;      /* libvirt URI; NULL: qemu:///embed */

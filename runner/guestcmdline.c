@@ -35,10 +35,45 @@ const char guestcmdline_base[] = "console=ttyS0 quiet loglevel=1 panic=-1 "
 				"initcall_blacklist=crypto_kdf108_init "
 				"cryptomgr.notests=1 ipv6.disable=1";
 
+/* fio's words.  Each added knob only when it is not what the agent does
+ * without it, so the command lines of kits before them stay the same. */
+static void fio_words(FILE *f, const struct profile *p, const struct plan_cell *cell)
+{
+	const struct profile_workload *w = &p->workload;
+	struct fio_knobs k;
+
+	plan_cell_fio(p, cell, &k);
+	fprintf(f,
+		" " P "fio_rw=%s " P "fio_bs=%" PRIu64 " " P "fio_iodepth=%" PRIu64
+		" " P "fio_size=%" PRIu64 " " P "fio_direct=%d " P "fio_fsync=%u " P
+		"fio_runtime=%u",
+		fio_rw_name(k.rw), k.bs, k.iodepth, w->fio_size, w->fio_direct ? 1 : 0,
+		w->fio_fsync, w->fio_runtime);
+	if (w->fio_target == FIO_TARGET_DEVICE)
+		fprintf(f, " " P "fio_target=device");
+	if (k.numjobs != 1)
+		fprintf(f, " " P "fio_numjobs=%" PRIu64, k.numjobs);
+	if (k.ioengine != fio_ioengine_resolve(FIO_IOENGINE_AUTO, k.iodepth))
+		fprintf(f, " " P "fio_ioengine=%s", fio_ioengine_name(k.ioengine));
+	if (w->fio_job[0] || fio_rw_mixed(k.rw))
+		fprintf(f, " " P "fio_rwmixread=%" PRIu64, k.rwmixread);
+	if (w->fio_job[0])
+		fprintf(f, " " P "fio_job=" GUESTPROTO_JOB_FILE);
+}
+
 int guestcmdline_build(const struct profile *p, enum workload_kind kind,
 		       char **ret)
 {
+	struct plan_cell cell = {.workload = kind, PLAN_CELL_NO_FIO};
+
+	return guestcmdline_build_cell(p, &cell, ret);
+}
+
+int guestcmdline_build_cell(const struct profile *p, const struct plan_cell *cell,
+			    char **ret)
+{
 	const struct profile_workload *w = &p->workload;
+	enum workload_kind kind = cell->workload;
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;
 
@@ -62,16 +97,7 @@ int guestcmdline_build(const struct profile *p, enum workload_kind kind,
 			fprintf(f, " " P "bonnie_fast=1");
 		break;
 	case WORKLOAD_FIO:
-		fprintf(f,
-			" " P "fio_rw=%s " P "fio_bs=%" PRIu64 " " P
-			"fio_iodepth=%u " P "fio_size=%" PRIu64 " " P
-			"fio_direct=%d " P "fio_fsync=%u " P "fio_runtime=%u",
-			fio_rw_name(w->fio_rw), w->fio_bs, w->fio_iodepth,
-			w->fio_size, w->fio_direct ? 1 : 0, w->fio_fsync,
-			w->fio_runtime);
-		/* Only when asked for: other kits' command lines unchanged. */
-		if (w->fio_target == FIO_TARGET_DEVICE)
-			fprintf(f, " " P "fio_target=device");
+		fio_words(f, p, cell);
 		break;
 	case WORKLOAD_DD:
 		fprintf(f,

@@ -2,6 +2,7 @@
 #ifndef BUILDAPP_GUESTCMDLINE_H
 #define BUILDAPP_GUESTCMDLINE_H
 
+#include "plan.h"
 #include "profile.h"
 
 /* What every guest's command line starts with.  Alone, it boots the
@@ -16,5 +17,9 @@ extern const char guestcmdline_base[];
  * -ENOMEM. */
 int guestcmdline_build(const struct profile *p, enum workload_kind kind,
 		       char **ret);
+/* The same for one run of CELL: its fio knobs where the sweep varies
+ * them (plan_cell_fio). */
+int guestcmdline_build_cell(const struct profile *p, const struct plan_cell *cell,
+			    char **ret);
 
 #endif

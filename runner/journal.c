@@ -24,6 +24,7 @@ void journal_run_init(struct journal_run *run)
 	struct utsname u;
 
 	memset(run, 0, sizeof *run);
+	run->cell = (struct plan_cell){PLAN_CELL_NO_FIO};
 	run->boot_seconds = NAN;
 	run->phases = (struct journal_phases){NAN, NAN, NAN, NAN, NAN, NAN};
 	run->start_time = (int64_t)time(NULL);

@@ -63,8 +63,10 @@ static double json_num(json_object *o, const char *key, bool *ok)
 	return json_object_get_double(v);
 }
 
-/* One direction ("read", "write") of a fio job, if it did any I/O. */
-static int fio_direction(json_object *job, const char *dir, struct results *r)
+/* One direction ("read", "write") of a fio job, if it did any I/O, as
+ * metrics PREFIX_DIR_iops and so on. */
+static int fio_direction(json_object *job, const char *prefix, const char *dir,
+			 struct results *r)
 {
 	json_object *d, *clat, *pct;
 	bool ok = true;
@@ -83,11 +85,11 @@ static int fio_direction(json_object *job, const char *dir, struct results *r)
 		return -EBADMSG;
 
 	int r1 = 0;
-	snprintf(name, sizeof(name), "fio_%s_iops", dir);
+	snprintf(name, sizeof(name), "%s_%s_iops", prefix, dir);
 	r1 |= results_add(r, name, iops, "IOPS");
-	snprintf(name, sizeof(name), "fio_%s_bw", dir);
+	snprintf(name, sizeof(name), "%s_%s_bw", prefix, dir);
 	r1 |= results_add(r, name, bw, "KiB/s");
-	snprintf(name, sizeof(name), "fio_%s_clat_mean", dir);
+	snprintf(name, sizeof(name), "%s_%s_clat_mean", prefix, dir);
 	r1 |= results_add(r, name, mean / 1000.0, "us");
 	/* Percentiles are absent when fio was told not to compute them. */
 	if (json_object_object_get_ex(clat, "percentile", &pct)) {
@@ -101,7 +103,7 @@ static int fio_direction(json_object *job, const char *dir, struct results *r)
 			double v = json_num(pct, p[i].key, &have);
 			if (!have)
 				continue;
-			snprintf(name, sizeof(name), "fio_%s_clat_%s", dir,
+			snprintf(name, sizeof(name), "%s_%s_clat_%s", prefix, dir,
 				 p[i].suffix);
 			r1 |= results_add(r, name, v / 1000.0, "us");
 		}
@@ -109,42 +111,105 @@ static int fio_direction(json_object *job, const char *dir, struct results *r)
 	return r1 ? -ENOSPC : 0;
 }
 
-int results_parse_fio_json(const char *json, struct results *r)
+/* fio's JSON: its jobs, after the checks every run needs. */
+static json_object *fio_jobs(const char *json, json_object **ret_root, struct results *r,
+			     int *ret_err)
 {
-	_cleanup_(json_object_putp) json_object *root = NULL;
-	json_object *jobs, *job, *err;
+	json_object *root, *jobs;
 	enum json_tokener_error jerr;
 
-	root = json_tokener_parse_verbose(json, &jerr);
+	*ret_root = root = json_tokener_parse_verbose(json, &jerr);
+	*ret_err = -EBADMSG;
 	if (!root) {
-		set_error(r, "fio output is not JSON: %s",
-			  json_tokener_error_desc(jerr));
-		return -EBADMSG;
+		set_error(r, "fio output is not JSON: %s", json_tokener_error_desc(jerr));
+		return NULL;
 	}
-	/* The agent runs one job; more would need summing. */
 	if (!json_object_object_get_ex(root, "jobs", &jobs) ||
 	    !json_object_is_type(jobs, json_type_array) ||
-	    json_object_array_length(jobs) < 1 ||
-	    !(job = json_object_array_get_idx(jobs, 0))) {
+	    json_object_array_length(jobs) < 1) {
 		set_error(r, "fio output has no jobs");
-		return -EBADMSG;
+		return NULL;
 	}
-	if (json_object_object_get_ex(job, "error", &err) &&
-	    json_object_get_int(err) != 0) {
-		set_error(r, "fio job failed with error %d",
-			  json_object_get_int(err));
-		return -EIO;
+	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
+		json_object *err;
+		json_object *job = json_object_array_get_idx(jobs, i);
+		if (json_object_object_get_ex(job, "error", &err) &&
+		    json_object_get_int(err) != 0) {
+			set_error(r, "fio job failed with error %d", json_object_get_int(err));
+			*ret_err = -EIO;
+			return NULL;
+		}
 	}
+	return jobs;
+}
+
+/* The metrics of fio job JOB, named PREFIX_...; -EBADMSG when it did no
+ * I/O or lacks a field. */
+static int fio_job_metrics(json_object *job, const char *prefix, struct results *r)
+{
 	size_t before = r->n_metrics;
 	int e;
-	if ((e = fio_direction(job, "read", r)) < 0 ||
-	    (e = fio_direction(job, "write", r)) < 0) {
-		set_error(r, "fio output lacks iops/bw/clat_ns");
+
+	if ((e = fio_direction(job, prefix, "read", r)) < 0 ||
+	    (e = fio_direction(job, prefix, "write", r)) < 0) {
+		set_error(r, e == -ENOSPC ? "fio output has more metrics than a run keeps"
+					  : "fio output lacks iops/bw/clat_ns");
 		return e;
 	}
 	if (r->n_metrics == before) {
 		set_error(r, "fio did no I/O");
 		return -EBADMSG;
+	}
+	return 0;
+}
+
+int results_parse_fio_json(const char *json, struct results *r)
+{
+	_cleanup_(json_object_putp) json_object *root = NULL;
+	int e;
+	/* The built-in job is one job (its clones reported together). */
+	json_object *jobs = fio_jobs(json, &root, r, &e);
+
+	if (!jobs)
+		return e;
+	return fio_job_metrics(json_object_array_get_idx(jobs, 0), "fio", r);
+}
+
+int results_parse_fio_jobs(const char *json, struct results *r)
+{
+	_cleanup_(json_object_putp) json_object *root = NULL;
+	char prefix[RESULTS_NAME_MAX];
+	int e;
+	json_object *jobs = fio_jobs(json, &root, r, &e);
+
+	if (!jobs)
+		return e;
+	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
+		json_object *job = json_object_array_get_idx(jobs, i), *name;
+		if (!json_object_object_get_ex(job, "jobname", &name) ||
+		    !json_object_is_type(name, json_type_string)) {
+			set_error(r, "fio output: job %zu has no name", i);
+			return -EBADMSG;
+		}
+		const char *n = json_object_get_string(name);
+		/* The loader let through job names of 32 letters, digits,
+		 * '_' and '-'; anything else did not come from the kit. */
+		bool ok = *n && strlen(n) <= 32;
+		for (const char *c = n; *c; c++)
+			ok &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-';
+		snprintf(prefix, sizeof(prefix), "fio_%s", ok ? n : "?");
+		for (size_t m = 0; ok && m < r->n_metrics; m++)
+			ok = strncmp(r->metrics[m].name, prefix, strlen(prefix)) != 0 ||
+			     r->metrics[m].name[strlen(prefix)] != '_';
+		if (!ok) {
+			set_error(r, "fio output: job name '%.40s' is not one a job file "
+				     "may have, or is there twice (clones without "
+				     "group_reporting?)", n);
+			return -EBADMSG;
+		}
+		if ((e = fio_job_metrics(job, prefix, r)) < 0)
+			return e;
 	}
 	return 0;
 }
@@ -305,6 +370,8 @@ static int raw_finish(struct raw *w, struct results *r)
 	const char *text = w->buf ? w->buf : "";
 	if (strcmp(w->tool, "fio") == 0)
 		return results_parse_fio_json(text, r);
+	if (strcmp(w->tool, "fio-jobs") == 0)
+		return results_parse_fio_jobs(text, r);
 	if (strcmp(w->tool, "bonnie") == 0)
 		return results_parse_bonnie_csv(text, r);
 	set_error(r, "raw output of unknown tool '%s'", w->tool);
@@ -364,8 +431,15 @@ static bool kind_has_metrics(enum workload_kind kind, const struct results *r)
 	case WORKLOAD_DD:
 		return results_find(r, "dd_mbps");
 	case WORKLOAD_FIO:
-		return results_find(r, "fio_read_iops") ||
-		       results_find(r, "fio_write_iops");
+		/* fio_read_iops, or a job file's fio_JOB_write_iops... */
+		for (size_t i = 0; i < r->n_metrics; i++) {
+			const char *n = r->metrics[i].name;
+			size_t len = strlen(n);
+			if (strncmp(n, "fio_", 4) == 0 && len > 5 &&
+			    strcmp(n + len - 5, "_iops") == 0)
+				return true;
+		}
+		return false;
 	case WORKLOAD_BONNIE:
 		for (size_t i = 0; i < r->n_metrics; i++)
 			if (strncmp(r->metrics[i].name, "bonnie_", 7) == 0)

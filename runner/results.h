@@ -9,7 +9,8 @@
 
 #include "profile.h"
 
-#define RESULTS_MAX_METRICS 32
+/* A fio job file's 8 jobs of 12 metrics each, and a few more. */
+#define RESULTS_MAX_METRICS 128
 #define RESULTS_NAME_MAX 64
 #define RESULTS_UNIT_MAX 16
 #define RESULTS_ERROR_MAX 512
@@ -59,6 +60,9 @@ int results_add(struct results *r, const char *name, double value,
 
 /* Decoders of the raw tool outputs, exposed for tests. */
 int results_parse_fio_json(const char *json, struct results *r);
+/* A fio job file's JSON (the "fio-jobs" frame): each job's (or group's,
+ * with group_reporting) metrics, named by it: fio_JOB_read_iops... */
+int results_parse_fio_jobs(const char *json, struct results *r);
 int results_parse_bonnie_csv(const char *csv, struct results *r);
 
 #endif

@@ -216,10 +216,13 @@ static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
  * read-only, on a bus that can have one, and needs no reset after. */
 static bool guest_reads_only(const struct profile *p, const struct plan_cell *cell)
 {
-	const struct profile_workload *w = &p->workload;
+	struct fio_knobs k;
 
-	return cell->workload == WORKLOAD_FIO && w->fio_target == FIO_TARGET_DEVICE &&
-	       (w->fio_rw == FIO_RW_READ || w->fio_rw == FIO_RW_RANDREAD) &&
+	plan_cell_fio(p, cell, &k);
+	/* A job file's jobs are not known here: they may write. */
+	return cell->workload == WORKLOAD_FIO && !p->workload.fio_job[0] &&
+	       p->workload.fio_target == FIO_TARGET_DEVICE &&
+	       (k.rw == FIO_RW_READ || k.rw == FIO_RW_RANDREAD) &&
 	       domain_read_only_bus((enum disk_bus)cell->bus);
 }
 
@@ -246,7 +249,7 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 					 "partition): the host was not crashed");
 		return 0;
 	}
-	r = guestcmdline_build(p, cell->workload, &cmdline);
+	r = guestcmdline_build_cell(p, cell, &cmdline);
 	if (r >= 0) {
 		/* The cell's bus, whose drivers alone the agent loads; a
 		 * durability run's own identity, which its records carry. */
@@ -467,7 +470,7 @@ static int run_host_native(const struct sweep_env *env, const struct plan_run *p
 		set_status(jr, "failed", "no guest agent to run on the host");
 		return 0;
 	}
-	r = guestcmdline_build(&env->plan->profile, cell->workload, &cmdline);
+	r = guestcmdline_build_cell(&env->plan->profile, cell, &cmdline);
 	if (r < 0)
 		return log_error_errno(r, "cannot build the workload's command line");
 	if (!mkdtemp(dir))
@@ -475,9 +478,23 @@ static int run_host_native(const struct sweep_env *env, const struct plan_run *p
 	argv[n++] = (char *)env->agent;
 	argv[n++] = "--host";
 	argv[n++] = dir;
+	static const char job_word[] = GUESTPROTO_PARAM_PREFIX "fio_job=";
+	_cleanup_free_ char *job = NULL;
 	for (char *save = NULL, *w = strtok_r(cmdline, " ", &save);
-	     w && n < sizeof(argv) / sizeof(argv[0]) - 1; w = strtok_r(NULL, " ", &save))
+	     w && n < sizeof(argv) / sizeof(argv[0]) - 1; w = strtok_r(NULL, " ", &save)) {
+		/* The job file in the guest's kit is the host's copy here. */
+		if (strncmp(w, job_word, sizeof(job_word) - 1) == 0) {
+			if (!env->job_file) {
+				set_status(jr, "failed", "no fio job file to run on the host");
+				rmdir(dir);
+				return 0;
+			}
+			if (asprintf(&job, "%s%s", job_word, env->job_file) < 0)
+				return -ENOMEM;
+			w = job;
+		}
 		argv[n++] = w;
+	}
 	argv[n] = NULL;
 	if (mount_volume(vol, dir, volreset_wants_tracking(vol), &trace) < 0) {
 		set_status(jr, "failed", "cannot mount the volume on the host");

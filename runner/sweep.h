@@ -29,6 +29,9 @@ struct sweep_env {
 	/* The guest agent binary, run on the host by host-native cells
 	 * (--host); NULL when the plan has none. */
 	const char *agent;
+	/* The profile's fio job file on this host, which host-native cells
+	 * run (the guests have theirs in the kit); NULL: none. */
+	const char *job_file;
 	/* Where the sweep's wall time went since the command started
 	 * (timings.json): the runs' phases are added here.  NULL: the
 	 * sweep's own, started by sweep_run. */

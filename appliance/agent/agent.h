@@ -35,6 +35,9 @@ int agent_param_u64(const char *key, uint64_t def, uint64_t *ret);
  * otherwise stdout goes to the console.  Returns the exit status (0..255),
  * or -1 after printing an error. */
 int agent_run(const char *const *argv, const char *frame);
+/* The same, with ENV_EXTRA ("NAME=value", NULL-terminated, at most 15)
+ * added to the tools' environment. */
+int agent_run_env(const char *const *argv, const char *frame, char *const *env_extra);
 
 
 /* Workloads (workload.c): each runs on the filesystem mounted at

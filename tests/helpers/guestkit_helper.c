@@ -23,9 +23,9 @@ static void small_profile(struct profile *p)
 	snprintf(p->workload.tarball, sizeof(p->workload.tarball),
 		 "generated");
 	p->workload.tarball_size = 4u << 20;
-	p->workload.fio_rw = FIO_RW_RANDWRITE;
-	p->workload.fio_bs = 4096;
-	p->workload.fio_iodepth = 1;
+	p->workload.fio_rw = AXIS_BIT(FIO_RW_RANDWRITE);
+	p->workload.fio_bs = (struct num_axis){1, {4096}};
+	p->workload.fio_iodepth = (struct num_axis){1, {1}};
 	p->workload.fio_size = 2u << 20;
 	p->workload.fio_fsync = 1;
 	p->workload.bonnie_size = 16u << 20;

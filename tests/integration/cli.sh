@@ -53,6 +53,26 @@ check "long line writes nothing to stdout" test ! -s "$tmp/out"
 check "long line message names file, line, section and key" \
 	grep -qx "buildapp: error: $tmp/long.ini:7: \[appliance\] name: line longer than 1000 characters" "$tmp/err"
 
+# Bad fio input to a kit build: exit 2, one message naming file, line,
+# section and key, and nothing written (no output directory).
+fio_bad() { # description, the [workload] lines, what the message must hold
+	printf '[workload]\nkinds = fio\n%s\n' "$2" >"$tmp/fio.ini"
+	"$BUILDAPP" "$tmp/fio.ini" -o "$tmp/fio-out" >"$tmp/out" 2>"$tmp/err"
+	check "$1: exit 2" test $? -eq 2
+	check "$1: the message" grep -qF "$3" "$tmp/err"
+	check "$1: one line" test "$(wc -l <"$tmp/err")" -eq 1
+	check "$1: nothing written" test ! -e "$tmp/fio-out"
+}
+fio_bad "a missing job file" "fio_job = nosuch.fio" \
+	"fio.ini:3: [workload] fio_job: '$tmp/nosuch.fio': No such file or directory"
+fio_bad "an engine the guests' fio lacks" "fio_ioengine = libaio, windowsaio" \
+	"fio.ini:3: [workload] fio_ioengine: unknown value 'windowsaio'"
+fio_bad "an iodepth list with a zero" "fio_iodepth = 1, 0, 32" \
+	"fio.ini:3: [workload] fio_iodepth: '0' is out of range 1..1024"
+{ printf '[j]\nfilename=${BUILDAPP_TARGET}\n'; head -c 70000 /dev/zero | tr '\0' ';'; echo; } >"$tmp/big.fio"
+fio_bad "a job file over 64 KiB" "fio_job = big.fio" \
+	"fio.ini:3: [workload] fio_job: '$tmp/big.fio': 70033 bytes: a job file has at most 65536"
+
 "$BUILDAPP" plan "$tmp/missing.ini" >"$tmp/out" 2>"$tmp/err"
 check "missing profile exits 2" test $? -eq 2
 "$BUILDAPP" plan >"$tmp/out" 2>"$tmp/err"

@@ -154,7 +154,7 @@ static void test_host_run_and_qcow2_cache(void **state)
 	run.cell = (struct plan_cell){.backend = BACKEND_RAW, .format = IMAGE_FORMAT_RAW,
 				      .prealloc = RAW_PREALLOC_SPARSE, .cache = -1, .aio = -1,
 				      .bus = -1, .workload = WORKLOAD_DD, .l2_cache = -1,
-				      .host = true};
+				      .host = true, PLAN_CELL_NO_FIO};
 	plan_cell_make_id(&run.cell);
 	assert_string_equal(run.cell.id, "raw/raw/sparse/-/-/host/dd");
 	snprintf(run.status, sizeof run.status, "ok");

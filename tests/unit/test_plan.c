@@ -328,12 +328,12 @@ static void test_cell_json_form(void **state)
 	struct plan_cell l2 = {
 		.backend = BACKEND_QCOW2, .format = IMAGE_FORMAT_QCOW2, .prealloc = 0,
 		.cache = CACHE_NONE, .aio = AIO_THREADS, .bus = -1,
-		.workload = WORKLOAD_QEMU_IMG_BENCH, .l2_cache = 1 << 20,
+		.workload = WORKLOAD_QEMU_IMG_BENCH, .l2_cache = 1 << 20, PLAN_CELL_NO_FIO,
 	};
 	struct plan_cell host = {
 		.backend = BACKEND_RAW, .format = IMAGE_FORMAT_RAW, .prealloc = 0,
 		.cache = -1, .aio = -1, .bus = -1, .workload = WORKLOAD_FIO,
-		.l2_cache = -1, .host = true,
+		.l2_cache = -1, .host = true, PLAN_CELL_NO_FIO,
 	};
 	char buf[32];
 
@@ -357,9 +357,12 @@ static void test_cell_json_form(void **state)
 			    "\"guest\":false}");
 	json_object_put(o);
 
-	/* The axes: every member but the id and the workload, in order. */
+	/* The axes: every member but the id and the workload, in order; a
+	 * fio knob only in a cell that has one of its own. */
 	static const char *const axes[] = {"backend", "format", "preallocation", "cache",
-					   "aio", "bus", "l2_cache", "guest"};
+					   "aio", "bus", "l2_cache", "guest", "fio_rw",
+					   "fio_bs", "fio_iodepth", "fio_numjobs",
+					   "fio_ioengine", "fio_rwmixread"};
 	assert_int_equal(plan_n_axes(), sizeof(axes) / sizeof(axes[0]));
 	o = plan_cell_axes_to_json(&host);
 	size_t i = 0;
@@ -369,9 +372,34 @@ static void test_cell_json_form(void **state)
 		assert_string_equal(key, axes[i]);
 		i++;
 	}
+	assert_int_equal(i, 8);
+	json_object_put(o);
+	struct plan_cell knobs = host;
+	knobs.fio_rw = FIO_RW_RANDRW;
+	knobs.fio_bs = 1 << 20;
+	knobs.fio_iodepth = 32;
+	knobs.fio_numjobs = 4;
+	knobs.fio_ioengine = FIO_IOENGINE_IO_URING;
+	knobs.fio_rwmixread = 0;
+	plan_cell_make_id(&knobs);
+	assert_string_equal(knobs.id, "raw/raw/sparse/-/-/host/fio/rw=randrw/bs=1M/qd=32/"
+				      "jobs=4/engine=io_uring/mix=0");
+	o = plan_cell_axes_to_json(&knobs);
+	i = 0;
+	json_object_object_foreach(o, key2, value2) {
+		(void)value2;
+		assert_string_equal(key2, axes[i]);
+		i++;
+	}
 	assert_int_equal(i, plan_n_axes());
 	assert_null(plan_axis(i));
 	json_object_put(o);
+	check_cell_round_trip(&knobs);
+	assert_string_equal(plan_cell_axis_text(&knobs, "fio_bs", buf, sizeof(buf)), "1M");
+	assert_string_equal(plan_cell_axis_text(&knobs, "fio_iodepth", buf, sizeof(buf)), "32");
+	assert_true(plan_cell_at(&knobs, "fio_iodepth", "32"));
+	assert_true(plan_cell_at(&knobs, "fio_bs", "1M"));
+	assert_string_equal(plan_cell_axis_text(&host, "fio_iodepth", buf, sizeof(buf)), "-");
 	assert_string_equal(plan_cell_axis_text(&l2, "l2_cache", buf, sizeof(buf)), "1M");
 	assert_string_equal(plan_cell_axis_text(&l2, "bus", buf, sizeof(buf)), "-");
 	assert_string_equal(plan_cell_axis_text(&l2, "guest", buf, sizeof(buf)), "guest");

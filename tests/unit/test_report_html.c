@@ -268,6 +268,56 @@ static void rack(void **state)
 	release(&p);
 }
 
+/* A sweep of fio_iodepth (1, 2, 4) under two cache modes and on the host
+ * (report-fio-matrix.json, a real bundle's model with intervals made
+ * narrow): each metric gets the chart against the depth, a line per cache
+ * mode and one for the host, a point per cell and the intervals as bands;
+ * with two depths left, no such chart. */
+static void fio_depth_chart(void **state)
+{
+	struct page p;
+	(void)state;
+
+	render("fio-matrix", &p);
+	check_common(&p);
+	int metrics = count(&p, "//figure");
+	assert_int_equal(count(&p, "//svg[" HAS_CLASS("axischart") "]"), metrics);
+	assert_int_equal(count(&p, "//svg[" HAS_CLASS("axischart") "]//g[" HAS_CLASS("series") "]"),
+			 3 * metrics);
+	assert_int_equal(count(&p, "//svg[" HAS_CLASS("axischart") "]//circle[" HAS_CLASS("point") "]"),
+			 9 * metrics);
+	assert_int_equal(count(&p, "//path[" HAS_CLASS("band") "]"), 3 * metrics);
+	assert_int_equal(count(&p, "//svg[" HAS_CLASS("axischart") "]//text[.='fio_iodepth']"),
+			 metrics);
+	assert_int_equal(count(&p, "//text[" HAS_CLASS("series-name") " and .='cache=none']"), metrics);
+	assert_int_equal(count(&p, "//text[" HAS_CLASS("series-name") " and .='host']"), metrics);
+	assert_int_equal(count(&p, "//circle[" HAS_CLASS("point") "]/title"), 9 * metrics);
+
+	/* Two levels: the bars say it all. */
+	json_object *workloads = json_object_object_get(p.model, "workloads");
+	json_object *ms = json_object_object_get(json_object_array_get_idx(workloads, 0), "metrics");
+	for (size_t i = 0; i < json_object_array_length(ms); i++) {
+		json_object *cells = json_object_object_get(json_object_array_get_idx(ms, i), "cells");
+		for (size_t k = json_object_array_length(cells); k-- > 0;) {
+			const char *id = json_object_get_string(json_object_object_get(
+				json_object_array_get_idx(cells, k), "id"));
+			if (strstr(id, "qd=4"))
+				json_object_array_del_idx(cells, k, 1);
+		}
+	}
+	struct model *m = NULL;
+	char *html = NULL;
+	size_t len = 0;
+	assert_int_equal(model_from_json(p.model, &m), 0);
+	FILE *f = open_memstream(&html, &len);
+	assert_int_equal(report_html_write(m, f), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_null(strstr(html, "axischart"));
+	free(html);
+	model_free(m);
+	release(&p);
+}
+
 static void bad_models(void **state)
 {
 	char *out = NULL;
@@ -314,6 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_host),   cmocka_unit_test(two_hosts),
 		cmocka_unit_test(references), cmocka_unit_test(bad_models),
+		cmocka_unit_test(fio_depth_chart),
 		cmocka_unit_test(clean_text), cmocka_unit_test(rack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -191,13 +191,44 @@ static void cmdline(void **state)
 {
 	(void)state;
 	struct profile p = {0};
-	p.workload.fio_rw = FIO_RW_RANDWRITE;
-	p.workload.fio_bs = 4096;
-	p.workload.fio_iodepth = 1;
+	p.workload.fio_rw = AXIS_BIT(FIO_RW_RANDWRITE);
+	p.workload.fio_bs = (struct num_axis){1, {4096}};
+	p.workload.fio_iodepth = (struct num_axis){1, {1}};
 	p.workload.fio_size = 1 << 20;
 	p.workload.fio_fsync = 1;
 	_cleanup_free_ char *s = NULL;
 	assert_int_equal(guestcmdline_build(&p, WORKLOAD_FIO, &s), 0);
+	/* The knobs that were not there before only when they change
+	 * something: older kits' command lines stay as they were. */
+	assert_null(strstr(s, "numjobs"));
+	assert_null(strstr(s, "ioengine"));
+	assert_null(strstr(s, "rwmixread"));
+	assert_null(strstr(s, "fio_job"));
+	/* A cell's own knobs win over the profile's; auto resolved. */
+	_cleanup_free_ char *c = NULL;
+	struct plan_cell cell = {.workload = WORKLOAD_FIO, PLAN_CELL_NO_FIO};
+	cell.fio_rw = FIO_RW_RANDRW;
+	cell.fio_iodepth = 32;
+	cell.fio_numjobs = 4;
+	cell.fio_ioengine = FIO_IOENGINE_IO_URING;
+	p.workload.fio_rwmixread = (struct num_axis){1, {70}};
+	assert_int_equal(guestcmdline_build_cell(&p, &cell, &c), 0);
+	assert_non_null(strstr(c, " buildapp.fio_rw=randrw "));
+	assert_non_null(strstr(c, " buildapp.fio_iodepth=32 "));
+	assert_non_null(strstr(c, " buildapp.fio_numjobs=4"));
+	assert_non_null(strstr(c, " buildapp.fio_ioengine=io_uring"));
+	assert_non_null(strstr(c, " buildapp.fio_rwmixread=70"));
+	/* libaio is what auto gives at 32: not said. */
+	_cleanup_free_ char *aio = NULL;
+	cell.fio_ioengine = FIO_IOENGINE_LIBAIO;
+	assert_int_equal(guestcmdline_build_cell(&p, &cell, &aio), 0);
+	assert_null(strstr(aio, "ioengine"));
+	/* A job file: its path in the kit. */
+	_cleanup_free_ char *j = NULL;
+	snprintf(p.workload.fio_job, sizeof(p.workload.fio_job), "profiles/x.fio");
+	assert_int_equal(guestcmdline_build(&p, WORKLOAD_FIO, &j), 0);
+	assert_non_null(strstr(j, " buildapp.fio_job=/etc/buildapp/job.fio"));
+	p.workload.fio_job[0] = '\0';
 	assert_non_null(strstr(s, "console=ttyS0 "));
 	assert_non_null(strstr(s, " buildapp.workload=fio "));
 	assert_non_null(strstr(s, " buildapp.fio_rw=randwrite "));

@@ -1,0 +1,84 @@
+#!/bin/sh
+# A fio job file swept as a matrix, really run: profiles/fio-matrix-small.ini,
+# two jobs (random read, sequential write) at iodepths 1, 2 and 4 under
+# cache none and unsafe, in TCG guests and on the host baseline (the same
+# file, through a loop device), from a raw file in a directory target.  Every run has both
+# jobs' metrics in the journal; the report compares the depths and the
+# modes; report.html has the chart of the metric against the depth (its
+# screenshot is kept in $B/test-logs/fio-jobfile/).  Then the kit: the
+# manifest lists the job file, and `buildapp verify` names it when one
+# byte of it changes inside the appliance's initramfs.
+set -u
+B=${B:-build}
+BUILDAPP=${BUILDAPP:-$B/buildapp}
+[ "$(id -u)" -eq 0 ] || { echo "needs root (loop devices, libvirt)"; exit 77; }
+command -v losetup >/dev/null || { echo "no losetup"; exit 77; }
+command -v fio >/dev/null || { echo "fio is not installed (scripts/install-deps.sh)"; exit 77; }
+tmp=$(mktemp -d /var/tmp/buildapp-fiojob.XXXXXX)
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+. "${TOP:-.}/tests/lib/check.sh"
+OUT=$B/test-logs/fio-jobfile
+rm -rf "$OUT"
+mkdir -p "$OUT" "$tmp/target"
+# The shipped small variant of the fio matrix, as it is.
+P="$TOP/profiles/fio-matrix-small.ini"
+JOB="$TOP/profiles/jobs/read-then-write.fio"
+"$BUILDAPP" plan "$P" >"$tmp/plan.txt" 2>&1
+check "plan: 6 guest cells and 3 host cells, 18 runs" grep -q '^Matrix: 9 cells x 2 runs = 18 runs' "$tmp/plan.txt"
+
+"$BUILDAPP" run "$P" --target "$tmp/target" --results "$tmp/res" \
+	--cache "$B/cache" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cat "$tmp/err"
+j="$tmp/res/runs.jsonl"
+check "run exits 0" test $rc -eq 0
+check "18 runs journaled, all ok" sh -c "test \$(grep -c '\"status\":\"ok\"' '$j') -eq 18"
+for m in fio_randread_read_iops fio_randread_read_clat_p99 fio_seqwrite_write_bw fio_seqwrite_write_clat_p99_9; do
+	check "every run has $m" sh -c "test \$(grep -c '\"name\":\"$m\"' '$j') -eq 18"
+done
+check "the host cells ran the job file too" sh -c \
+	"test \$(grep '\"guest\":false' '$j' | grep -c 'fio_seqwrite_write_iops') -eq 6"
+check "cell ids name the depth" grep -q '"id":"raw/raw/sparse/unsafe/threads/virtio/fio/qd=4"' "$j"
+check "the host cells' ids too" grep -q '"id":"raw/raw/sparse/-/-/host/fio/qd=2"' "$j"
+r="$tmp/res/report.txt"
+check "the report answers the depth question" grep -q '^fio_iodepth=4 vs 1, fio_randread_read_iops (fio, cache=none)' "$r"
+check "the report answers the cache question" grep -q 'unsafe vs none, fio_randread_read_iops' "$r"
+h="$tmp/res/report.html"
+check "report.html has the chart against the depth" grep -q 'class="chart axischart"' "$h"
+check "... one line per cache mode" sh -c "test \$(grep -o 'class=\"series' '$h' | wc -l) -ge 2"
+CHROMIUM=$(command -v chromium || true)
+if [ -n "$CHROMIUM" ]; then
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$tmp/chromium" --proxy-server=127.0.0.1:9 \
+		--window-size=1200,2400 --screenshot="$OUT/report.png" "file://$h" \
+		>"$OUT/chromium.log" 2>&1
+	check "screenshot of report.html" test -s "$OUT/report.png"
+fi
+cp "$h" "$j" "$r" "$OUT/" 2>/dev/null
+
+# The kit (from the host root the kit tests share): its manifest lists
+# the job file; an archive appended to the netboot initramfs that gives
+# the job file one byte changed (the kernel unpacks the later one over
+# it) is named by verify.
+export SOURCE_DATE_EPOCH=1700000000 TMPDIR="$tmp"
+"$BUILDAPP" "$P" -o "$tmp/kit" --cache "$TOP/$B/test-cache/hostroot" \
+	>/dev/null 2>"$tmp/kit.err" || { cat "$tmp/kit.err"; echo "FAILED: kit build"; exit 1; }
+m="$tmp/kit/fio-matrix-small.manifest.json"
+check "the manifest lists the job file with its sha256" python3 -c '
+import hashlib, json, sys
+m = json.load(open(sys.argv[1]))
+want = hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
+f = [f for f in m["files"] if f["path"] == "initrd:/usr/lib/buildapp/kit/job.fio"]
+sys.exit(0 if f and f[0]["sha256"] == want else 1)' "$m" "$JOB"
+"$BUILDAPP" verify "$tmp/kit/fio-matrix-small.netboot/" >"$tmp/v.out" 2>&1
+check "verify: the kit as built is its manifest's" grep -q '^ok       netboot:/initrd' "$tmp/v.out"
+mkdir -p "$tmp/over/usr/lib/buildapp/kit"
+sed 's/^direct=1/direct=0/' "$JOB" >"$tmp/over/usr/lib/buildapp/kit/job.fio"
+check "one byte of the copy differs" test "$(cmp -l "$JOB" "$tmp/over/usr/lib/buildapp/kit/job.fio" | wc -l)" -eq 1
+(cd "$tmp/over" && find usr | cpio -o -H newc --quiet | zstd -q) >>"$tmp/kit/fio-matrix-small.netboot/initrd"
+rc=0
+"$BUILDAPP" verify "$tmp/kit/fio-matrix-small.netboot/" --manifest "$m" >"$tmp/v.out" 2>&1 || rc=$?
+cat "$tmp/v.out"
+check "verify exits 1" test $rc -eq 1
+check "verify names the job file" grep -q '^DIFFERS  initrd:/usr/lib/buildapp/kit/job.fio' "$tmp/v.out"
+exit $fail

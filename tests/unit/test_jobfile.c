@@ -1,0 +1,328 @@
+/* [workload] fio_job and fio's knobs as axes: the job file's check when
+ * the profile is loaded (a good file, one fio refuses with its line, one
+ * with no target the kit fills in, and the other refusals), the bad
+ * values of the knobs, and the cells a sweep of them makes: how many,
+ * their ids, which are left out and why.  The job file checks run the
+ * real fio (--parse-only); the engine check a stand-in fio that lacks
+ * io_uring. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "guestproto.h"
+#include "jobfile.h"
+#include "keys.h"
+#include "loader.h"
+#include "log.h"
+#include "planner.h"
+#include "unitskip.h"
+
+static char tmpdir[] = "/tmp/buildapp-jobfile-XXXXXX";
+static char *messages;
+static size_t messages_len;
+static FILE *message_stream;
+
+/* Two jobs, one after the other, on the target the kit fills in, at the
+ * cell's queue depth and engine. */
+static const char good_job[] =
+	"; a random reader, then a sequential writer\n"
+	"[global]\n"
+	"filename=${BUILDAPP_TARGET}\n"
+	"size=${BUILDAPP_SIZE}\n"
+	"ioengine=${BUILDAPP_IOENGINE}\n"
+	"iodepth=${BUILDAPP_IODEPTH}\n"
+	"direct=1\n"
+	"\n"
+	"[randread]\n"
+	"rw=randread\n"
+	"bs=4k\n"
+	"\n"
+	"[seqwrite]\n"
+	"stonewall\n"
+	"rw=write\n"
+	"bs=1M\n";
+
+static const char *write_file(const char *name, const char *content)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+	return path;
+}
+
+/* Loads the profile PROFILE (t.ini) beside the job file JOB (job.fio, not
+ * there when NULL); the loader's message is left in `messages`. */
+static int load(const char *profile, const char *job, struct profile *p)
+{
+	if (job)
+		write_file("job.fio", job);
+	else
+		unlink(write_file("job.fio", ""));
+	const char *path = write_file("t.ini", profile);
+	fclose(message_stream);
+	free(messages);
+	message_stream = open_memstream(&messages, &messages_len);
+	log_set_stream(message_stream);
+	int r = loader_load(path, p);
+	fflush(message_stream);
+	return r;
+}
+
+#define PROFILE_WITH(extra)                                                    \
+	"[workload]\nkinds = fio\nfio_job = job.fio\nfio_size = 2M\n" extra
+
+/* The load fails, exit status 2's way, with a message holding each of
+ * the strings. */
+static void expect_refused(const char *profile, const char *job, ...)
+{
+	struct profile p;
+	va_list ap;
+	const char *want;
+
+	if (load(profile, job, &p) == 0)
+		fail_msg("loaded but should not: %.200s", job ? job : profile);
+	va_start(ap, job);
+	while ((want = va_arg(ap, const char *)))
+		if (!strstr(messages, want))
+			fail_msg("message '%s' lacks '%s'", messages, want);
+	va_end(ap);
+	/* One line: a person reads one error. */
+	assert_int_equal(strchr(messages, '\n') - messages + 1, (long)strlen(messages));
+}
+
+static void need_fio(void)
+{
+	if (access(GUESTPROTO_FIO, X_OK) < 0)
+		UNIT_SKIP(GUESTPROTO_FIO " is not installed (scripts/install-deps.sh)");
+}
+
+static void test_good_job_file(void **state)
+{
+	struct profile p;
+	char want[600];
+
+	(void)state;
+	need_fio();
+	if (load(PROFILE_WITH("fio_iodepth = 1, 8\nfio_ioengine = libaio\n"), good_job, &p) < 0)
+		fail_msg("%s", messages);
+	/* Resolved against the profile's directory. */
+	snprintf(want, sizeof(want), "%s/job.fio", tmpdir);
+	assert_string_equal(p.workload.fio_job, want);
+}
+
+static void test_fio_refuses(void **state)
+{
+	static const char bogus[] = "[j]\nfilename=${BUILDAPP_TARGET}\nrw=randread\n"
+				    "bogus_option=1\n";
+	static const char bad_value[] = "[j]\nfilename=${BUILDAPP_TARGET}\n"
+					"rw=randread\n\niodepth=lots\n";
+
+	(void)state;
+	need_fio();
+	/* fio's own words, with the file and line they are about. */
+	expect_refused(PROFILE_WITH(""), bogus, "t.ini:3: [workload] fio_job:",
+		       "job.fio' line 4: fio --parse-only refuses it:",
+		       "Bad option <bogus_option=1>", NULL);
+	expect_refused(PROFILE_WITH(""), bad_value, "job.fio' line 5:",
+		       "failed parsing iodepth=lots", NULL);
+}
+
+static void test_no_target(void **state)
+{
+	(void)state;
+	need_fio();
+	expect_refused(PROFILE_WITH(""), "[j]\nrw=randread\n",
+		       "t.ini:3: [workload] fio_job:", "line 1: job 'j' names no target",
+		       "add filename=${BUILDAPP_TARGET}", NULL);
+	/* A path of its own would be written on the lab server too. */
+	expect_refused(PROFILE_WITH(""), "[j]\nfilename=/dev/sda\nrw=write\n",
+		       "line 2: filename=/dev/sda: the kit fills in the target", NULL);
+	/* A file per job in the work directory is one the kit fills in. */
+	struct profile p;
+	if (load(PROFILE_WITH(""), "[j]\nfilename=${BUILDAPP_DIR}/j.dat\nrw=write\n"
+				   "[k]\ndirectory=${BUILDAPP_DIR}\nrw=read\n", &p) < 0)
+		fail_msg("%s", messages);
+	/* ... but not when fio runs on the disk itself. */
+	expect_refused(PROFILE_WITH("fio_target = device\n"),
+		       "[j]\ndirectory=${BUILDAPP_DIR}\nrw=read\n",
+		       "with fio_target = device there is no work directory", NULL);
+}
+
+static void test_other_refusals(void **state)
+{
+	char big[JOBFILE_MAX_BYTES + 200];
+
+	(void)state;
+	need_fio();
+	expect_refused(PROFILE_WITH(""), "[j]\nfilename=${BUILDAPP_TARGET}\nsize=${HOME}\n",
+		       "line 3: '${HOME}' is not a variable the kit sets", NULL);
+	expect_refused(PROFILE_WITH(""),
+		       "[j]\nfilename=${BUILDAPP_TARGET}\nexec_prerun=reboot\n",
+		       "line 3: exec_prerun: refused: it runs a program", NULL);
+	expect_refused(PROFILE_WITH(""), "include other.fio\n[j]\n",
+		       "line 1: include: the kit carries this one file", NULL);
+	expect_refused(PROFILE_WITH(""),
+		       "[j]\nfilename=${BUILDAPP_TARGET}\nnumjobs=4\nrw=read\n",
+		       "job 'j' may run several clones", "add group_reporting", NULL);
+	expect_refused(PROFILE_WITH(""), "[a b]\nfilename=${BUILDAPP_TARGET}\n",
+		       "line 1: job name 'a b'", NULL);
+	/* A swept knob the file does not use would run one job N times. */
+	expect_refused(PROFILE_WITH("fio_bs = 4K, 64K\n"), good_job,
+		       "[workload] fio_bs sweeps several levels, but the job file uses "
+		       "no ${BUILDAPP_BS}", NULL);
+	/* Missing, and larger than the limit. */
+	expect_refused(PROFILE_WITH(""), NULL, "t.ini:3: [workload] fio_job:",
+		       "job.fio': No such file or directory", NULL);
+	memset(big, ';', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	expect_refused(PROFILE_WITH(""), big, "t.ini:3: [workload] fio_job:",
+		       "bytes: a job file has at most 65536", NULL);
+}
+
+static void test_bad_knobs(void **state)
+{
+	(void)state;
+	expect_refused("[workload]\nkinds = fio\nfio_iodepth = 1, 0, 32\n", NULL,
+		       "t.ini:3: [workload] fio_iodepth: '0' is out of range 1..1024", NULL);
+	expect_refused("[workload]\nkinds = fio\nfio_bs = 4K, 4K\n", NULL,
+		       "t.ini:3: [workload] fio_bs: '4K' listed twice", NULL);
+	expect_refused("[workload]\nkinds = fio\nfio_bs = 4K, 1000\n", NULL,
+		       "t.ini:3: [workload] fio_bs: must be a multiple of 512", NULL);
+	expect_refused("[workload]\nkinds = fio\nfio_ioengine = windowsaio\n", NULL,
+		       "t.ini:3: [workload] fio_ioengine: unknown value 'windowsaio'", NULL);
+	expect_refused("[workload]\nkinds = fio\nfio_ioengine = psync\nfio_iodepth = 8, 32\n",
+		       NULL, "[workload] fio_ioengine: psync is synchronous", NULL);
+	expect_refused("[workload]\nkinds = fio\nfio_rwmixread = 30, 70\n", NULL,
+		       "[workload] fio_rwmixread: sweeps several levels, but [workload] "
+		       "fio_rw has neither rw nor randrw", NULL);
+	expect_refused("[workload]\nkinds = fio\nfio_numjobs = 1,2,3,4,5,6,7,8,9\n", NULL,
+		       "[workload] fio_numjobs: more than 8 values", NULL);
+}
+
+/* The guests' fio is the build host's: an engine it was built without is
+ * refused (here a stand-in that lists no io_uring). */
+static void test_engine_the_fio_lacks(void **state)
+{
+	struct profile p;
+	char why[512], stub[600];
+
+	(void)state;
+	snprintf(stub, sizeof(stub), "%s/fio", tmpdir);
+	write_file("fio", "#!/bin/sh\nprintf 'Available IO engines:\\n\\tpsync\\n\\tlibaio\\n'\n");
+	assert_int_equal(chmod(stub, 0755), 0);
+	assert_int_equal(keys_set_defaults(&p), 0);
+	p.workload.fio_ioengine = AXIS_BIT(FIO_IOENGINE_LIBAIO) | AXIS_BIT(FIO_IOENGINE_IO_URING);
+	assert_int_equal(jobfile_check_engines(&p, stub, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "io_uring: the guests' fio"));
+	p.workload.fio_ioengine = AXIS_BIT(FIO_IOENGINE_AUTO);
+	assert_int_equal(jobfile_check_engines(&p, stub, why, sizeof(why)), 0);
+}
+
+/* fio knobs as axes: a cell per combination of the swept ones; psync
+ * cells deeper than 1 left out with the reason; rwmixread only where rw
+ * mixes; the knobs not swept in no id. */
+static void test_axes_in_the_plan(void **state)
+{
+	struct profile p;
+	struct plan plan = {0};
+
+	(void)state;
+	if (load("[workload]\nkinds = fio, dd\nfio_rw = randread, randrw\n"
+		 "fio_iodepth = 1, 8, 32\nfio_ioengine = psync, io_uring\n"
+		 "fio_rwmixread = 30, 70\nfio_bs = 8K\n[guest]\ncache = none, unsafe\n",
+		 NULL, &p) < 0)
+		fail_msg("%s", messages);
+	assert_int_equal(planner_build(&p, &plan), 0);
+	/* fio per cache mode: randread 3 depths x 2 engines less psync at 8
+	 * and 32 = 4; randrw the same x 2 mixes = 8; and one dd cell. */
+	assert_int_equal(plan.n_cells, 2 * (4 + 8 + 1));
+	assert_int_equal(plan.n_excluded, 2 * (2 + 4));
+	assert_int_not_equal(plan_cell_find(&plan, "lvm/raw/-/none/threads/virtio/fio/"
+						   "rw=randread/qd=32/engine=io_uring"), -1);
+	assert_int_not_equal(plan_cell_find(&plan, "lvm/raw/-/unsafe/threads/virtio/fio/"
+						   "rw=randrw/qd=1/engine=psync/mix=70"), -1);
+	/* dd has no knobs: its id is what it always was. */
+	assert_int_not_equal(plan_cell_find(&plan, "lvm/raw/-/none/threads/virtio/dd"), -1);
+	for (size_t i = 0; i < plan.n_cells; i++)
+		assert_null(strstr(plan.cells[i].id, "bs="));
+	for (size_t i = 0; i < plan.n_excluded; i++) {
+		assert_non_null(strstr(plan.excluded[i].cell.id, "engine=psync"));
+		assert_null(strstr(plan.excluded[i].cell.id, "qd=1"));
+		assert_non_null(strstr(plan.excluded[i].reason, "psync is synchronous"));
+	}
+	/* The cell's knobs, and the profile's one bs. */
+	struct fio_knobs k;
+	ssize_t c = plan_cell_find(&plan, "lvm/raw/-/none/threads/virtio/fio/rw=randrw/"
+					  "qd=8/engine=io_uring/mix=30");
+	assert_true(c >= 0);
+	plan_cell_fio(&p, &plan.cells[c], &k);
+	assert_int_equal(k.rw, FIO_RW_RANDRW);
+	assert_int_equal(k.iodepth, 8);
+	assert_int_equal(k.ioengine, FIO_IOENGINE_IO_URING);
+	assert_int_equal(k.rwmixread, 30);
+	assert_int_equal(k.bs, 8192);
+	plan_release(&plan);
+
+	/* One value each: the ids of before, and auto resolved by depth. */
+	if (load("[workload]\nkinds = fio\nfio_iodepth = 16\n", NULL, &p) < 0)
+		fail_msg("%s", messages);
+	assert_int_equal(planner_build(&p, &plan), 0);
+	assert_int_equal(plan.n_cells, 1);
+	assert_string_equal(plan.cells[0].id, "lvm/raw/-/none/threads/virtio/fio");
+	plan_cell_fio(&p, &plan.cells[0], &k);
+	assert_int_equal(k.ioengine, FIO_IOENGINE_LIBAIO);
+	plan_release(&plan);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	message_stream = open_memstream(&messages, &messages_len);
+	log_set_stream(message_stream);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	log_set_stream(NULL);
+	fclose(message_stream);
+	free(messages);
+	messages = NULL;
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_job_file),
+		cmocka_unit_test(test_fio_refuses),
+		cmocka_unit_test(test_no_target),
+		cmocka_unit_test(test_other_refusals),
+		cmocka_unit_test(test_bad_knobs),
+		cmocka_unit_test(test_engine_the_fio_lacks),
+		cmocka_unit_test(test_axes_in_the_plan),
+	};
+	char cmd[600];
+
+	if (!mkdtemp(tmpdir))
+		return 1;
+	int r = cmocka_run_group_tests(tests, setup, teardown);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		return 1;
+	return unit_result(r);
+}
