@@ -27,6 +27,7 @@ void journal_run_init(struct journal_run *run)
 	run->boot_seconds = NAN;
 	run->phases = (struct journal_phases){NAN, NAN, NAN, NAN, NAN, NAN};
 	run->start_time = (int64_t)time(NULL);
+	crashfacts_init(&run->host_crash);
 	if (uname(&u) == 0)
 		snprintf(run->host_kernel, sizeof run->host_kernel, "%s",
 			 u.release);
@@ -283,6 +284,8 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    add_string(o, "guest_kernel",
 		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
 	    add_string(o, "crash", run->crash[0] ? run->crash : NULL) < 0 ||
+	    (run->host_crash.present &&
+	     add(o, "host_crash", crashfacts_to_json(&run->host_crash)) < 0) ||
 	    add(o, "metrics", metrics) < 0 ||
 	    add(o, "phases", phases_to_json(&run->phases)) < 0)
 		return -ENOMEM;
@@ -376,6 +379,9 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 		return false;
 	s = jsonget_string(o, "crash");
 	if (s && !copy_text(run->crash, sizeof run->crash, s))
+		return false;
+	/* Absent in older lines, and for runs whose host did not crash. */
+	if (!crashfacts_from_json(o, &run->host_crash))
 		return false;
 	return json_object_object_get_ex(o, "metrics", &v) &&
 	       metrics_from_json(v, run);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crashfacts.h"
 #include "plan.h"
 #include "profile.h"
 #include "results.h"
@@ -74,6 +75,9 @@ struct journal_run {
 	/* How a durability run ended ([workload] crash: "guest"); "" for
 	 * other kinds.  Its metrics say what was acknowledged and lost. */
 	char crash[16];
+	/* A run that ended in its host's crash: the crash's facts
+	 * (crashfacts.h); not present for others and in older lines. */
+	struct crashfacts host_crash;
 	struct result_metric *metrics; /* owned: the run's results, then
 					* reset_seconds */
 	size_t n_metrics;
