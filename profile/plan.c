@@ -483,6 +483,8 @@ int plan_write_json(const struct plan *plan, FILE *f)
 	}
 	json_object_object_add(root, "excluded", excluded);
 	json_object_object_add(root, "runs_per_cell", json_object_new_int((int)s->runs));
+	json_object_object_add(root, "durability_runs_per_cell",
+			       json_object_new_int((int)profile_cell_runs(s, WORKLOAD_DURABILITY)));
 	json_object_object_add(root, "max_runs_per_cell",
 			       json_object_new_int((int)(s->max_runs ? s->max_runs : s->runs)));
 	json_object_object_add(root, "total_runs", json_object_new_uint64(plan->n_runs));
@@ -695,7 +697,7 @@ static int runs_check_duplicates(const char *path, const struct plan *plan)
 
 static int runs_from_json(const char *path, json_object *root, struct plan *plan)
 {
-	unsigned per_cell = plan->profile.sweep.runs;
+	const struct profile_sweep *s = &plan->profile.sweep;
 	int64_t total;
 	json_object *arr;
 
@@ -716,11 +718,17 @@ static int runs_from_json(const char *path, json_object *root, struct plan *plan
 		json_object *o = json_object_array_get_idx(arr, i);
 		int64_t cell, run;
 		if (!json_object_is_type(o, json_type_object) ||
-		    !get_count(o, "cell", (int64_t)plan->n_cells - 1, &cell) ||
-		    !get_count(o, "run", (int64_t)per_cell - 1, &run))
+		    !get_count(o, "cell", (int64_t)plan->n_cells - 1, &cell))
 			return log_error_code(-EINVAL, "plan '%s': runs[%zu]: not a cell "
-					      "index below %zu and a run index below "
-					      "[sweep] runs = %u", path, i, plan->n_cells,
+					      "index below %zu", path, i, plan->n_cells);
+		/* A durability cell's runs are [sweep] durability_runs. */
+		bool durable = plan->cells[cell].workload == WORKLOAD_DURABILITY;
+		unsigned per_cell = profile_cell_runs(s, plan->cells[cell].workload);
+		if (!get_count(o, "run", (int64_t)per_cell - 1, &run))
+			return log_error_code(-EINVAL, "plan '%s': runs[%zu]: not a run index "
+					      "below [sweep] %s = %u", path, i,
+					      durable && s->durability_runs ? "durability_runs"
+									    : "runs",
 					      per_cell);
 		plan->runs[i] = (struct plan_run){(unsigned)i, (unsigned)cell, (unsigned)run};
 	}

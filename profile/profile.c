@@ -45,3 +45,8 @@ bool profile_sweep_adds_runs(const struct profile_sweep *s)
 {
 	return s->target_ci > 0 && s->max_runs > s->runs;
 }
+
+unsigned profile_cell_runs(const struct profile_sweep *s, enum workload_kind w)
+{
+	return w == WORKLOAD_DURABILITY && s->durability_runs ? s->durability_runs : s->runs;
+}

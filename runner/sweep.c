@@ -658,7 +658,11 @@ static int make_counted_run(const struct sweep_env *env, const struct plan_run *
 bool sweep_cell_wants_run(const struct profile_sweep *s,
 			  const struct summary_cell *c, char *why, size_t len)
 {
-	if (s->target_ci <= 0 || c->n_runs >= s->max_runs || c->n_metrics == 0)
+	/* A durability cell's runs are crashes, planned by [sweep]
+	 * durability_runs: none added for an interval's width, which would
+	 * pick its crashes by their speed and cost a reboot each. */
+	if (s->target_ci <= 0 || c->n_runs >= s->max_runs || c->n_metrics == 0 ||
+	    c->cell.workload == WORKLOAD_DURABILITY)
 		return false;
 	const struct summary_metric *m = &c->metrics[0];
 	double rel = 100.0 * m->stats.ci95 / fabs(m->stats.mean);
@@ -714,7 +718,8 @@ static int cells_wanting_runs(const struct sweep_env *env, const char *journal_p
 		if (k < 0)
 			continue;
 		if (asked) {
-			if (!asked[k] || c->n_runs >= plan->profile.sweep.max_runs)
+			if (!asked[k] || c->n_runs >= plan->profile.sweep.max_runs ||
+			    c->cell.workload == WORKLOAD_DURABILITY)
 				continue;
 			snprintf(why, sizeof(why), "a question's interval is wider than %g points",
 				 plan->profile.sweep.target_ci);
@@ -871,11 +876,13 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 		if (lost)
 			log_info("run of cell %s, run %u/%u: finished after the host crash: "
 				 "lost %.0f of %" PRIu64 " acknowledged",
-				 cell->id, c.index + 1, plan->profile.sweep.runs, lost->value,
+				 cell->id, c.index + 1,
+				 profile_cell_runs(&plan->profile.sweep, cell->workload), lost->value,
 				 acks);
 		else
 			log_info("run of cell %s, run %u/%u: %s after the host crash: %s",
-				 cell->id, c.index + 1, plan->profile.sweep.runs, jr.status,
+				 cell->id, c.index + 1,
+				 profile_cell_runs(&plan->profile.sweep, cell->workload), jr.status,
 				 jr.message);
 		unlink(path); /* the journal line holds what it said */
 	}
@@ -960,7 +967,8 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 		eta_format(&pg.eta, eta, sizeof(eta));
 		log_info("run %zu/%zu: cell %u/%zu %s, run %u/%u (elapsed %s, ETA %s)",
 			 i + 1, plan->n_runs, pr->cell + 1, plan->n_cells, cell->id,
-			 pr->index + 1, plan->profile.sweep.runs, elapsed, eta);
+			 pr->index + 1, profile_cell_runs(&plan->profile.sweep, cell->workload),
+			 elapsed, eta);
 		r = make_counted_run(env, pr, journal_path, &pg, &out);
 		if (r < 0)
 			break;
