@@ -122,16 +122,28 @@ int plantext_write(const struct plan *plan, FILE *f)
 	char num[24];
 	int col = 0;
 
+	size_t durable = 0;
+	unsigned crashes = profile_cell_runs(s, WORKLOAD_DURABILITY);
+
+	for (size_t i = 0; i < plan->n_cells; i++)
+		durable += plan->cells[i].workload == WORKLOAD_DURABILITY;
 	write_profile_text(&plan->profile, f);
 	write_cache_table(plan, f);
-	fprintf(f, "\nMatrix: %zu cells x %u runs = %zu runs", plan->n_cells, s->runs,
-		plan->n_runs);
+	if (durable && crashes != s->runs)
+		fprintf(f, "\nMatrix: %zu cells: %zu x %u runs, %zu durability cell%s x %u runs "
+			"(durability_runs) = %zu runs", plan->n_cells, plan->n_cells - durable,
+			s->runs, durable, durable == 1 ? "" : "s", crashes, plan->n_runs);
+	else
+		fprintf(f, "\nMatrix: %zu cells x %u runs = %zu runs", plan->n_cells, s->runs,
+			plan->n_runs);
+	/* The durability cells' crashes are planned: target_ci adds none. */
+	const char *speed = durable ? " speed" : "";
 	if (profile_sweep_adds_runs(s) && *plan->profile.report.compare)
-		fprintf(f, " (then up to %u per cell of each comparison below until its "
-			"95%% interval is within +/- %g points)", s->max_runs, s->target_ci);
+		fprintf(f, " (then up to %u per%s cell of each comparison below until its "
+			"95%% interval is within +/- %g points)", s->max_runs, speed, s->target_ci);
 	else if (profile_sweep_adds_runs(s))
-		fprintf(f, " (up to %u per cell until the 95%% CI is within %g%%)",
-			s->max_runs, s->target_ci);
+		fprintf(f, " (up to %u per%s cell until the 95%% CI is within %g%%)",
+			s->max_runs, speed, s->target_ci);
 	fprintf(f, "\n  %5s  %-9s %-6s %-8s %-8s %-12s %-8s %-6s %s\n", "cell", "backend",
 		"format", "prealloc", "l2", "cache", "aio", "bus", "workload");
 	for (size_t i = 0; i < plan->n_cells; i++) {
@@ -145,9 +157,9 @@ int plantext_write(const struct plan *plan, FILE *f)
 				plan->excluded[i].reason);
 	}
 	write_questions(plan, f);
-	char crashes[1024];
-	if (hostcrash_plan_cost(plan, crashes, sizeof(crashes)) > 0)
-		fprintf(f, "\nThis plan holds %s.\n", crashes);
+	char cost[1024];
+	if (hostcrash_plan_cost(plan, cost, sizeof(cost)) > 0)
+		fprintf(f, "\nThis plan holds %s.\n", cost);
 	fprintf(f, "\nRun order (%s", sweep_order_name(s->order));
 	if (s->order == ORDER_INTERLEAVED)
 		fprintf(f, ", seed %" PRIu64, s->seed);

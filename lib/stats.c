@@ -4,6 +4,10 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
 
 /* One step of the modified Lentz method: updates C and D with the next
  * partial numerator NUM and returns the factor to multiply into h. */
@@ -86,6 +90,62 @@ int stats_binomial_interval(unsigned long long x, unsigned long long n,
 	*low = x == 0 ? 0 : incbeta_inverse((double)x, (double)(n - x + 1), alpha / 2);
 	*high = x == n ? 1 : incbeta_inverse((double)(x + 1), (double)(n - x), 1 - alpha / 2);
 	return 0;
+}
+
+/* ln C(N, K). */
+static double log_choose(double n, double k)
+{
+	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
+}
+
+int stats_fisher_exact(unsigned long long x1, unsigned long long n1, unsigned long long x2,
+		       unsigned long long n2, double *ret_p)
+{
+	if (n1 == 0 || n2 == 0 || x1 > n1 || x2 > n2)
+		return -EINVAL;
+	/* Given the margins, X1 is hypergeometric: K = x1 + x2 successes
+	 * among N = n1 + n2, n1 of them drawn. */
+	double k = (double)(x1 + x2), n = (double)(n1 + n2), a = (double)n1;
+	double base = log_choose(n, a);
+	unsigned long long lo = x1 + x2 > n2 ? x1 + x2 - n2 : 0,
+			   hi = x1 + x2 < n1 ? x1 + x2 : n1;
+	double observed = log_choose(k, (double)x1) + log_choose(n - k, a - (double)x1) - base;
+	/* Tables within a relative 1e-7 of the observed one's probability
+	 * count as as probable: rounding must not drop a mirror image. */
+	double limit = observed + log1p(1e-7), p = 0;
+	for (unsigned long long x = lo; x <= hi; x++) {
+		double lp = log_choose(k, (double)x) + log_choose(n - k, a - (double)x) - base;
+		if (lp <= limit)
+			p += exp(lp);
+	}
+	*ret_p = p > 1 ? 1 : p;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double stats_median(const double *v, size_t n)
+{
+	_cleanup_free_ double *s = n ? malloc(n * sizeof *s) : NULL;
+
+	if (!s)
+		return NAN;
+	memcpy(s, v, n * sizeof *s);
+	qsort(s, n, sizeof *s, cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+double stats_hoeffding_halfwidth(size_t n, double confidence)
+{
+	if (n == 0 || !(confidence > 0) || !(confidence < 1))
+		return NAN;
+	/* P(|mean - mu| >= t) <= 2 exp(-2 n t^2) (Hoeffding 1963, Theorem 2),
+	 * solved for the t at which it is 1 - confidence. */
+	return sqrt(log(2 / (1 - confidence)) / (2 * (double)n));
 }
 
 double stats_t_cdf(double t, double df)

@@ -36,6 +36,21 @@ double stats_incbeta(double a, double b, double x);
  * is above N. */
 int stats_binomial_interval(unsigned long long x, unsigned long long n,
 			    double confidence, double *low, double *high);
+/* Fisher's exact test of X1 of N1 against X2 of N2 (a 2x2 table, its
+ * margins fixed): the two-sided p into *RET_P, the probability of every
+ * table with those margins that is no more probable than the one observed
+ * (R's fisher.test and SciPy's fisher_exact, with their relative
+ * tolerance of 1e-7 for tables as probable).  Returns 0, or -EINVAL when
+ * N1 or N2 is 0 or an X is above its N. */
+int stats_fisher_exact(unsigned long long x1, unsigned long long n1, unsigned long long x2,
+		       unsigned long long n2, double *ret_p);
+/* The median of the N values V (V is not changed); NAN when N is 0 or out
+ * of memory. */
+double stats_median(const double *v, size_t n);
+/* Half-width of Hoeffding's two-sided CONFIDENCE interval of the mean of
+ * N independent values in [0, 1], whatever their distribution:
+ * sqrt(ln(2 / (1 - c)) / (2 n)).  NAN when N is 0. */
+double stats_hoeffding_halfwidth(size_t n, double confidence);
 /* Student-t cumulative distribution function with DF degrees of freedom. */
 double stats_t_cdf(double t, double df);
 /* Its inverse: the t with stats_t_cdf(t, df) == P, 0 < P < 1 (NAN outside). */

@@ -142,6 +142,8 @@ KEYS_NAMED(ENUM, "workload", "crash_reboot", "kexec", crash_reboot, workload.cra
 
 KEYS_ENTRY(UINT, "sweep", "runs", "5", 1, 1000, sweep.runs,
 	"Runs per cell.")
+KEYS_ENTRY(UINT, "sweep", "durability_runs", "0", 0, 1000, sweep.durability_runs,
+	"Runs per durability cell, each a crash (with crash = host, a reboot of the server), apart from the speed cells' runs: enough for the loss comparisons to resolve (docs/results.md, \"Loss by crash\"); target_ci adds none to them. 0 means runs.")
 KEYS_NAMED(ENUM, "sweep", "order", "interleaved", sweep_order, sweep.order,
 	"interleaved: runs of all cells shuffled together (seeded); blocked: each cell's runs together.")
 KEYS_ENTRY(UINT64, "sweep", "seed", "1", 0, UINT64_MAX, sweep.seed,

@@ -580,6 +580,8 @@ int plan_write_json(const struct plan *plan, FILE *f)
 	}
 	json_object_object_add(root, "excluded", excluded);
 	json_object_object_add(root, "runs_per_cell", json_object_new_int((int)s->runs));
+	json_object_object_add(root, "durability_runs_per_cell",
+			       json_object_new_int((int)profile_cell_runs(s, WORKLOAD_DURABILITY)));
 	json_object_object_add(root, "max_runs_per_cell",
 			       json_object_new_int((int)(s->max_runs ? s->max_runs : s->runs)));
 	json_object_object_add(root, "total_runs", json_object_new_uint64(plan->n_runs));

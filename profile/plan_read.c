@@ -213,7 +213,7 @@ static int runs_check_duplicates(const char *path, const struct plan *plan)
 
 static int runs_from_json(const char *path, json_object *root, struct plan *plan)
 {
-	unsigned per_cell = plan->profile.sweep.runs;
+	const struct profile_sweep *s = &plan->profile.sweep;
 	int64_t total;
 	json_object *arr;
 
@@ -234,11 +234,17 @@ static int runs_from_json(const char *path, json_object *root, struct plan *plan
 		json_object *o = json_object_array_get_idx(arr, i);
 		int64_t cell, run;
 		if (!json_object_is_type(o, json_type_object) ||
-		    !get_count(o, "cell", (int64_t)plan->n_cells - 1, &cell) ||
-		    !get_count(o, "run", (int64_t)per_cell - 1, &run))
+		    !get_count(o, "cell", (int64_t)plan->n_cells - 1, &cell))
 			return log_error_code(-EINVAL, "plan '%s': runs[%zu]: not a cell "
-					      "index below %zu and a run index below "
-					      "[sweep] runs = %u", path, i, plan->n_cells,
+					      "index below %zu", path, i, plan->n_cells);
+		/* A durability cell's runs are [sweep] durability_runs. */
+		bool durable = plan->cells[cell].workload == WORKLOAD_DURABILITY;
+		unsigned per_cell = profile_cell_runs(s, plan->cells[cell].workload);
+		if (!get_count(o, "run", (int64_t)per_cell - 1, &run))
+			return log_error_code(-EINVAL, "plan '%s': runs[%zu]: not a run index "
+					      "below [sweep] %s = %u", path, i,
+					      durable && s->durability_runs ? "durability_runs"
+									    : "runs",
 					      per_cell);
 		plan->runs[i] = (struct plan_run){(unsigned)i, (unsigned)cell, (unsigned)run};
 	}

@@ -244,29 +244,49 @@ static int for_each_cell(const struct profile *p, cell_visitor visit, void *ctx)
 }
 
 struct count {
+	const struct profile *profile;
 	size_t cells, excluded;
+	size_t runs, max_runs; /* planned, and with target_ci's */
 };
 
 static int count_cell(void *ctx, const struct plan_cell *c, const char *why)
 {
 	struct count *n = ctx;
+	const struct profile_sweep *s = &n->profile->sweep;
 
-	(void)c;
-	if (why)
+	if (why) {
 		n->excluded++;
-	else
-		n->cells++;
+		return 0;
+	}
+	n->cells++;
+	unsigned runs = profile_cell_runs(s, c->workload);
+	n->runs += runs;
+	/* target_ci adds runs to the speed cells only (sweep.c). */
+	n->max_runs += c->workload != WORKLOAD_DURABILITY && s->max_runs > runs ? s->max_runs
+										 : runs;
 	return 0;
+}
+
+static struct count count_all(const struct profile *profile)
+{
+	struct count n = {.profile = profile};
+
+	for_each_cell(profile, count_cell, &n);
+	return n;
 }
 
 void planner_count(const struct profile *profile, size_t *ret_cells,
 		   size_t *ret_excluded)
 {
-	struct count n = {0, 0};
+	struct count n = count_all(profile);
 
-	for_each_cell(profile, count_cell, &n);
 	*ret_cells = n.cells;
 	*ret_excluded = n.excluded;
+}
+
+size_t planner_max_runs(const struct profile *profile)
+{
+	return count_all(profile).max_runs;
 }
 
 static int add_cell(void *ctx, const struct plan_cell *c, const char *why)
@@ -283,32 +303,46 @@ static int add_cell(void *ctx, const struct plan_cell *c, const char *why)
 	return 0;
 }
 
+static unsigned cell_runs(const struct plan *plan, size_t c)
+{
+	return profile_cell_runs(&plan->profile.sweep, plan->cells[c].workload);
+}
+
 static void order_runs(struct plan *plan)
 {
 	const struct profile_sweep *s = &plan->profile.sweep;
+	unsigned rounds = 0;
 	size_t pos = 0;
 
 	if (s->order == ORDER_BLOCKED) {
 		for (size_t c = 0; c < plan->n_cells; c++)
-			for (unsigned i = 0; i < s->runs; i++, pos++)
+			for (unsigned i = 0; i < cell_runs(plan, c); i++, pos++)
 				plan->runs[pos] = (struct plan_run){
 					(unsigned)pos, (unsigned)c, i};
 		return;
 	}
-	/* Interleaved: round i holds every cell's i-th run in a shuffled
-	 * order, so slow drift of the host spreads over all cells alike. */
+	/* Interleaved: round i holds the i-th run of every cell that has
+	 * one, in a shuffled order, so slow drift of the host spreads over
+	 * all cells alike.  With as many runs in every cell, every round
+	 * holds every cell (and the order is the one it always was); with
+	 * durability_runs apart, the rounds past the shorter count hold the
+	 * longer cells only. */
+	for (size_t c = 0; c < plan->n_cells; c++)
+		rounds = cell_runs(plan, c) > rounds ? cell_runs(plan, c) : rounds;
 	uint64_t state = s->seed;
-	for (unsigned i = 0; i < s->runs; i++) {
+	for (unsigned i = 0; i < rounds; i++) {
 		struct plan_run *round = &plan->runs[pos];
+		size_t n = 0;
 		for (size_t c = 0; c < plan->n_cells; c++)
-			round[c] = (struct plan_run){0, (unsigned)c, i};
-		for (size_t c = plan->n_cells; c > 1; c--) {
+			if (i < cell_runs(plan, c))
+				round[n++] = (struct plan_run){0, (unsigned)c, i};
+		for (size_t c = n; c > 1; c--) {
 			size_t j = (size_t)(next_random(&state) % c);
 			struct plan_run t = round[c - 1];
 			round[c - 1] = round[j];
 			round[j] = t;
 		}
-		for (size_t c = 0; c < plan->n_cells; c++, pos++)
+		for (size_t c = 0; c < n; c++, pos++)
 			plan->runs[pos].position = (unsigned)pos;
 	}
 }
@@ -316,16 +350,14 @@ static void order_runs(struct plan *plan)
 int planner_build(const struct profile *profile, struct plan *ret)
 {
 	struct plan plan = {.profile = *profile};
-	size_t n_cells, n_excluded;
+	struct count n = count_all(profile);
 	int r;
 
-	planner_count(profile, &n_cells, &n_excluded);
-	if (n_cells + n_excluded > PLAN_MAX_CELLS ||
-	    n_cells * profile->sweep.runs > PLAN_MAX_RUNS)
+	if (n.cells + n.excluded > PLAN_MAX_CELLS || n.runs > PLAN_MAX_RUNS)
 		return -E2BIG;
-	plan.cells = calloc(n_cells ? n_cells : 1, sizeof(*plan.cells));
-	plan.excluded = calloc(n_excluded ? n_excluded : 1, sizeof(*plan.excluded));
-	plan.runs = calloc(n_cells * profile->sweep.runs + 1, sizeof(*plan.runs));
+	plan.cells = calloc(n.cells ? n.cells : 1, sizeof(*plan.cells));
+	plan.excluded = calloc(n.excluded ? n.excluded : 1, sizeof(*plan.excluded));
+	plan.runs = calloc(n.runs + 1, sizeof(*plan.runs));
 	if (!plan.cells || !plan.excluded || !plan.runs) {
 		plan_release(&plan);
 		return -ENOMEM;
@@ -335,7 +367,7 @@ int planner_build(const struct profile *profile, struct plan *ret)
 		plan_release(&plan);
 		return r;
 	}
-	plan.n_runs = n_cells * profile->sweep.runs;
+	plan.n_runs = n.runs;
 	order_runs(&plan);
 	*ret = plan;
 	return 0;

@@ -17,4 +17,8 @@ int planner_build(const struct profile *profile, struct plan *ret);
 void planner_count(const struct profile *profile, size_t *ret_cells,
 		   size_t *ret_excluded);
 
+/* The most runs PROFILE's sweep can make: each cell's planned runs
+ * (profile_cell_runs), or max_runs where target_ci may add to them. */
+size_t planner_max_runs(const struct profile *profile);
+
 #endif

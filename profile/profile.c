@@ -59,3 +59,8 @@ enum fio_ioengine fio_ioengine_resolve(enum fio_ioengine engine, uint64_t iodept
 		return engine;
 	return iodepth > 1 ? FIO_IOENGINE_LIBAIO : FIO_IOENGINE_PSYNC;
 }
+
+unsigned profile_cell_runs(const struct profile_sweep *s, enum workload_kind w)
+{
+	return w == WORKLOAD_DURABILITY && s->durability_runs ? s->durability_runs : s->runs;
+}

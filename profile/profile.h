@@ -205,6 +205,7 @@ struct profile_workload {
 
 struct profile_sweep {
 	unsigned runs;
+	unsigned durability_runs; /* crashes per durability cell; 0: runs */
 	enum sweep_order order;
 	uint64_t seed;
 	double target_ci; /* relative 95% CI half-width in %, 0: off */
@@ -274,5 +275,9 @@ enum fio_ioengine fio_ioengine_resolve(enum fio_ioengine engine, uint64_t iodept
 /* Whether the sweep adds runs after the planned ones: [sweep] target_ci
  * set and max_runs above runs. */
 bool profile_sweep_adds_runs(const struct profile_sweep *s);
+/* The planned runs of a cell of workload W: [sweep] durability_runs for
+ * durability cells (each run is a crash; 0 there means runs), runs for
+ * the others. */
+unsigned profile_cell_runs(const struct profile_sweep *s, enum workload_kind w);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,15 @@ int model_axes_from_json(json_object *axes, struct model_axis_value **ret, size_
 	return r;
 }
 
+void model_cell_name(const struct model_cell *c, char *buf, size_t size)
+{
+	const char *g = c->group ? c->group : "", *l = c->label ? c->label : "";
+
+	if (strcmp(l, "-") == 0)
+		l = "";
+	snprintf(buf, size, "%s%s%s", g, *g && *l ? " / " : "", *g || *l ? l : "all");
+}
+
 void *model_push(void *array, size_t *n, size_t size)
 {
 	void **p = array;
@@ -148,6 +158,92 @@ int model_push_string(char ***array, size_t *n, const char *s)
 	}
 	*slot = copy;
 	return 0;
+}
+
+static void crash_from(json_object *o, struct model_crash *c, bool *oom)
+{
+	json_object *h = member(o, "host_crash");
+
+	c->index = count(o, "index");
+	c->lost = number(o, "lost");
+	c->acknowledged = number(o, "acknowledged");
+	c->fraction = number(o, "fraction");
+	c->dirty_kib = c->writeback_kib = c->to_kernel_seconds = c->to_sweep_seconds = NAN;
+	if (!h)
+		return;
+	c->has_host_crash = true;
+	c->mechanism = text(h, "mechanism", oom);
+	c->fallback = text(h, "fallback", oom);
+	c->disk_write_cache = text(h, "disk_write_cache", oom);
+	c->dirty_kib = number(h, "dirty_kib");
+	c->writeback_kib = number(h, "writeback_kib");
+	c->to_kernel_seconds = number(h, "to_kernel_seconds");
+	c->to_sweep_seconds = number(h, "to_sweep_seconds");
+}
+
+void model_loss_from_json(json_object *o, struct model_loss **ret, bool *oom)
+{
+	json_object *runs = member(o, "runs");
+	struct model_loss *l;
+
+	*ret = NULL;
+	if (!o || !json_object_is_type(o, json_type_object))
+		return;
+	if (!(l = calloc(1, sizeof *l))) {
+		*oom = true;
+		return;
+	}
+	l->crash = text(o, "crash", oom);
+	l->crashes = count(o, "crashes");
+	l->lost_any = count(o, "lost_any");
+	l->low = number(o, "lost_any_low");
+	l->high = number(o, "lost_any_high");
+	l->median = number(o, "fraction_median");
+	l->min = number(o, "fraction_min");
+	l->max = number(o, "fraction_max");
+	l->mean = number(o, "fraction_mean");
+	l->mean_low = number(o, "fraction_mean_low");
+	l->mean_high = number(o, "fraction_mean_high");
+	l->runs = entries(runs, sizeof *l->runs, &l->n_runs, oom);
+	for (size_t i = 0; i < l->n_runs; i++)
+		crash_from(json_object_array_get_idx(runs, i), &l->runs[i], oom);
+	*ret = l;
+}
+
+static void loss_side_from(json_object *o, struct model_loss_side *s)
+{
+	*s = (struct model_loss_side){.crashes = count(o, "crashes"),
+				      .lost_any = count(o, "lost_any"),
+				      .low = number(o, "lost_any_low"),
+				      .high = number(o, "lost_any_high"),
+				      .min = number(o, "fraction_min"),
+				      .max = number(o, "fraction_max")};
+}
+
+struct model_loss_comparison *model_loss_comparisons_from_json(json_object *a, size_t *n,
+								bool *oom)
+{
+	struct model_loss_comparison *out = entries(a, sizeof *out, n, oom);
+
+	for (size_t i = 0; i < *n; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct model_loss_comparison *c = &out[i];
+		c->axis = text(o, "axis", oom);
+		c->level = text(o, "level", oom);
+		c->reference = text(o, "reference", oom);
+		model_held_from_json(member(o, "held"), &c->held, &c->n_held, oom);
+		model_held_from_json(member(o, "at"), &c->at, &c->n_at, oom);
+		c->pooled = boolean(o, "pooled");
+		c->strata = count(o, "strata");
+		c->crash = text(o, "crash", oom);
+		loss_side_from(member(o, "level_loss"), &c->l);
+		loss_side_from(member(o, "reference_loss"), &c->r);
+		c->p = number(o, "p");
+		c->shown = boolean(o, "shown");
+		c->resolve = count(o, "crashes_to_resolve");
+		c->sentence = text(o, "sentence", oom);
+	}
+	return out;
 }
 
 static void cell_from(json_object *o, struct model_cell *c, bool *oom)
@@ -181,10 +277,10 @@ static void cell_from(json_object *o, struct model_cell *c, bool *oom)
 		ratio_from(b, &c->baseline.r);
 		c->baseline.worse = boolean(b, "worse");
 	}
+	model_loss_from_json(member(o, "loss"), &c->loss, oom);
 }
 
-/* The {axis: level} object O as an array in *RET (N of them). */
-static void held_from(json_object *o, struct model_held **ret, size_t *n, bool *oom)
+void model_held_from_json(json_object *o, struct model_held **ret, size_t *n, bool *oom)
 {
 	if (!o || !json_object_is_type(o, json_type_object))
 		return;
@@ -214,8 +310,8 @@ static void comparison_from(json_object *o, struct model_comparison *c, bool *oo
 	c->axis = text(o, "axis", oom);
 	c->level = text(o, "level", oom);
 	c->reference = text(o, "reference", oom);
-	held_from(member(o, "held"), &c->held, &c->n_held, oom);
-	held_from(member(o, "at"), &c->at, &c->n_at, oom);
+	model_held_from_json(member(o, "held"), &c->held, &c->n_held, oom);
+	model_held_from_json(member(o, "at"), &c->at, &c->n_at, oom);
 	c->pooled = boolean(o, "pooled");
 	c->strata = count(o, "strata");
 	ratio_from(o, &c->r);
@@ -266,6 +362,8 @@ static void metric_from(json_object *o, struct model_metric *m, bool *oom)
 	for (size_t i = 0; i < m->n_comparisons; i++)
 		comparison_from(json_object_array_get_idx(cmps, i), &m->comparisons[i], oom);
 	m->outliers = outliers_from(member(o, "outliers"), &m->n_outliers, oom);
+	m->loss_comparisons = model_loss_comparisons_from_json(member(o, "loss_comparisons"),
+								&m->n_loss_comparisons, oom);
 }
 
 static void hosts_from(json_object *a, struct model *m, bool *oom)
@@ -417,6 +515,44 @@ static void cell_release(struct model_cell *c)
 	free(c->label);
 	free(c->display);
 	free(c->runs);
+	model_loss_free(c->loss);
+}
+
+void model_loss_free(struct model_loss *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n_runs; i++) {
+		free(l->runs[i].mechanism);
+		free(l->runs[i].fallback);
+		free(l->runs[i].disk_write_cache);
+	}
+	free(l->runs);
+	free(l->crash);
+	free(l);
+}
+
+void model_loss_comparisons_free(struct model_loss_comparison *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(c[i].axis);
+		free(c[i].level);
+		free(c[i].reference);
+		free(c[i].crash);
+		model_held_free(c[i].held, c[i].n_held);
+		model_held_free(c[i].at, c[i].n_at);
+		free(c[i].sentence);
+	}
+	free(c);
+}
+
+void model_held_free(struct model_held *held, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(held[i].axis);
+		free(held[i].level);
+	}
+	free(held);
 }
 
 static void comparison_release(struct model_comparison *c)
@@ -424,16 +560,8 @@ static void comparison_release(struct model_comparison *c)
 	free(c->axis);
 	free(c->level);
 	free(c->reference);
-	for (size_t i = 0; i < c->n_held; i++) {
-		free(c->held[i].axis);
-		free(c->held[i].level);
-	}
-	free(c->held);
-	for (size_t i = 0; i < c->n_at; i++) {
-		free(c->at[i].axis);
-		free(c->at[i].level);
-	}
-	free(c->at);
+	model_held_free(c->held, c->n_held);
+	model_held_free(c->at, c->n_at);
 	free(c->sentence);
 }
 
@@ -448,6 +576,7 @@ static void metric_release(struct model_metric *m)
 		comparison_release(&m->comparisons[i]);
 	free(m->comparisons);
 	outliers_free(m->outliers, m->n_outliers);
+	model_loss_comparisons_free(m->loss_comparisons, m->n_loss_comparisons);
 }
 
 void model_free(struct model *m)

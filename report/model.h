@@ -51,6 +51,30 @@ struct model_cell_baseline {
 	bool worse;
 };
 
+/* One crash of a durability cell (one of its ok runs that acknowledged
+ * records), with what the journal recorded of its host's crash. */
+struct model_crash {
+	unsigned index;
+	double lost, acknowledged, fraction;
+	bool has_host_crash; /* the journal's host_crash (docs/results.md) */
+	char *mechanism, *fallback, *disk_write_cache; /* NULL: null */
+	double dirty_kib, writeback_kib;	       /* NAN: null */
+	double to_kernel_seconds, to_sweep_seconds;    /* NAN: null */
+};
+
+/* What a durability cell's crashes lost, the crash as its unit
+ * (lib/crashloss.h): on the cells of its workload's "lost" metric. */
+struct model_loss {
+	char *crash; /* "guest" or "host" */
+	unsigned crashes, lost_any;
+	double low, high; /* of lost_any of crashes, exact 95% */
+	/* of the crashes' fractions of acknowledged records lost; the
+	 * mean's interval NAN below 10 crashes */
+	double median, min, max, mean, mean_low, mean_high;
+	struct model_crash *runs;
+	size_t n_runs;
+};
+
 struct model_cell {
 	char *id, *host;
 	struct model_axis_value *axes;
@@ -64,6 +88,7 @@ struct model_cell {
 	unsigned failed, cache_mismatches;
 	bool has_baseline;
 	struct model_cell_baseline baseline;
+	struct model_loss *loss; /* NULL: not a loss (see struct model_loss) */
 };
 
 /* An axis held by a comparison, at the level both cells have. */
@@ -90,6 +115,33 @@ struct model_comparison {
 	char *sentence;
 };
 
+/* One side of a loss comparison: its crashes that lost, with their
+ * interval, and the range of the crashes' fractions lost. */
+struct model_loss_side {
+	unsigned crashes, lost_any;
+	double low, high, min, max;
+};
+
+/* A level's loss against its reference's, the crash as the unit: the
+ * crashes that lost on either side compared by Fisher's exact test
+ * (docs/results.md, "Loss by crash"). */
+struct model_loss_comparison {
+	char *axis, *level, *reference;
+	char *crash; /* "host", "guest" */
+	struct model_held *held, *at; /* as a model_comparison's */
+	size_t n_held, n_at;
+	bool pooled;
+	unsigned strata;
+	struct model_loss_side l, r;
+	double p;     /* two-sided */
+	bool shown;   /* p <= 0.05 */
+	/* Not shown: the fewest crashes a side that would show a
+	 * difference at these proportions; 0: none would; 1001: more than
+	 * 1000. */
+	unsigned resolve;
+	char *sentence;
+};
+
 /* A server whose results stand out from the others' (report_rack.c). */
 struct model_outlier {
 	char *host, *cell, *workload, *metric;
@@ -109,6 +161,10 @@ struct model_metric {
 	size_t n_comparisons;
 	struct model_outlier *outliers;
 	size_t n_outliers;
+	/* The "lost" metric of a durability workload: each level's loss
+	 * against its reference's (report_loss.c). */
+	struct model_loss_comparison *loss_comparisons;
+	size_t n_loss_comparisons;
 };
 
 struct model_workload {
@@ -201,6 +257,30 @@ int model_to_json(const struct model *m, struct json_object **ret);
  * back into a new object.  Return 0 or -ENOMEM; NULL when out of memory. */
 int model_axes_from_json(struct json_object *axes, struct model_axis_value **ret, size_t *n);
 struct json_object *model_axes_to_json(const struct model_axis_value *axes, size_t n);
+
+/* The loss members of the model: a cell's "loss" and a metric's
+ * "loss_comparisons" as report.json holds them (model_json.c), read back
+ * (model.c; a new loss in *RET, NULL for none or null), and freed (NULL
+ * is nothing to do).  Return NULL, or set *OOM, when out of memory. */
+struct json_object *model_loss_to_json(const struct model_loss *l);
+void model_loss_from_json(struct json_object *o, struct model_loss **ret, bool *oom);
+void model_loss_free(struct model_loss *l);
+struct json_object *model_loss_comparisons_to_json(const struct model_loss_comparison *c,
+						   size_t n);
+struct model_loss_comparison *model_loss_comparisons_from_json(struct json_object *a,
+								size_t *n, bool *oom);
+void model_loss_comparisons_free(struct model_loss_comparison *c, size_t n);
+/* HELD[0..N) as an {axis: level} object (a new reference), read back
+ * from O into *RET (N of them; *OOM set when out of memory), and freed. */
+struct json_object *model_held_to_json(const struct model_held *held, size_t n);
+void model_held_from_json(struct json_object *o, struct model_held **ret, size_t *n,
+			  bool *oom);
+void model_held_free(struct model_held *held, size_t n);
+
+/* Cell C as the tables of its crashes name it: its group and label
+ * ("raw / unsafe"), a label "-" (an axis it does not have) left out,
+ * into BUF of SIZE bytes. */
+void model_cell_name(const struct model_cell *c, char *buf, size_t size);
 
 /* One more zeroed entry of SIZE bytes at the end of the array *ARRAY (N
  * of them, counted): a pointer to it, or NULL when out of memory.  Earlier

@@ -5,6 +5,7 @@
 #include "model.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include <json.h>
@@ -86,11 +87,97 @@ static json_object *cell_json(const struct model_cell *c)
 		add(b, "worse", json_object_new_boolean(c->baseline.worse));
 	}
 	add(o, "baseline", b);
+	if (c->loss)
+		add(o, "loss", model_loss_to_json(c->loss));
 	return o;
 }
 
-/* HELD[0..N) as an {axis: level} object. */
-static json_object *held_json(const struct model_held *held, size_t n)
+static json_object *host_crash_json(const struct model_crash *c)
+{
+	if (!c->has_host_crash)
+		return NULL;
+	json_object *o = json_object_new_object();
+	add(o, "mechanism", string_or_null(c->mechanism));
+	add(o, "fallback", string_or_null(c->fallback));
+	add(o, "dirty_kib", jsonget_new_number(c->dirty_kib));
+	add(o, "writeback_kib", jsonget_new_number(c->writeback_kib));
+	add(o, "disk_write_cache", string_or_null(c->disk_write_cache));
+	add(o, "to_kernel_seconds", jsonget_new_number(c->to_kernel_seconds));
+	add(o, "to_sweep_seconds", jsonget_new_number(c->to_sweep_seconds));
+	return o;
+}
+
+json_object *model_loss_to_json(const struct model_loss *l)
+{
+	json_object *o = json_object_new_object(), *runs = json_object_new_array();
+
+	add(o, "crash", string_or_null(l->crash));
+	add(o, "crashes", json_object_new_int64(l->crashes));
+	add(o, "lost_any", json_object_new_int64(l->lost_any));
+	add(o, "lost_any_low", jsonget_new_number(l->low));
+	add(o, "lost_any_high", jsonget_new_number(l->high));
+	add(o, "fraction_median", jsonget_new_number(l->median));
+	add(o, "fraction_min", jsonget_new_number(l->min));
+	add(o, "fraction_max", jsonget_new_number(l->max));
+	add(o, "fraction_mean", jsonget_new_number(l->mean));
+	add(o, "fraction_mean_low", jsonget_new_number(l->mean_low));
+	add(o, "fraction_mean_high", jsonget_new_number(l->mean_high));
+	add(o, "fraction_mean_method",
+	    isnan(l->mean_low) ? NULL : json_object_new_string("Hoeffding"));
+	for (size_t i = 0; runs && i < l->n_runs; i++) {
+		const struct model_crash *c = &l->runs[i];
+		json_object *r = json_object_new_object();
+		add(r, "index", json_object_new_int64(c->index));
+		add(r, "lost", jsonget_new_number(c->lost));
+		add(r, "acknowledged", jsonget_new_number(c->acknowledged));
+		add(r, "fraction", jsonget_new_number(c->fraction));
+		add(r, "host_crash", host_crash_json(c));
+		json_object_array_add(runs, r);
+	}
+	add(o, "runs", runs);
+	return o;
+}
+
+static json_object *loss_side_json(const struct model_loss_side *s)
+{
+	json_object *o = json_object_new_object();
+	add(o, "crashes", json_object_new_int64(s->crashes));
+	add(o, "lost_any", json_object_new_int64(s->lost_any));
+	add(o, "lost_any_low", jsonget_new_number(s->low));
+	add(o, "lost_any_high", jsonget_new_number(s->high));
+	add(o, "fraction_min", jsonget_new_number(s->min));
+	add(o, "fraction_max", jsonget_new_number(s->max));
+	return o;
+}
+
+json_object *model_loss_comparisons_to_json(const struct model_loss_comparison *c, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < n; i++) {
+		json_object *o = json_object_new_object();
+		add(o, "axis", json_object_new_string(c[i].axis));
+		add(o, "level", json_object_new_string(c[i].level));
+		add(o, "reference", json_object_new_string(c[i].reference));
+		add(o, "held", model_held_to_json(c[i].held, c[i].n_held));
+		add(o, "at", model_held_to_json(c[i].at, c[i].n_at));
+		add(o, "pooled", json_object_new_boolean(c[i].pooled));
+		add(o, "strata", json_object_new_int64(c[i].strata));
+		add(o, "crash", string_or_null(c[i].crash));
+		add(o, "level_loss", loss_side_json(&c[i].l));
+		add(o, "reference_loss", loss_side_json(&c[i].r));
+		add(o, "test", json_object_new_string("Fisher's exact, two-sided"));
+		add(o, "p", jsonget_new_number(c[i].p));
+		add(o, "shown", json_object_new_boolean(c[i].shown));
+		add(o, "crashes_to_resolve",
+		    c[i].shown ? NULL : json_object_new_int64(c[i].resolve));
+		add(o, "sentence", json_object_new_string(c[i].sentence));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+json_object *model_held_to_json(const struct model_held *held, size_t n)
 {
 	json_object *o = json_object_new_object();
 	for (size_t i = 0; o && i < n; i++)
@@ -105,8 +192,8 @@ static json_object *comparison_json(const struct model_comparison *c)
 	add(o, "axis", json_object_new_string(c->axis));
 	add(o, "level", json_object_new_string(c->level));
 	add(o, "reference", json_object_new_string(c->reference));
-	add(o, "held", held_json(c->held, c->n_held));
-	add(o, "at", held_json(c->at, c->n_at));
+	add(o, "held", model_held_to_json(c->held, c->n_held));
+	add(o, "at", model_held_to_json(c->at, c->n_at));
 	add(o, "pooled", json_object_new_boolean(c->pooled));
 	add(o, "strata", json_object_new_int64(c->strata));
 	add_ratio(o, &c->r);
@@ -160,6 +247,9 @@ static json_object *metric_json(const struct model_metric *m)
 		json_object_array_add(cmps, comparison_json(&m->comparisons[i]));
 	add(o, "comparisons", cmps);
 	add(o, "outliers", outliers_json(m->outliers, m->n_outliers));
+	if (m->n_loss_comparisons)
+		add(o, "loss_comparisons",
+		    model_loss_comparisons_to_json(m->loss_comparisons, m->n_loss_comparisons));
 	return o;
 }
 

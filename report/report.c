@@ -317,49 +317,6 @@ static int dup_into(char **ret, const char *s)
 	return (*ret = strdup(s)) ? 0 : -ENOMEM;
 }
 
-/* A percentage to two significant digits, never in exponent form
- * ("0.62", "2.2", "33", "100"). */
-static void percent_text(double fraction, char *buf, size_t size)
-{
-	double v = fraction * 100;
-	snprintf(buf, size, v >= 10 ? "%.0f" : "%.2g", v);
-}
-
-/* "[0%, 0.62%]": the exact 95% interval of LOST of ACKED.  False when
- * there is none (nothing acknowledged). */
-static bool loss_interval(unsigned long long lost, unsigned long long acked, char *buf,
-			  size_t size)
-{
-	double lo, hi;
-	char a[16], b[16];
-
-	if (stats_binomial_interval(lost, acked, 0.95, &lo, &hi) < 0)
-		return false;
-	percent_text(lo, a, sizeof a);
-	percent_text(hi, b, sizeof b);
-	snprintf(buf, size, "[%s%%, %s%%]", a, b);
-	return true;
-}
-
-/* A durability cell's "lost": of how many acknowledged records over its
- * runs, with the exact 95% interval of the proportion (Clopper-Pearson):
- * "0 of 594 [0%, 0.62%]".  False when the cell has no such counts. */
-static bool loss_display(const struct summary_cell *sc, const struct summary_metric *lost,
-			 char *buf, size_t size)
-{
-	const struct summary_metric *acked = metric_of(sc, "acknowledged");
-	char interval[48];
-
-	if (!lost || !acked || strcmp(lost->name, "lost") != 0)
-		return false;
-	unsigned long long l = (unsigned long long)llround(lost->stats.mean * (double)lost->stats.n),
-			   a = (unsigned long long)llround(acked->stats.mean * (double)acked->stats.n);
-	if (!loss_interval(l, a, interval, sizeof interval))
-		return false;
-	snprintf(buf, size, "%llu of %llu %s", l, a, interval);
-	return true;
-}
-
 /* Counts of records (a durability run's acknowledged and lost): summed
  * per cell, not compared as ratios of means. */
 static bool record_counts(const char *unit)
@@ -387,8 +344,6 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 	bool wide = stats_display(s->mean, s->ci95, s->n, display, sizeof display);
 	if (!m)
 		snprintf(display, sizeof display, "no ok run");
-	else if (loss_display(sc, m, display, sizeof display))
-		wide = false;
 	group_label(bd, c, group, sizeof group, label, sizeof label);
 	if ((r = dup_into(&o->id, sc->cell.id)) < 0 || (r = dup_into(&o->host, c->b->label)) < 0 ||
 	    (r = model_axes_from_json(c->axes, &o->axes, &o->n_axes)) < 0 ||
@@ -408,6 +363,9 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 		o->runs[i] = (struct model_run){.index = idx[i], .value = v[i], .first = i == 0};
 	o->failed = (unsigned)sc->n_failed;
 	o->cache_mismatches = (unsigned)sc->n_cache_mismatch;
+	/* What the crashes lost is said by crash, not as a mean of records. */
+	if (m && strcmp(m->name, "lost") == 0 && (r = report_loss_cell(c, o)) < 0)
+		return r;
 	return m ? report_cmp_baseline(bd, c, m, v, n, o) : 0;
 }
 
@@ -428,8 +386,13 @@ static int metric_fill(struct builder *bd, struct mcells *m, bool primary,
 		if ((r = cell_fill(bd, m->c[i], m->metric, &o->cells[i])) < 0)
 			return r;
 	}
+	/* Counts of records are not compared as ratios of means; what a
+	 * durability cell lost is compared by crash. */
 	if (record_counts(m->unit))
-		return 0;
+		return strcmp(m->metric, "lost") == 0 &&
+				       strcmp(m->workload, workload_kind_name(WORKLOAD_DURABILITY)) == 0
+			       ? report_loss_cmp(bd, m, o)
+			       : 0;
 	if ((r = report_cmp(bd, m, primary, o)) < 0)
 		return r;
 	return report_rack_outliers(bd, m, o);
@@ -679,95 +642,6 @@ static void builder_release(struct builder *bd)
 	bundle_release(&bd->base);
 }
 
-/* Records lost and acknowledged over the durability cells at LEVEL of
- * axis K; false when there are none. */
-static bool pooled_loss(const struct builder *bd, size_t k, const char *level,
-			unsigned long long *ret_lost, unsigned long long *ret_acked)
-{
-	unsigned long long lost = 0, acked = 0;
-	bool any = false;
-
-	for (size_t i = 0; i < bd->n_cells; i++) {
-		const struct rcell *c = &bd->cells[i];
-		const struct summary_cell *sc = sc_of(c);
-		const struct summary_metric *l = metric_of(sc, "lost"),
-					    *a = metric_of(sc, "acknowledged");
-		if (sc->cell.workload != WORKLOAD_DURABILITY || !l || !a ||
-		    strcmp(bd->axes[k].levels[c->lev[k]], level) != 0)
-			continue;
-		lost += (unsigned long long)llround(l->stats.mean * (double)l->stats.n);
-		acked += (unsigned long long)llround(a->stats.mean * (double)a->stats.n);
-		any = true;
-	}
-	*ret_lost = lost;
-	*ret_acked = acked;
-	return any && acked > 0;
-}
-
-/* "0 of 594 acknowledged [0%, 0.62%]". */
-static void loss_text(unsigned long long lost, unsigned long long acked, char *buf,
-		      size_t size)
-{
-	char interval[48];
-
-	if (!loss_interval(lost, acked, interval, sizeof interval))
-		snprintf(interval, sizeof interval, "[no interval]");
-	snprintf(buf, size, "%llu of %llu acknowledged %s", lost, acked, interval);
-}
-
-/* The crash the durability runs ended with ("guest"), from the journals. */
-static const char *crash_of(const struct builder *bd)
-{
-	for (size_t b = 0; b < bd->n_bundles; b++)
-		for (size_t i = 0; i < bd->bundles[b].j.n_runs; i++)
-			if (bd->bundles[b].j.runs[i].crash[0])
-				return bd->bundles[b].j.runs[i].crash;
-	return "?";
-}
-
-/* The second half of each question the profile asks, when it ran the
- * durability workload: what a crash lost at either level, pooled over
- * the cells, each proportion with its exact interval.  Joined to the
- * question's speed answer of another workload when it has one ("unsafe
- * vs writethrough, boot_to_shutdown (tarball-write, pooled over ...):
- * -21% [...], n=5 each; after a host crash (durability): lost 812 of
- * 1000 acknowledged [78%, 84%] vs 0 of 1000 acknowledged [0%, 0.37%]"),
- * else an answer of its own ("unsafe vs writethrough, after a guest
- * crash (durability): lost 0 of 253 acknowledged [0%, 1.4%] vs ..."). */
-static int loss_answers(struct builder *bd)
-{
-	for (size_t q = 0; q < bd->qs.n; q++) {
-		const struct question *qq = &bd->qs.q[q];
-		unsigned long long la, aa, lr, ar;
-		char a[96], b[96], line[512];
-		size_t k = 0;
-
-		while (k < bd->n_axes && strcmp(bd->axes[k].name, qq->axis) != 0)
-			k++;
-		if (k == bd->n_axes || (*qq->metric && strcmp(qq->metric, "lost") != 0) ||
-		    !pooled_loss(bd, k, qq->level, &la, &aa) ||
-		    !pooled_loss(bd, k, qq->reference, &lr, &ar))
-			continue;
-		loss_text(la, aa, a, sizeof a);
-		loss_text(lr, ar, b, sizeof b);
-		if (bd->speed_answer[q]) {
-			char **speed = &bd->asked[q][bd->speed_answer[q] - 1], *joined;
-			if (asprintf(&joined, "%s; after a %s crash (durability): lost %s vs %s",
-				     *speed, crash_of(bd), a, b) < 0)
-				return -ENOMEM;
-			free(*speed);
-			*speed = joined;
-			continue;
-		}
-		snprintf(line, sizeof line, "%s vs %s, after a %s crash (durability): lost %s vs %s",
-			 qq->level, qq->reference, crash_of(bd), a, b);
-		int r = model_push_string(&bd->asked[q], &bd->n_asked[q], line);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
 /* The profile's questions' answers lead the headlines, in the order it
  * asks them; a question nothing answered says why. */
 static int answers_first(struct builder *bd)
@@ -856,7 +730,7 @@ static int build(struct builder *bd)
 		if ((r = plan_diff(&bd->bundles[0], &bd->bundles[i], m)) < 0)
 			return r;
 	if ((r = hosts_fill(bd)) < 0 || (r = axes_fill(bd)) < 0 || (r = failures_fill(bd)) < 0 ||
-	    (r = loss_answers(bd)) < 0 || (r = answers_first(bd)) < 0)
+	    (r = answers_first(bd)) < 0)
 		return r;
 	if (bd->has_base) {
 		m->has_baseline = true;

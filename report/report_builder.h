@@ -58,9 +58,9 @@ struct builder {
 	struct questions qs;
 	char **asked[QUESTIONS_MAX];
 	size_t n_asked[QUESTIONS_MAX];
-	/* Each question's speed answer that its loss answer joins: 1 + its
-	 * index in asked[q] (the first workload's other than durability,
-	 * pooled or the only one); 0: none. */
+	/* Each question's speed answer that its loss answer joins
+	 * (report_loss.c): 1 + its index in asked[q] (the first workload's
+	 * other than durability, pooled or the only one); 0: none. */
 	size_t speed_answer[QUESTIONS_MAX];
 };
 
@@ -102,6 +102,43 @@ int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
 int report_cmp_baseline(struct builder *bd, const struct rcell *c,
 			const struct summary_metric *m, const double *v, size_t n,
 			struct model_cell *out);
+
+/* Cell C's loss by crash (lib/crashloss.h) into OUT's loss, with each
+ * crash's host crash record, and its display in those words, when C is a
+ * durability cell with crashes.  Returns 0 or -ENOMEM. */
+int report_loss_cell(const struct rcell *c, struct model_cell *out);
+/* The loss comparisons of a durability workload's "lost" metric M into
+ * OUT's loss_comparisons: the profile's questions first (each answer
+ * joined to the question's speed answer, else one of its own), then each
+ * varied axis's levels against its reference, per pair of cells and
+ * pooled, the pooled (or only) one a headline.  Returns 0 or -ENOMEM. */
+int report_loss_cmp(struct builder *bd, const struct mcells *m, struct model_metric *out);
+
+/* Pairing cells, for the comparisons of report_cmp.c and report_loss.c:
+ * the next cell of M from *I on that is C but for axis A at level L, or
+ * NULL (where C lacks an axis the other cells have, raw against qcow2
+ * cells of several L2 cache sizes, each of them is a partner). */
+const struct rcell *report_cmp_partner(const struct builder *bd, const struct mcells *m,
+				       const struct rcell *c, size_t a, size_t l, size_t *i);
+/* What the pair C (at the compared level of axis A) and P (at the
+ * reference) holds, added to *HELD (N_HELD of them) and the axes only one
+ * side has to *AT (when HELD is not NULL), and the sentence's "where"
+ * part into WHERE: each axis held, or named with what each side had.
+ * Returns 0 or -ENOMEM. */
+int report_cmp_where(const struct builder *bd, size_t a, const struct rcell *c,
+		     const struct rcell *p, struct model_held **held, size_t *n_held,
+		     struct model_held **at, size_t *n_at, char *where, size_t size);
+/* "pooled over K settings of backend, bus": the other axes of a pooled
+ * comparison on axis A, into WHERE. */
+void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, char *where,
+			     size_t size);
+/* Whether axis A is an earlier one under other names (preallocation when
+ * each backend has one): its comparisons would repeat that one's. */
+bool report_cmp_same_as_earlier(const struct builder *bd, size_t a);
+/* Question Q's axis *A, level *L and reference *REF, when the axis is
+ * varied and both levels are among its levels. */
+bool report_cmp_question_levels(const struct builder *bd, const struct question *q,
+				size_t *a, size_t *l, size_t *ref);
 
 /* The servers that stand out in metric M (with at least three bundles)
  * into OUT's outliers; each is added to the model's too and its sentence

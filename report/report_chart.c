@@ -507,12 +507,15 @@ static int write_legend(xmlTextWriterPtr w, const struct model_metric *metric)
 		worse |= m.worse;
 		outlier |= m.outlier;
 	}
+	/* A loss drawn by crash (report_loss_html.c) says so. */
+	bool crash = report_loss_html_wanted(metric);
 	XW(xmlwrite_start(w, "ul"));
 	XW(xmlwrite_attr(w, "class", "legend"));
-	XW(write_key(w, "rect", "key-bar", "mean"));
-	XW(write_key(w, "path", "key-ci", "95% interval"));
-	XW(write_key(w, "circle", "key-run", "a run"));
-	XW(write_key(w, "circle", "key-run first", "the first run of a cell"));
+	XW(write_key(w, "rect", "key-bar", crash ? "crashes that lost" : "mean"));
+	XW(write_key(w, "path", "key-ci", crash ? "its exact 95% interval" : "95% interval"));
+	XW(write_key(w, "circle", "key-run", crash ? "a crash's share lost" : "a run"));
+	XW(write_key(w, "circle", "key-run first",
+		    crash ? "the first crash of a cell" : "the first run of a cell"));
 	if (mismatch)
 		XW(write_key(w, "text", "mark mismatch",
 			    "cache flags applied did not match (hatched)"));

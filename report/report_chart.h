@@ -1,6 +1,6 @@
 /* The SVG chart of one metric of report.html, and the HTML text calls
  * the page and its charts share (the writer's own are lib/xmlwrite.h's).
- * Private to report_html.c and report_chart.c. */
+ * Private to report_html.c, report_chart.c and report_loss_html.c. */
 #ifndef BUILDAPP_REPORT_CHART_H
 #define BUILDAPP_REPORT_CHART_H
 
@@ -24,6 +24,11 @@ int report_html_text(xmlTextWriterPtr w, const char *s);
 int report_html_element(xmlTextWriterPtr w, const char *name,
 			const char *class, const char *text);
 
+/* Starts a table of class CLASS (or none) with a fixed header, the texts
+ * of HEADS (NULL-ended), in a box that scrolls on a narrow screen, and
+ * its body; report_html_table_end ends them.  Return 0 or -1. */
+int report_html_table_start(xmlTextWriterPtr w, const char *class, const char *const *heads);
+int report_html_table_end(xmlTextWriterPtr w);
 /* Writes the chart of METRIC (a workload's metric, model.h) as an inline
  * <svg>; N makes its ids unique in the page.  Returns 0 or -EIO. */
 int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned n);
@@ -42,5 +47,15 @@ int report_axischart_write(xmlTextWriterPtr w, const struct model_metric *metric
 /* Writes METRIC's means and intervals as a table, groups by labels, with
  * the marks of the chart.  Returns 0 or -EIO. */
 int report_chart_values(xmlTextWriterPtr w, const struct model_metric *metric);
+
+/* Whether metric M is a durability workload's loss by crash (it has a
+ * cell with a loss, model.h): report_loss_html.c draws it, not the
+ * chart of its means. */
+bool report_loss_html_wanted(const struct model_metric *m);
+/* M's loss by crash, of workload WORKLOAD: its chart (number CHART of the
+ * page), each crash with its host crash record, and the loss
+ * comparisons.  Returns 0 or a negative errno. */
+int report_loss_html_write(xmlTextWriterPtr w, const char *workload,
+			   const struct model_metric *m, unsigned chart);
 
 #endif

@@ -94,11 +94,8 @@ static bool held_axis(const struct builder *bd, size_t a, size_t k,
 	       (!d || strcmp(x->levels[d->lev[k]], "-") != 0);
 }
 
-/* The next cell of M from *I on that is C but for axis A at level L, or
- * NULL.  Where C lacks an axis the other cells have (raw against qcow2
- * cells of several L2 cache sizes), each of them is a partner. */
-static const struct rcell *partner(const struct builder *bd, const struct mcells *m,
-				   const struct rcell *c, size_t a, size_t l, size_t *i)
+const struct rcell *report_cmp_partner(const struct builder *bd, const struct mcells *m,
+				       const struct rcell *c, size_t a, size_t l, size_t *i)
 {
 	for (; *i < m->n; (*i)++) {
 		bool same = m->c[*i]->lev[a] == l;
@@ -235,12 +232,9 @@ static bool strata_share_a_cell(const struct strata *s)
 	return false;
 }
 
-/* What the pair C (at the compared level of axis A) and P (at the
- * reference) holds (into HELD, when not NULL) and the sentence's "where"
- * part: each axis held, or named with what each side had. */
-static int pair_where(const struct builder *bd, size_t a, const struct rcell *c,
-		      const struct rcell *p, struct model_comparison *held, char *where,
-		      size_t size)
+int report_cmp_where(const struct builder *bd, size_t a, const struct rcell *c,
+		     const struct rcell *p, struct model_held **held, size_t *n_held,
+		     struct model_held **at, size_t *n_at, char *where, size_t size)
 {
 	const struct axis *ax = &bd->axes[a];
 	size_t used = 0;
@@ -261,8 +255,8 @@ static int pair_where(const struct builder *bd, size_t a, const struct rcell *c,
 			continue;
 		bool one_side = !held_x && (strcmp(pv, "-") == 0 || strcmp(hv, "-") == 0);
 		if ((held_x || one_side) && held) {
-			struct model_held *h = held_x ? MODEL_PUSH(held->held, held->n_held)
-						      : MODEL_PUSH(held->at, held->n_at);
+			struct model_held *h = held_x ? MODEL_PUSH(*held, *n_held)
+						      : MODEL_PUSH(*at, *n_at);
 			if (!h || !(h->axis = strdup(bd->axes[x].name)) ||
 			    !(h->level = strdup(strcmp(hv, "-") == 0 ? pv : hv)))
 				return -ENOMEM;
@@ -338,12 +332,28 @@ static int add_unmeasured(struct builder *bd, const struct mcells *m, size_t a,
 	char text[512], where[256], said[96];
 	struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
 
-	if (!o || pair_where(bd, a, c, p, o, where, sizeof where) < 0)
+	if (!o || report_cmp_where(bd, a, c, p, &o->held, &o->n_held, &o->at, &o->n_at, where,
+				   sizeof where) < 0)
 		return -ENOMEM;
 	unmeasured_sentence(bd, m, said_level(ax->name, level, said, sizeof said), ref, where, n_level ? NULL : c, n_ref ? NULL : p,
 			    text, sizeof text);
 	o->unmeasured = true;
 	return comparison_fill(m, ax->name, level, ref, 1, &none, text, o);
+}
+
+void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, char *where,
+			     size_t size)
+{
+	char over[200];
+	size_t used = 0;
+
+	over[0] = '\0';
+	for (size_t x = 0; x < bd->n_axes; x++)
+		if (x != a && real_levels(&bd->axes[x]) > 1 && !bd->follows[x] &&
+		    !bd->decides[a][x] && used < sizeof over)
+			used += (size_t)snprintf(over + used, sizeof over - used, "%s%s",
+						 used ? ", " : "", bd->axes[x].name);
+	snprintf(where, size, "pooled over %zu settings of %s", k, over);
 }
 
 /* Where a comparison's sentences go besides its metric's list: nowhere,
@@ -377,7 +387,7 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 		const struct rcell *c = m->c[i], *p;
 		if (c->lev[a] != l)
 			continue;
-		for (size_t next = 0; r == 0 && (p = partner(bd, m, c, a, ref_level, &next));) {
+		for (size_t next = 0; r == 0 && (p = report_cmp_partner(bd, m, c, a, ref_level, &next));) {
 			double *lv, *rv;
 			struct compare_ratio cmp;
 			if ((r = strata_room(&st)) < 0)
@@ -403,7 +413,8 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 			st.cells[2 * st.n + 1] = p;
 			st.n++;
 			struct model_comparison *one = MODEL_PUSH(out->comparisons, out->n_comparisons);
-			if (!one || pair_where(bd, a, c, p, one, where, sizeof where) < 0) {
+			if (!one || report_cmp_where(bd, a, c, p, &one->held, &one->n_held, &one->at,
+						     &one->n_at, where, sizeof where) < 0) {
 				r = -ENOMEM;
 				break;
 			}
@@ -419,16 +430,7 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 		size_t head = k == 1 ? out->n_comparisons - 1 : SIZE_MAX;
 		if (k > 1 && !dependent &&
 		    compare_ratio_pooled(st.level, st.ref, k, CONFIDENCE, &cmp) == 0) {
-			char over[200];
-			size_t used = 0;
-			over[0] = '\0';
-			for (size_t x = 0; x < bd->n_axes; x++)
-				if (x != a && real_levels(&bd->axes[x]) > 1 && !bd->follows[x] &&
-				    !bd->decides[a][x] && used < sizeof over)
-					used += (size_t)snprintf(over + used, sizeof over - used,
-								 "%s%s", used ? ", " : "",
-								 bd->axes[x].name);
-			snprintf(where, sizeof where, "pooled over %zu settings of %s", k, over);
+			report_cmp_pooled_where(bd, a, k, where, sizeof where);
 			sentence(m, said, ref, where, &cmp, text, sizeof text);
 			struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
 			r = o ? comparison_fill(m, ax->name, level, ref, k, &cmp, text, o) : -ENOMEM;
@@ -470,10 +472,7 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 	return r;
 }
 
-/* An axis that is an earlier one under other names (preallocation when
- * each backend has one) would repeat its comparisons. */
-
-static bool same_as_earlier(const struct builder *bd, size_t a)
+bool report_cmp_same_as_earlier(const struct builder *bd, size_t a)
 {
 	for (size_t j = 0; j < a; j++)
 		if (real_levels(&bd->axes[j]) > 1 && bd->decides[j][a] && bd->decides[a][j])
@@ -498,18 +497,23 @@ static size_t axis_index(const struct builder *bd, const char *name)
 	return SIZE_MAX;
 }
 
-/* Whether question Q asks about metric M (PRIMARY: its workload's
- * first), and where: axis *A, levels *L against *REF. */
-static bool asks(const struct builder *bd, const struct question *q, const struct mcells *m,
-		 bool primary, size_t *a, size_t *l, size_t *ref)
+bool report_cmp_question_levels(const struct builder *bd, const struct question *q,
+				size_t *a, size_t *l, size_t *ref)
 {
-	if (!question_asks_metric(q, m->metric, primary))
-		return false;
 	if ((*a = axis_index(bd, q->axis)) == SIZE_MAX || !varied(&bd->axes[*a]))
 		return false;
 	*l = level_index(&bd->axes[*a], q->level);
 	*ref = level_index(&bd->axes[*a], q->reference);
 	return *l != SIZE_MAX && *ref != SIZE_MAX;
+}
+
+/* Whether question Q asks about metric M (PRIMARY: its workload's
+ * first), and where: axis *A, levels *L against *REF. */
+static bool asks(const struct builder *bd, const struct question *q, const struct mcells *m,
+		 bool primary, size_t *a, size_t *l, size_t *ref)
+{
+	return question_asks_metric(q, m->metric, primary) &&
+	       report_cmp_question_levels(bd, q, a, l, ref);
 }
 
 /* Whether a question of the profile on M compares levels L and REF of
@@ -540,7 +544,7 @@ int report_cmp(struct builder *bd, const struct mcells *m, bool headline,
 			return r;
 	for (a = 0; a < bd->n_axes; a++) {
 		const struct axis *ax = &bd->axes[a];
-		if (!varied(ax) || same_as_earlier(bd, a) || strcmp(ax->levels[ax->ref], "-") == 0)
+		if (!varied(ax) || report_cmp_same_as_earlier(bd, a) || strcmp(ax->levels[ax->ref], "-") == 0)
 			continue;
 		/* "-": cells that do not have the axis (raw has no L2 cache)
 		 * are not one of its levels. */

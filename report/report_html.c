@@ -104,6 +104,7 @@ static const char css[] =
 	"white-space:nowrap}"
 	"tr.not-shown td{color:var(--muted)}"
 	"table.values{width:auto}table.values td{padding-left:1.2rem}"
+	"table.crashes tbody th{font-weight:600;background:var(--soft)}"
 	"table.values tbody th{font-weight:600;border-bottom:1px solid var(--line)}"
 	"caption{text-align:left;font-size:.82rem;color:var(--muted)}"
 	"span.muted{font-size:.8em}table.values td{white-space:nowrap}"
@@ -380,10 +381,7 @@ static int write_json_table(xmlTextWriterPtr w, json_object *columns,
 	return 0;
 }
 
-/* Starts a table of class CLASS (or none) with a fixed header: the texts
- * of HEADS, NULL-ended.  In a box that scrolls on a narrow screen. */
-static int table_start(xmlTextWriterPtr w, const char *class,
-		       const char *const *heads)
+int report_html_table_start(xmlTextWriterPtr w, const char *class, const char *const *heads)
 {
 	XW(xmlwrite_start(w, "div"));
 	XW(xmlwrite_attr(w, "class", "scroll"));
@@ -400,7 +398,7 @@ static int table_start(xmlTextWriterPtr w, const char *class,
 	return 0;
 }
 
-static int table_end(xmlTextWriterPtr w)
+int report_html_table_end(xmlTextWriterPtr w)
 {
 	XW(xmlwrite_end_full(w));
 	XW(xmlwrite_end_full(w));
@@ -440,7 +438,7 @@ static int write_comparisons(xmlTextWriterPtr w, const struct model_metric *m)
 
 	if (m->n_comparisons == 0)
 		return 0;
-	XW(table_start(w, "comparisons", heads));
+	XW(report_html_table_start(w, "comparisons", heads));
 	for (size_t i = 0; i < m->n_comparisons; i++) {
 		const struct model_comparison *c = &m->comparisons[i];
 		bool shown = c->shown, measured = !c->unmeasured;
@@ -462,7 +460,7 @@ static int write_comparisons(xmlTextWriterPtr w, const struct model_metric *m)
 				      shown ? "shown" : measured ? "none shown" : "not measured"));
 		XW(xmlwrite_end_full(w));
 	}
-	return table_end(w);
+	return report_html_table_end(w);
 }
 
 static int write_metric(xmlTextWriterPtr w, const char *workload,
@@ -472,6 +470,9 @@ static int write_metric(xmlTextWriterPtr w, const char *workload,
 	const char *unit = metric->unit ?: "";
 	const char *better = metric->lower_is_better ? "lower" : "higher";
 	char buf[256];
+
+	if (report_loss_html_wanted(metric))
+		return report_loss_html_write(w, workload, metric, (*chart)++);
 
 	XW(xmlwrite_start(w, "figure"));
 	XW(xmlwrite_start(w, "figcaption"));
@@ -517,7 +518,7 @@ static int write_failures(xmlTextWriterPtr w, const struct model *mo)
 		XW(report_html_element(w, "p", "muted", "None: every run ended normally."));
 		return xmlwrite_end_full(w) < 0 ? -EIO : 0;
 	}
-	XW(table_start(w, NULL, heads));
+	XW(report_html_table_start(w, NULL, heads));
 	for (size_t i = 0; i < mo->n_failures; i++) {
 		const struct model_failure *f = &mo->failures[i];
 		snprintf(index, sizeof(index), "%u", f->index);
@@ -530,7 +531,7 @@ static int write_failures(xmlTextWriterPtr w, const struct model *mo)
 		XW(report_html_element(w, "td", "hash", f->console_log ?: ""));
 		XW(xmlwrite_end_full(w));
 	}
-	XW(table_end(w));
+	XW(report_html_table_end(w));
 	XW(xmlwrite_end_full(w));
 	return 0;
 }
@@ -546,7 +547,7 @@ static int write_plan_differences(xmlTextWriterPtr w, const struct model *mo)
 	XW(report_html_element(w, "h2", NULL, "Plan differences between hosts"));
 	XW(report_html_element(w, "p", "muted",
 			      "Only what the plans have in common is compared."));
-	XW(table_start(w, NULL, heads));
+	XW(report_html_table_start(w, NULL, heads));
 	for (size_t i = 0; i < mo->n_plan_differences; i++) {
 		const struct model_plan_difference *d = &mo->plan_differences[i];
 		XW(xmlwrite_start(w, "tr"));
@@ -556,7 +557,7 @@ static int write_plan_differences(xmlTextWriterPtr w, const struct model *mo)
 		XW(report_html_element(w, "td", NULL, d->reference_value ?: "(none)"));
 		XW(xmlwrite_end_full(w));
 	}
-	XW(table_end(w));
+	XW(report_html_table_end(w));
 	XW(xmlwrite_end_full(w));
 	return 0;
 }
@@ -581,7 +582,7 @@ static int write_baseline(xmlTextWriterPtr w, const struct model *mo)
 	XW(report_html_element(w, "strong", n ? "differs" : NULL, buf));
 	XW(xmlwrite_end_full(w));
 	if (n) {
-		XW(table_start(w, NULL, heads));
+		XW(report_html_table_start(w, NULL, heads));
 		for (size_t i = 0; i < n; i++) {
 			const struct model_worse *o = &mo->worse[i];
 			XW(xmlwrite_start(w, "tr"));
@@ -591,7 +592,7 @@ static int write_baseline(xmlTextWriterPtr w, const struct model *mo)
 			XW(write_ratio_cells(w, &o->r));
 			XW(xmlwrite_end_full(w));
 		}
-		XW(table_end(w));
+		XW(report_html_table_end(w));
 	}
 	XW(xmlwrite_end_full(w));
 	return 0;

@@ -13,6 +13,7 @@
 
 #include "atomicfile.h"
 #include "cleanup.h"
+#include "crashloss.h"
 #include "jsonget.h"
 #include "log.h"
 #include "model.h"
@@ -68,10 +69,71 @@ static int widest(int width, const char *s)
 	return n > width ? n : width;
 }
 
+/* One crash's host crash record, after its loss: "; host crash by kexec:
+ * dirty 1536 KiB, writeback 0 KiB at the trigger, disk write cache off;
+ * 4.25 s to the next kernel, 61.5 s to the resumed sweep". */
+static void text_host_crash(const struct model_crash *c, FILE *f)
+{
+	if (!c->has_host_crash)
+		return;
+	fprintf(f, "; host crash by %s", str(c->mechanism));
+	if (c->fallback)
+		fprintf(f, " (kexec not used: %s)", c->fallback);
+	char dirty[32] = "unknown", writeback[32] = "unknown";
+	if (!isnan(c->dirty_kib))
+		snprintf(dirty, sizeof dirty, "%.0f KiB", c->dirty_kib);
+	if (!isnan(c->writeback_kib))
+		snprintf(writeback, sizeof writeback, "%.0f KiB", c->writeback_kib);
+	fprintf(f, ": dirty %s, writeback %s at the trigger, disk write cache %s", dirty,
+		writeback, c->disk_write_cache ? c->disk_write_cache : "unknown");
+	if (!isnan(c->to_kernel_seconds))
+		fprintf(f, "; %g s to the next kernel", c->to_kernel_seconds);
+	if (!isnan(c->to_sweep_seconds))
+		fprintf(f, "%s %g s to the resumed sweep", isnan(c->to_kernel_seconds) ? ";" : ",",
+			c->to_sweep_seconds);
+}
+
+/* Each crash of the metric's durability cells: what it lost, and what
+ * its host's crash left on record. */
+static void text_crashes(const struct model_metric *m, FILE *f)
+{
+	for (size_t i = 0; i < m->n_cells; i++) {
+		const struct model_cell *c = &m->cells[i];
+		if (!c->loss)
+			continue;
+		char name[256];
+		model_cell_name(c, name, sizeof name);
+		fprintf(f, "  crashes of %s on %s (%s, after a %s crash):\n", name, str(c->host),
+			str(c->id), str(c->loss->crash));
+		for (size_t k = 0; k < c->loss->n_runs; k++) {
+			const struct model_crash *x = &c->loss->runs[k];
+			char pc[24];
+			crashloss_percent(x->fraction, pc, sizeof pc);
+			fprintf(f, "    run %u: lost %.0f of %.0f acknowledged (%s%%)", x->index, x->lost,
+				x->acknowledged, pc);
+			text_host_crash(x, f);
+			fputc('\n', f);
+		}
+	}
+}
+
+static bool has_loss(const struct model_metric *m)
+{
+	for (size_t i = 0; i < m->n_cells; i++)
+		if (m->cells[i].loss)
+			return true;
+	return false;
+}
+
 static void text_metric(const struct model_workload *w, const struct model_metric *m, FILE *f)
 {
+	bool loss = has_loss(m);
+
 	fprintf(f, "\n== %s: %s (%s, %s is better) ==\n", str(w->name), str(m->name),
 		str(m->unit), m->lower_is_better ? "lower" : "higher");
+	if (loss)
+		fprintf(f, "(by crash: crashes that lost any acknowledged record, k of n with the "
+			"exact 95%% interval, and each crash's fraction lost)\n");
 	/* Columns as wide as their longest entry, so long groups line up. */
 	int wg = 5, wl = 5, wh = 4;
 	for (size_t i = 0; i < m->n_cells; i++) {
@@ -80,7 +142,7 @@ static void text_metric(const struct model_workload *w, const struct model_metri
 		wh = widest(wh, str(m->cells[i].host));
 	}
 	fprintf(f, "%-*s  %-*s  %-*s  %3s  %-26s %s\n", wg, "group", wl, "level", wh, "host",
-		"n", "mean ± 95% CI", "notes");
+		"n", loss ? "loss" : "mean ± 95% CI", "notes");
 	for (size_t i = 0; i < m->n_cells; i++) {
 		const struct model_cell *c = &m->cells[i];
 		char notes[160] = "";
@@ -99,6 +161,10 @@ static void text_metric(const struct model_workload *w, const struct model_metri
 	}
 	for (size_t i = 0; i < m->n_comparisons; i++)
 		fprintf(f, "  %s\n", str(m->comparisons[i].sentence));
+	for (size_t i = 0; i < m->n_loss_comparisons; i++)
+		fprintf(f, "  %s\n", str(m->loss_comparisons[i].sentence));
+	if (loss)
+		text_crashes(m, f);
 }
 
 /* Where the answers were measured: "on SRV-A" or "on 3 servers". */
@@ -260,6 +326,70 @@ static void csv_metric(FILE *f, const struct model_metric *m)
 	csv_field(f, m->lower_is_better ? "lower" : "higher", false);
 }
 
+/* The columns of a durability cell's loss by crash (docs/report.md),
+ * between cache_mismatches and answer. */
+static const char *const loss_columns[] = {
+	"acknowledged",	   "lost_fraction",	    "crashes",
+	"crashes_lost_any", "crashes_ci95_low",	    "crashes_ci95_high",
+	"lost_fraction_median", "lost_fraction_min", "lost_fraction_max",
+	"crash_mechanism", "crash_fallback",	    "dirty_kib",
+	"writeback_kib",   "disk_write_cache",	    "to_kernel_seconds",
+	"to_sweep_seconds",
+};
+#define N_LOSS_COLUMNS (sizeof loss_columns / sizeof loss_columns[0])
+
+static void csv_empty(FILE *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fputc(',', f);
+}
+
+/* A run row's loss columns: crash X's, or empty. */
+static void csv_crash(FILE *f, const struct model_crash *x)
+{
+	if (!x) {
+		csv_empty(f, N_LOSS_COLUMNS);
+		return;
+	}
+	csv_number(f, x->acknowledged);
+	csv_number(f, x->fraction);
+	csv_empty(f, 7); /* crashes .. lost_fraction_max */
+	csv_field(f, str(x->mechanism), false);
+	csv_field(f, str(x->fallback), false);
+	csv_number(f, x->dirty_kib);
+	csv_number(f, x->writeback_kib);
+	csv_field(f, str(x->disk_write_cache), false);
+	csv_number(f, x->to_kernel_seconds);
+	csv_number(f, x->to_sweep_seconds);
+}
+
+/* A cell row's loss columns: L's, or empty. */
+static void csv_loss(FILE *f, const struct model_loss *l)
+{
+	if (!l) {
+		csv_empty(f, N_LOSS_COLUMNS);
+		return;
+	}
+	csv_empty(f, 2); /* acknowledged, lost_fraction */
+	csv_count(f, l->crashes);
+	csv_count(f, l->lost_any);
+	csv_number(f, l->low);
+	csv_number(f, l->high);
+	csv_number(f, l->median);
+	csv_number(f, l->min);
+	csv_number(f, l->max);
+	csv_empty(f, 7); /* crash_mechanism .. to_sweep_seconds */
+}
+
+/* Crash INDEX of cell C's loss, or NULL. */
+static const struct model_crash *crash_of_run(const struct model_cell *c, unsigned index)
+{
+	for (size_t i = 0; c->loss && i < c->loss->n_runs; i++)
+		if (c->loss->runs[i].index == index)
+			return &c->loss->runs[i];
+	return NULL;
+}
+
 static void csv_cell(FILE *f, const struct model_workload *w, const struct model_metric *m,
 		     const struct model_cell *c, const struct csv_axes *ax)
 {
@@ -270,7 +400,9 @@ static void csv_cell(FILE *f, const struct model_workload *w, const struct model
 		csv_field(f, c->runs[i].first ? "yes" : "no", false);
 		csv_field(f, "ok", false);
 		csv_number(f, c->runs[i].value);
-		fputs(",,,,,,,,\r\n", f);
+		csv_empty(f, 7); /* n .. cache_mismatches */
+		csv_crash(f, crash_of_run(c, c->runs[i].index));
+		fputs(",\r\n", f);
 	}
 	csv_row_start(f, "cell", w, c, ax);
 	csv_metric(f, m);
@@ -282,6 +414,7 @@ static void csv_cell(FILE *f, const struct model_workload *w, const struct model
 	csv_number(f, c->ci_high);
 	csv_count(f, c->failed);
 	csv_count(f, c->cache_mismatches);
+	csv_loss(f, c->loss);
 	fputs(",\r\n", f);
 }
 
@@ -290,7 +423,7 @@ static int write_csv(const struct model *mo, FILE *f)
 	static const char *const tail[] = {"metric", "unit", "better", "run_index", "first_run",
 					   "status", "value (unit)", "n", "mean (unit)",
 					   "sd (unit)", "ci95_low (unit)", "ci95_high (unit)",
-					   "failed_runs", "cache_mismatches", "answer"};
+					   "failed_runs", "cache_mismatches"};
 	struct csv_axes ax = {0};
 
 	csv_collect_axes(mo, &ax);
@@ -302,13 +435,15 @@ static int write_csv(const struct model *mo, FILE *f)
 		csv_field(f, ax.names[i], false);
 	for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++)
 		csv_field(f, tail[i], false);
+	for (size_t i = 0; i < N_LOSS_COLUMNS; i++)
+		csv_field(f, loss_columns[i], false);
+	csv_field(f, "answer", false);
 	fputs("\r\n", f);
 	/* The answers first, as in every format: the sentence in the last
 	 * column. */
 	for (size_t r = 0; r < mo->n_headlines; r++) {
 		csv_field(f, "answer", true);
-		for (size_t i = 0; i < ax.n + sizeof tail / sizeof tail[0] + 2; i++)
-			fputc(',', f);
+		csv_empty(f, ax.n + sizeof tail / sizeof tail[0] + N_LOSS_COLUMNS + 3);
 		csv_field(f, str(mo->headlines[r]), false);
 		fputs("\r\n", f);
 	}
@@ -324,12 +459,12 @@ static int write_csv(const struct model *mo, FILE *f)
 		csv_field(f, "run", true);
 		csv_field(f, str(x->host), false);
 		csv_field(f, str(x->cell), false);
-		for (size_t i = 0; i < ax.n + 4; i++) /* workload .. better */
-			fputc(',', f);
+		csv_empty(f, ax.n + 4); /* workload .. better */
 		csv_count(f, x->index);
 		fputc(',', f);
 		csv_field(f, str(x->status), false);
-		fputs(",,,,,,,,,\r\n", f);
+		csv_empty(f, 8 + N_LOSS_COLUMNS + 1); /* value .. answer */
+		fputs("\r\n", f);
 	}
 	return ferror(f) ? -EIO : 0;
 }

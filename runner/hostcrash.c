@@ -32,15 +32,15 @@ void hostcrash_path(const char *results_dir, unsigned position, char *buf, size_
 static int write_file(const void *ctx, FILE *f)
 {
 	const struct hostcrash *c = ctx;
-	const struct hostcrash_facts *k = &c->facts;
+	const struct crashfacts *k = &c->facts;
 
 	fprintf(f, "%s\ncell=%s\nindex=%u\nposition=%u\nacks=%" PRIu64
 		   "\nack_seconds=%.9g\nreset=%s\nrun_seconds=%.3f\ncrashed_at=%.3f\n",
 		c->records, c->cell, c->index, c->position, c->acks, c->ack_seconds,
 		c->reset, c->run_seconds, c->crashed_at);
 	fprintf(f, "mechanism=%s\nfallback=%s\ndirty_kib=%" PRId64 "\nwriteback_kib=%" PRId64
-		   "\nwrite_cache=%d\n",
-		k->mechanism, k->fallback, k->dirty_kib, k->writeback_kib, k->write_cache);
+		   "\nwrite_cache=%s\n",
+		k->mechanism, k->fallback, k->dirty_kib, k->writeback_kib, k->disk_write_cache);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -66,7 +66,7 @@ int hostcrash_write(const char *results_dir, const struct hostcrash *c)
 /* What a crash does this boot (hostcrash_prepare). */
 static struct {
 	enum crash_reboot way;
-	char fallback[HOSTCRASH_WHY_MAX];
+	char fallback[CRASHFACTS_TEXT_MAX];
 	char disk[64];
 } ready = {.way = CRASH_REBOOT_FIRMWARE};
 
@@ -157,23 +157,25 @@ static int64_t meminfo_kib(const char *text, const char *name)
 	return -1;
 }
 
-static void read_facts(struct hostcrash_facts *k)
+static void read_facts(struct crashfacts *k)
 {
 	char text[8192], wc[32], path[128];
 	_cleanup_close_ int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
 
+	crashfacts_init(k);
+	k->present = true;
 	snprintf(k->mechanism, sizeof(k->mechanism), "%s", crash_reboot_name(ready.way));
 	snprintf(k->fallback, sizeof(k->fallback), "%s", ready.fallback);
 	text[n > 0 ? n : 0] = '\0';
 	k->dirty_kib = meminfo_kib(text, "Dirty");
 	k->writeback_kib = meminfo_kib(text, "Writeback");
-	k->write_cache = -1;
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/write_cache", ready.disk);
 	if (ready.disk[0] && sysfs_read(path, wc, sizeof(wc)) == 0)
-		k->write_cache = strcmp(wc, "write back") == 0	   ? 1
-				 : strcmp(wc, "write through") == 0 ? 0
-								    : -1;
+		snprintf(k->disk_write_cache, sizeof(k->disk_write_cache), "%s",
+			 strcmp(wc, "write back") == 0	     ? "on"
+			 : strcmp(wc, "write through") == 0 ? "off"
+							     : "");
 }
 
 int hostcrash_reboot(const char *results_dir, struct hostcrash *c)
@@ -332,7 +334,9 @@ static int parse_line(char *line, struct hostcrash *c, unsigned *seen)
 	} else if ((v = value_of(line, "writeback_kib"))) {
 		c->facts.writeback_kib = strtoll(v, NULL, 10);
 	} else if ((v = value_of(line, "write_cache"))) {
-		c->facts.write_cache = (int)strtol(v, NULL, 10);
+		if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0)
+			snprintf(c->facts.disk_write_cache, sizeof(c->facts.disk_write_cache),
+				 "%s", v);
 	}
 	/* Other lines: what a later version adds. */
 	return 0;
@@ -349,9 +353,9 @@ int hostcrash_read(const char *path, struct hostcrash *ret)
 	ret->ack_seconds = NAN;
 	ret->run_seconds = NAN;
 	/* A file from before these facts: sysrq b was the only way back. */
+	crashfacts_init(&ret->facts);
+	ret->facts.present = true;
 	snprintf(ret->facts.mechanism, sizeof(ret->facts.mechanism), "firmware");
-	ret->facts.dirty_kib = ret->facts.writeback_kib = -1;
-	ret->facts.write_cache = -1;
 	if (!f)
 		return -errno;
 	while (r >= 0 && fgets(line, sizeof(line), f)) {

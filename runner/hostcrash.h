@@ -11,20 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crashfacts.h"
 #include "plan.h"
-
-#define HOSTCRASH_WHY_MAX 256
-
-/* How a crashed host came back, and what it held when it went down:
- * recorded at the trigger, in the crash file, and journaled with the run
- * (docs/results.md, host_crash). */
-struct hostcrash_facts {
-	char mechanism[16];             /* "kexec" or "firmware" */
-	char fallback[HOSTCRASH_WHY_MAX]; /* why not kexec, when it was asked; "" */
-	int64_t dirty_kib;              /* /proc/meminfo Dirty; -1 unknown */
-	int64_t writeback_kib;          /* /proc/meminfo Writeback; -1 unknown */
-	int write_cache;                /* the disk under test's: 1 on, 0 off, -1 unknown */
-};
 
 struct hostcrash {
 	char cell[PLAN_CELL_ID_MAX];
@@ -39,7 +27,10 @@ struct hostcrash {
 	 * is known when it is finished.  NAN, 0: not known. */
 	double run_seconds;
 	double crashed_at;
-	struct hostcrash_facts facts;
+	/* How the host went down and what it held then (present), kept in
+	 * the file for the journal line of the boot after; the way back is
+	 * timed there. */
+	struct crashfacts facts;
 };
 
 /* Readies this host's crashes, once a boot, before the sweep: with

@@ -28,6 +28,7 @@ void journal_run_init(struct journal_run *run)
 	run->boot_seconds = NAN;
 	run->phases = (struct journal_phases){NAN, NAN, NAN, NAN, NAN, NAN};
 	run->start_time = (int64_t)time(NULL);
+	crashfacts_init(&run->host_crash);
 	if (uname(&u) == 0)
 		snprintf(run->host_kernel, sizeof run->host_kernel, "%s",
 			 u.release);
@@ -234,67 +235,6 @@ static bool reset_check_from_json(json_object *o, const char *key,
 	       c->identical == (strcmp(c->fast, c->full) == 0);
 }
 
-static json_object *host_crash_to_json(const struct journal_host_crash *h)
-{
-	const struct hostcrash_facts *k = &h->facts;
-	json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	if (add_string(o, "mechanism", k->mechanism) < 0 ||
-	    add_string(o, "fallback", k->fallback[0] ? k->fallback : NULL) < 0 ||
-	    add(o, "dirty_kib", k->dirty_kib >= 0 ? json_object_new_int64(k->dirty_kib) : NULL) < 0 ||
-	    add(o, "writeback_kib",
-		k->writeback_kib >= 0 ? json_object_new_int64(k->writeback_kib) : NULL) < 0 ||
-	    add_string(o, "disk_write_cache",
-		       k->write_cache < 0 ? NULL : k->write_cache ? "on" : "off") < 0 ||
-	    add(o, "to_kernel_seconds", jsonget_new_number(h->to_kernel_seconds)) < 0 ||
-	    add(o, "to_sweep_seconds", jsonget_new_number(h->to_sweep_seconds)) < 0) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* An integer member of at least 0, or -1 when absent or null. */
-static bool kib_from_json(json_object *o, const char *key, int64_t *ret)
-{
-	json_object *v;
-
-	*ret = -1;
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return true;
-	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-		return false;
-	*ret = json_object_get_int64(v);
-	return true;
-}
-
-/* Absent in lines of other runs and older journals. */
-static bool host_crash_from_json(json_object *o, struct journal_host_crash *h)
-{
-	struct hostcrash_facts *k = &h->facts;
-	const char *s;
-
-	*h = (struct journal_host_crash){.known = false};
-	if (!json_object_object_get_ex(o, "host_crash", &o) || !o)
-		return true;
-	h->known = true;
-	s = jsonget_string(o, "mechanism");
-	if (!s || (strcmp(s, "kexec") && strcmp(s, "firmware")) ||
-	    !copy_text(k->mechanism, sizeof k->mechanism, s))
-		return false;
-	s = jsonget_string(o, "fallback");
-	if (s && !copy_text(k->fallback, sizeof k->fallback, s))
-		return false;
-	s = jsonget_string(o, "disk_write_cache");
-	k->write_cache = !s ? -1 : strcmp(s, "on") == 0 ? 1 : strcmp(s, "off") == 0 ? 0 : -2;
-	return k->write_cache >= -1 && kib_from_json(o, "dirty_kib", &k->dirty_kib) &&
-	       kib_from_json(o, "writeback_kib", &k->writeback_kib) &&
-	       jsonget_number(o, "to_kernel_seconds", &h->to_kernel_seconds) &&
-	       jsonget_number(o, "to_sweep_seconds", &h->to_sweep_seconds);
-}
-
 int journal_run_to_json(const struct journal_run *run, char **ret)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
@@ -345,8 +285,8 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    add_string(o, "guest_kernel",
 		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
 	    add_string(o, "crash", run->crash[0] ? run->crash : NULL) < 0 ||
-	    (run->host_crash.known &&
-	     add(o, "host_crash", host_crash_to_json(&run->host_crash)) < 0) ||
+	    (run->host_crash.present &&
+	     add(o, "host_crash", crashfacts_to_json(&run->host_crash)) < 0) ||
 	    add(o, "metrics", metrics) < 0 ||
 	    add(o, "phases", phases_to_json(&run->phases)) < 0)
 		return -ENOMEM;
@@ -441,7 +381,8 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 	s = jsonget_string(o, "crash");
 	if (s && !copy_text(run->crash, sizeof run->crash, s))
 		return false;
-	if (!host_crash_from_json(o, &run->host_crash))
+	/* Absent in older lines, and for runs whose host did not crash. */
+	if (!crashfacts_from_json(o, &run->host_crash))
 		return false;
 	return json_object_object_get_ex(o, "metrics", &v) &&
 	       metrics_from_json(v, run);

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hostcrash.h"
+#include "crashfacts.h"
 #include "plan.h"
 #include "profile.h"
 #include "results.h"
@@ -41,16 +41,6 @@ struct journal_reset_check {
 	bool done;
 	char fast[65], full[65]; /* SHA256_HEX_LEN */
 	bool identical;
-};
-
-/* A run that crashed its host (crash = host): how the host came back and
- * what it held when it went down (hostcrash.h), and how long the way
- * back took, in seconds (NAN: not known): to the next kernel's start,
- * and to this run journaled by it, the sweep resuming. */
-struct journal_host_crash {
-	bool known;
-	struct hostcrash_facts facts;
-	double to_kernel_seconds, to_sweep_seconds;
 };
 
 struct journal_run {
@@ -85,7 +75,9 @@ struct journal_run {
 	/* How a durability run ended ([workload] crash: "guest"); "" for
 	 * other kinds.  Its metrics say what was acknowledged and lost. */
 	char crash[16];
-	struct journal_host_crash host_crash;
+	/* A run that ended in its host's crash: the crash's facts
+	 * (crashfacts.h); not present for others and in older lines. */
+	struct crashfacts host_crash;
 	struct result_metric *metrics; /* owned: the run's results, then
 					* reset_seconds */
 	size_t n_metrics;

@@ -37,6 +37,19 @@ double summary_run_value(const struct journal_run *r, const char *metric)
 	return m ? m->value : NAN;
 }
 
+bool summary_run_crash(const struct journal_run *r, double *ret_lost, double *ret_acked)
+{
+	double lost = summary_run_value(r, "lost"), acked = summary_run_value(r, "acknowledged");
+
+	/* A run that acknowledged nothing asked nothing of the crash. */
+	if (r->cell.workload != WORKLOAD_DURABILITY || !run_ok(r) || !(acked > 0) ||
+	    !(lost >= 0 && lost <= acked))
+		return false;
+	*ret_lost = lost;
+	*ret_acked = acked;
+	return true;
+}
+
 static int cmp_run_index(const void *a, const void *b)
 {
 	const struct journal_run *x = *(const struct journal_run *const *)a,
@@ -113,6 +126,32 @@ static int collect_metrics(struct summary_cell *c,
 	return 0;
 }
 
+/* A durability cell's loss with the crash as its unit (crashloss.h). */
+static int collect_crashes(struct summary_cell *c, const struct journal_run *const *runs,
+			   size_t n)
+{
+	_cleanup_free_ double *fraction = calloc(n ? n : 1, sizeof *fraction);
+	_cleanup_free_ struct summary_crash *crashes = calloc(n ? n : 1, sizeof *crashes);
+	size_t k = 0;
+
+	if (!fraction || !crashes)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		double lost, acked;
+		if (!summary_run_crash(runs[i], &lost, &acked))
+			continue;
+		crashes[k] = (struct summary_crash){.index = runs[i]->index, .lost = lost,
+						    .acknowledged = acked, .fraction = lost / acked};
+		fraction[k] = crashes[k].fraction;
+		k++;
+	}
+	if (k == 0)
+		return 0;
+	c->crashes = TAKE_PTR(crashes);
+	c->n_crashes = k;
+	return crashloss_compute(fraction, k, &c->loss);
+}
+
 static int build_cell(const struct journal *j, const char *id,
 		      struct summary_cell *c)
 {
@@ -146,7 +185,8 @@ static int build_cell(const struct journal *j, const char *id,
 			c->n_none_reset++;
 	}
 	c->kvm = runs[n - 1]->kvm;
-	return collect_metrics(c, runs, n);
+	int r = collect_metrics(c, runs, n);
+	return r < 0 ? r : collect_crashes(c, runs, n);
 }
 
 /* Table order: by workload, then best primary mean first; cells with
@@ -169,8 +209,10 @@ static int cmp_cells(const void *a, const void *b)
 
 void summary_release(struct summary *s)
 {
-	for (size_t i = 0; i < s->n_cells; i++)
+	for (size_t i = 0; i < s->n_cells; i++) {
 		free(s->cells[i].metrics);
+		free(s->cells[i].crashes);
+	}
 	free(s->cells);
 	s->cells = NULL;
 	s->n_cells = 0;
@@ -223,6 +265,40 @@ static int metric_to_json(const struct summary_metric *m, json_object *a)
 	return 0;
 }
 
+/* "loss": a durability cell's crashes and their loss (docs/results.md). */
+static json_object *loss_to_json(const struct summary_cell *c)
+{
+	const struct crashloss *l = &c->loss;
+	json_object *o = json_object_new_object(), *runs = json_object_new_array();
+
+	if (!o || !runs) {
+		json_object_put(o);
+		json_object_put(runs);
+		return NULL;
+	}
+	json_object_object_add(o, "crashes", json_object_new_int64((int64_t)l->crashes));
+	json_object_object_add(o, "lost_any", json_object_new_int64((int64_t)l->lost_any));
+	json_object_object_add(o, "lost_any_low", jsonget_new_number(l->low));
+	json_object_object_add(o, "lost_any_high", jsonget_new_number(l->high));
+	json_object_object_add(o, "fraction_median", jsonget_new_number(l->median));
+	json_object_object_add(o, "fraction_min", jsonget_new_number(l->min));
+	json_object_object_add(o, "fraction_max", jsonget_new_number(l->max));
+	json_object_object_add(o, "fraction_mean", jsonget_new_number(l->mean));
+	json_object_object_add(o, "fraction_mean_low", jsonget_new_number(l->mean_low));
+	json_object_object_add(o, "fraction_mean_high", jsonget_new_number(l->mean_high));
+	for (size_t i = 0; i < c->n_crashes; i++) {
+		json_object *r = json_object_new_object();
+		json_object_object_add(r, "index", json_object_new_int64(c->crashes[i].index));
+		json_object_object_add(r, "lost", jsonget_new_number(c->crashes[i].lost));
+		json_object_object_add(r, "acknowledged",
+				       jsonget_new_number(c->crashes[i].acknowledged));
+		json_object_object_add(r, "fraction", jsonget_new_number(c->crashes[i].fraction));
+		json_object_array_add(runs, r);
+	}
+	json_object_object_add(o, "runs", runs);
+	return o;
+}
+
 static int cell_to_json(const struct summary_cell *c, json_object *a)
 {
 	json_object *o = json_object_new_object(), *cell = NULL, *metrics;
@@ -253,6 +329,12 @@ static int cell_to_json(const struct summary_cell *c, json_object *a)
 	for (size_t i = 0; i < c->n_metrics; i++)
 		if ((r = metric_to_json(&c->metrics[i], metrics)) < 0)
 			return r;
+	if (c->n_crashes) {
+		json_object *loss = loss_to_json(c);
+		if (!loss)
+			return -ENOMEM;
+		json_object_object_add(o, "loss", loss);
+	}
 	return 0;
 }
 
@@ -319,6 +401,21 @@ static void print_metric(FILE *f, const char *label, const char *runs,
 	fputc('\n', f);
 }
 
+/* A durability cell's loss by crash, under its metrics: its rows give
+ * the lost records' mean per crash, this what the crashes lost. */
+static void print_loss(FILE *f, const struct summary_cell *c)
+{
+	_cleanup_free_ double *fraction = calloc(c->n_crashes, sizeof *fraction);
+	char text[1024];
+
+	if (!fraction)
+		return;
+	for (size_t i = 0; i < c->n_crashes; i++)
+		fraction[i] = c->crashes[i].fraction;
+	crashloss_text(&c->loss, fraction, c->n_crashes, text, sizeof text);
+	fprintf(f, "  loss by crash: %s\n", text);
+}
+
 int summary_write_text(const struct summary *s, FILE *f)
 {
 	int workload = -1;
@@ -354,6 +451,8 @@ int summary_write_text(const struct summary *s, FILE *f)
 		if (c->n_cache_mismatch)
 			fprintf(f, "  warning: in %zu run(s) QEMU applied other cache flags than cache=%s asks for\n",
 				c->n_cache_mismatch, cache_mode_name(c->cell.cache));
+		if (c->n_crashes)
+			print_loss(f, c);
 	}
 	return ferror(f) ? -EIO : 0;
 }

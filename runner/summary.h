@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "crashloss.h"
 #include "journal.h"
 #include "stats.h"
 
@@ -23,6 +24,14 @@ struct summary_metric {
 	struct stats stats;   /* over the cell's ok runs, in run index order */
 };
 
+/* A crash whose loss counts: an ok durability run that acknowledged
+ * records. */
+struct summary_crash {
+	unsigned index; /* the run's within its cell */
+	double lost, acknowledged;
+	double fraction; /* lost / acknowledged */
+};
+
 struct summary_cell {
 	struct plan_cell cell;
 	size_t n_runs;   /* journaled, any status */
@@ -33,6 +42,11 @@ struct summary_cell {
 	size_t n_fast_reset, n_full_reset, n_none_reset; /* runs by their journaled reset */
 	struct summary_metric *metrics; /* owned; primary first */
 	size_t n_metrics;
+	/* A durability cell's crashes in run index order (owned), and their
+	 * loss with the crash as its unit, valid when there is one. */
+	struct summary_crash *crashes;
+	size_t n_crashes;
+	struct crashloss loss;
 };
 
 struct summary {
@@ -51,6 +65,11 @@ void summary_release(struct summary *s);
 /* The value of METRIC in run R (boot_to_shutdown is its boot time); NAN
  * when the run did not report it. */
 double summary_run_value(const struct journal_run *r, const char *metric);
+
+/* Whether run R is a crash whose loss counts (an ok durability run that
+ * acknowledged records): its lost and acknowledged records into
+ * *RET_LOST and *RET_ACKED when it is. */
+bool summary_run_crash(const struct journal_run *r, double *ret_lost, double *ret_acked);
 
 /* True for units where a smaller value is better ("s", "ms", "us", "ns"). */
 bool summary_unit_lower_is_better(const char *unit);

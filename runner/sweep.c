@@ -695,7 +695,11 @@ static int make_counted_run(const struct sweep_env *env, const struct plan_run *
 bool sweep_cell_wants_run(const struct profile_sweep *s,
 			  const struct summary_cell *c, char *why, size_t len)
 {
-	if (s->target_ci <= 0 || c->n_runs >= s->max_runs || c->n_metrics == 0)
+	/* A durability cell's runs are crashes, planned by [sweep]
+	 * durability_runs: none added for an interval's width, which would
+	 * pick its crashes by their speed and cost a reboot each. */
+	if (s->target_ci <= 0 || c->n_runs >= s->max_runs || c->n_metrics == 0 ||
+	    c->cell.workload == WORKLOAD_DURABILITY)
 		return false;
 	const struct summary_metric *m = &c->metrics[0];
 	double rel = 100.0 * m->stats.ci95 / fabs(m->stats.mean);
@@ -751,7 +755,8 @@ static int cells_wanting_runs(const struct sweep_env *env, const char *journal_p
 		if (k < 0)
 			continue;
 		if (asked) {
-			if (!asked[k] || c->n_runs >= plan->profile.sweep.max_runs)
+			if (!asked[k] || c->n_runs >= plan->profile.sweep.max_runs ||
+			    c->cell.workload == WORKLOAD_DURABILITY)
 				continue;
 			snprintf(why, sizeof(why), "a question's interval is wider than %g points",
 				 plan->profile.sweep.target_ci);
@@ -874,7 +879,7 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	const struct storage_volume *vol = find_volume(env, cell);
 	watchdog_step(vol ? watchdog_extra_for_bytes(vol->size) : 0,
 		      "run of cell %s, run %u/%u: reading its records back after the host crash",
-		      c.cell, c.index + 1, plan->profile.sweep.runs);
+		      c.cell, c.index + 1, profile_cell_runs(&plan->profile.sweep, cell->workload));
 	journal_run_init(&jr);
 	jr.cell = *cell;
 	jr.index = c.index;
@@ -882,10 +887,8 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	set_status(&jr, "ok", "");
 	snprintf(jr.reset, sizeof(jr.reset), "%s", c.reset);
 	snprintf(jr.crash, sizeof(jr.crash), "%s", crash_kind_name(CRASH_HOST));
-	jr.host_crash.known = true;
-	jr.host_crash.facts = c.facts;
+	jr.host_crash = c.facts;
 	jr.host_crash.to_kernel_seconds = hostcrash_seconds_to_kernel(&c);
-	jr.host_crash.to_sweep_seconds = NAN;
 	run_file(env->results_dir, c.position, "acks", ack_path, sizeof(ack_path));
 	log_clear_last_error();
 	r = acklog_read(ack_path, &acks);
@@ -927,11 +930,14 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 		if (lost)
 			log_info("run of cell %s, run %u/%u: finished after the host crash (%s): "
 				 "lost %.0f of %" PRIu64 " acknowledged",
-				 cell->id, c.index + 1, plan->profile.sweep.runs, way, lost->value,
-				 acks);
+				 cell->id, c.index + 1,
+				 profile_cell_runs(&plan->profile.sweep, cell->workload), way,
+				 lost->value, acks);
 		else
 			log_info("run of cell %s, run %u/%u: %s after the host crash (%s): %s",
-				 cell->id, c.index + 1, plan->profile.sweep.runs, jr.status, way,
+				 cell->id, c.index + 1,
+				 profile_cell_runs(&plan->profile.sweep, cell->workload), jr.status,
+				 way,
 				 jr.message);
 		unlink(path); /* the journal line holds what it said */
 	}
@@ -1017,7 +1023,8 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 		watchdog_step(run_extra_seconds(env, cell),
 			      "run %zu/%zu: cell %u/%zu %s, run %u/%u (elapsed %s, ETA %s)",
 			      i + 1, plan->n_runs, pr->cell + 1, plan->n_cells, cell->id,
-			      pr->index + 1, plan->profile.sweep.runs, elapsed, eta);
+			      pr->index + 1, profile_cell_runs(&plan->profile.sweep, cell->workload),
+			      elapsed, eta);
 		r = make_counted_run(env, pr, journal_path, &pg, &out);
 		if (r < 0)
 			break;

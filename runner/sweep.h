@@ -81,7 +81,8 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
 int sweep_finish_crashes(const struct sweep_env *env);
 
 /* Whether a cell with summary C (all its journaled runs) gets one more
- * run under [sweep] target_ci and max_runs of S: fewer than max_runs runs
+ * run under [sweep] target_ci and max_runs of S: not a durability cell
+ * (its runs are crashes, as many as planned), fewer than max_runs runs
  * journaled, something measured, and its primary metric's 95% CI
  * half-width not yet within target_ci percent of the mean (or fewer than
  * two ok runs to tell).  Writes the reason to WHY (LEN bytes) when true. */

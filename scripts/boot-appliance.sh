@@ -132,7 +132,8 @@ format=$(qemu-img info --output=json "$image" | sed -n 's/.*"format": "\([a-z0-9
 boot_margin=900 run_margin=120
 
 # "RUNS TIMEOUT" of a plan: the most runs it may make (every cell at
-# max_runs_per_cell) and its [guest] timeout.  FILE is a manifest or a
+# max_runs_per_cell, a durability cell at its own durability_runs_per_cell)
+# and its [guest] timeout.  FILE is a manifest or a
 # plan.json, or '-': the appliance's initrd (newc cpio) on stdin.
 plan_limits() {
 	python3 -c '
@@ -157,7 +158,9 @@ else:
         doc = json.load(f)
 plan = doc.get("plan", doc)
 most = max(plan["runs_per_cell"], plan["max_runs_per_cell"])
-print(len(plan["cells"]) * most, plan["profile"]["guest"]["timeout"])
+crashes = plan.get("durability_runs_per_cell", plan["runs_per_cell"])
+runs = sum(crashes if c.get("workload") == "durability" else most for c in plan["cells"])
+print(runs, plan["profile"]["guest"]["timeout"])
 ' "$1"
 }
 

@@ -44,6 +44,22 @@ check "message names file, line, section, key and the fix" \
 	grep -q "bad.ini:2: \[guest\] cache: unknown value 'wirteback' (did you mean 'writeback'?)" "$tmp/err"
 check "message is one line" test "$(wc -l <"$tmp/err")" -eq 1
 
+# The durability cells' own number of runs: out of its range, exit 2
+# naming file, line, section and key, and nothing written by plan or by
+# a build.
+printf '[workload]\nkinds = durability\n[sweep]\ndurability_runs = 1001\n' >"$tmp/druns.ini"
+"$BUILDAPP" plan "$tmp/druns.ini" >"$tmp/out" 2>"$tmp/err"
+check "durability_runs out of range exits 2" test $? -eq 2
+check "... writes nothing to stdout" test ! -s "$tmp/out"
+check "... in one line naming file, line, section and key" sh -c \
+	"test \$(wc -l <'$tmp/err') -eq 1 && grep -q 'druns.ini:4: \[sweep\] durability_runs: .*out of range' '$tmp/err'"
+"$BUILDAPP" "$tmp/druns.ini" -o "$tmp/druns-out" >"$tmp/out" 2>"$tmp/err"
+check "... a build of it exits 2 and writes nothing" sh -c \
+	"test $? -eq 2 && test ! -e '$tmp/druns-out' && grep -q 'druns.ini:4: \[sweep\] durability_runs' '$tmp/err'"
+printf '[workload]\nkinds = fio, durability\n[sweep]\nruns = 3\ndurability_runs = 6\n' >"$tmp/druns.ini"
+check "durability_runs: the plan says each count" sh -c \
+	"'$BUILDAPP' plan '$tmp/druns.ini' | grep -q '^Matrix: 2 cells: 1 x 3 runs, 1 durability cell x 6 runs (durability_runs) = 9 runs\$'"
+
 # A 100,000-character name on line 7: the message still names where.
 { printf '; long\n\n[storage]\nsize = 1G\n\n[appliance]\nname = '
   head -c 100000 /dev/zero | tr '\0' n; echo; } >"$tmp/long.ini"

@@ -65,7 +65,9 @@ console_lines canary | grep -q canary-error || { echo "FAIL: console errors are 
 page_requests canary | grep -q 192.0.2.1 || { echo "FAIL: requests are not seen"; exit 1; }
 
 # The page `buildapp report` writes for a bundle made here: two backends x
-# unsafe/directsync x 3 fio runs, one run failed.
+# unsafe/directsync x 3 fio runs, one run failed; and three host crashes
+# of a durability cell at either cache mode, drawn by crash, with their
+# host crash records (one line from before them has none).
 mkdir -p "$T/bundle/console"
 "$PY" - "$T/bundle/runs.jsonl" <<'EOF'
 import json, random, sys
@@ -89,12 +91,32 @@ with open(sys.argv[1], "w") as f:
                 if failed:
                     open("%s/console/run-%04d.log" % (sys.argv[1].rsplit("/", 1)[0], pos), "w").write("boot\n")
                 pos += 1
+    for i, (unsafe_lost, mechanism) in enumerate(((192, "kexec"), (0, "firmware"), (40, None))):
+        for cache in ("directsync", "unsafe"):
+            line = {"version": 1,
+                "cell": {"id": "raw/raw/-/%s/threads/virtio/durability" % cache, "backend": "raw",
+                         "format": "raw", "preallocation": None, "cache": cache, "aio": "threads",
+                         "bus": "virtio", "workload": "durability"},
+                "index": i, "position": pos, "start_time": "2026-12-01T10:00:00Z", "status": "ok",
+                "message": None, "boot_seconds": None, "accel": "tcg", "applied_cache": None,
+                "host_kernel": "6.1.0", "guest_kernel": None, "crash": "host",
+                "metrics": [{"name": "acks_per_second", "unit": "1/s", "value": 30 + rnd.random()},
+                            {"name": "lost", "unit": "records lost",
+                             "value": unsafe_lost if cache == "unsafe" else 0},
+                            {"name": "acknowledged", "unit": "records", "value": 192}]}
+            if mechanism:
+                line["host_crash"] = {"mechanism": mechanism,
+                    "fallback": "kexec_file_load: Key was rejected by service" if mechanism == "firmware" else None,
+                    "dirty_kib": 2048 + i, "writeback_kib": 0, "disk_write_cache": "off",
+                    "to_kernel_seconds": 3.5 if mechanism == "kexec" else None, "to_sweep_seconds": 58.25}
+            f.write(json.dumps(line) + "\n")
+            pos += 1
 EOF
 "$BUILDAPP" report "$T/bundle" -o "$T/cli" --format html,json >"$OUT/cli-report.log" 2>&1 ||
 	{ echo "FAIL: buildapp report: $(tail -n 3 "$OUT/cli-report.log")"; exit 1; }
 
 failed=0
-for model in one-host two-hosts references rack cli; do
+for model in one-host two-hosts references rack loss cli; do
 	html=$OUT/report-$model.html
 	json=$TOP/tests/unit/data/report-$model.json
 	if [ "$model" = cli ]; then
@@ -122,10 +144,15 @@ def count(tag, *want):
     return sum(1 for e in dom.iter() if isinstance(e.tag, str) and e.tag.split("}")[-1] == tag
                and set(want) <= classes(e))
 cells = [c for w in model["workloads"] for m in w["metrics"] for c in m["cells"]]
+# A loss is drawn by crash: a dot per crash.
+def dots(c):
+    return c["loss"]["runs"] if c.get("loss") else c["runs"]
 expect = {
     "bars": (count("rect", "bar"), len(cells)),
-    "runs": (count("circle", "run"), sum(len(c["runs"]) for c in cells)),
-    "first runs": (count("circle", "run", "first"), sum(1 for c in cells if c["runs"])),
+    "runs": (count("circle", "run"), sum(len(dots(c)) for c in cells)),
+    "first runs": (count("circle", "run", "first"), sum(1 for c in cells if dots(c))),
+    "crashes": (sum(1 for e in dom.iter("table") if "crashes" in classes(e)),
+                sum(1 for w in model["workloads"] for m in w["metrics"] if any(c.get("loss") for c in m["cells"]))),
     "mismatched": (count("rect", "bar", "mismatch"), sum(1 for c in cells if c["cache_mismatches"])),
     "worse": (count("rect", "bar", "worse"),
               sum(1 for c in cells if c.get("baseline") and c["baseline"]["worse"])),
@@ -146,7 +173,7 @@ EOF
 done
 
 # What a person sees: desktop and phone width, and printed.
-for model in one-host two-hosts rack cli; do
+for model in one-host two-hosts rack loss cli; do
 	url="file://$TOP/$OUT/report-$model.html"
 	json=$TOP/tests/unit/data/report-$model.json
 	[ "$model" != cli ] || json=$T/cli/report.json

@@ -254,6 +254,80 @@ static void test_reset_check(void **state)
 	journal_run_release(&run);
 }
 
+/* A host crash's record (crashfacts.h): written only when present, read
+ * back value for value, nulls as nulls; absent in older lines; a record
+ * of another shape makes the line no record. */
+static void test_host_crash(void **state)
+{
+	(void)state;
+	struct journal_run run = sample_run(0), back;
+	char *line = NULL;
+
+	assert_int_equal(journal_run_to_json(&run, &line), 0);
+	assert_null(strstr(line, "host_crash"));
+	assert_int_equal(journal_run_from_json(line, &back), 0);
+	assert_false(back.host_crash.present);
+	assert_int_equal(back.host_crash.dirty_kib, -1);
+	assert_true(isnan(back.host_crash.to_sweep_seconds));
+	journal_run_release(&back);
+	free(line);
+
+	snprintf(run.crash, sizeof run.crash, "host");
+	run.host_crash.present = true;
+	snprintf(run.host_crash.mechanism, sizeof run.host_crash.mechanism, "firmware");
+	snprintf(run.host_crash.fallback, sizeof run.host_crash.fallback,
+		 "kexec_file_load: Operation not permitted");
+	run.host_crash.dirty_kib = 1536;
+	run.host_crash.writeback_kib = 0;
+	snprintf(run.host_crash.disk_write_cache, sizeof run.host_crash.disk_write_cache, "off");
+	run.host_crash.to_kernel_seconds = 41.5;
+	assert_int_equal(journal_run_to_json(&run, &line), 0);
+	assert_non_null(strstr(line, "\"crash\":\"host\",\"host_crash\":{\"mechanism\":\"firmware\","
+				     "\"fallback\":\"kexec_file_load: Operation not permitted\","
+				     "\"dirty_kib\":1536,\"writeback_kib\":0,\"disk_write_cache\":\"off\","
+				     "\"to_kernel_seconds\":41.5,\"to_sweep_seconds\":null}"));
+	assert_int_equal(journal_run_from_json(line, &back), 0);
+	assert_runs_equal(&run, &back);
+	assert_true(back.host_crash.present);
+	assert_string_equal(back.host_crash.mechanism, "firmware");
+	assert_string_equal(back.host_crash.fallback, run.host_crash.fallback);
+	assert_int_equal(back.host_crash.dirty_kib, 1536);
+	assert_int_equal(back.host_crash.writeback_kib, 0);
+	assert_string_equal(back.host_crash.disk_write_cache, "off");
+	assert_true(back.host_crash.to_kernel_seconds == 41.5);
+	assert_true(isnan(back.host_crash.to_sweep_seconds));
+	journal_run_release(&back);
+
+	/* Each of these is not a host crash's record. */
+	static const char *const bad[][2] = {
+		{"\"mechanism\":\"firmware\"", "\"mechanism\":\"reboot\""},
+		{"\"mechanism\":\"firmware\",", ""},
+		{"\"dirty_kib\":1536", "\"dirty_kib\":-1"},
+		{"\"dirty_kib\":1536", "\"dirty_kib\":\"1536\""},
+		{"\"disk_write_cache\":\"off\"", "\"disk_write_cache\":\"maybe\""},
+		{"\"to_kernel_seconds\":41.5", "\"to_kernel_seconds\":-2"},
+		{"\"fallback\":\"kexec_file_load: Operation not permitted\"", "\"fallback\":7"},
+		{"\"host_crash\":{", "\"host_crash\":[],\"x\":{"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *at = strstr(line, bad[i][0]), edited[4096];
+		assert_non_null(at);
+		snprintf(edited, sizeof edited, "%.*s%s%s", (int)(at - line), line, bad[i][1],
+			 at + strlen(bad[i][0]));
+		assert_int_equal(journal_run_from_json(edited, &back), -EBADMSG);
+		journal_run_release(&back);
+	}
+	/* A null record is none. */
+	char *at = strstr(line, "\"host_crash\":{"), edited[4096];
+	snprintf(edited, sizeof edited, "%.*s\"host_crash\":null%s", (int)(at - line), line,
+		 strchr(at, '}') + 1);
+	assert_int_equal(journal_run_from_json(edited, &back), 0);
+	assert_false(back.host_crash.present);
+	journal_run_release(&back);
+	free(line);
+	journal_run_release(&run);
+}
+
 static void test_bad_lines(void **state)
 {
 	(void)state;
@@ -411,6 +485,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_host_crash),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_reset_check),
 		cmocka_unit_test(test_host_run_and_qcow2_cache),

@@ -21,23 +21,31 @@ static void load(const char *text, struct profile *p)
 	assert_int_equal(loader_load_buffer("test.ini", text, strlen(text), p), 0);
 }
 
-/* Every cell appears exactly `runs` times, run indexes 0..runs-1 each once,
- * and positions count up. */
+/* Every cell appears exactly its runs times (profile_cell_runs: [sweep]
+ * durability_runs for a durability cell), run indexes 0..runs-1 each
+ * once, and positions count up. */
 static void check_runs_complete(const struct plan *plan)
 {
-	unsigned runs = plan->profile.sweep.runs;
-	unsigned *seen = calloc(plan->n_cells * runs, sizeof(unsigned));
+	const unsigned most = 1000;
+	unsigned *seen = calloc(plan->n_cells * most, sizeof(unsigned));
+	size_t total = 0;
 
 	assert_non_null(seen);
-	assert_int_equal(plan->n_runs, plan->n_cells * runs);
+	for (size_t c = 0; c < plan->n_cells; c++)
+		total += profile_cell_runs(&plan->profile.sweep, plan->cells[c].workload);
+	assert_int_equal(plan->n_runs, total);
 	for (size_t i = 0; i < plan->n_runs; i++) {
-		assert_int_equal(plan->runs[i].position, i);
-		assert_true(plan->runs[i].cell < plan->n_cells);
-		assert_true(plan->runs[i].index < runs);
-		seen[plan->runs[i].cell * runs + plan->runs[i].index]++;
+		const struct plan_run *r = &plan->runs[i];
+		assert_int_equal(r->position, i);
+		assert_true(r->cell < plan->n_cells);
+		assert_true(r->index < profile_cell_runs(&plan->profile.sweep,
+							 plan->cells[r->cell].workload));
+		seen[r->cell * most + r->index]++;
 	}
-	for (size_t i = 0; i < plan->n_cells * runs; i++)
-		assert_int_equal(seen[i], 1);
+	for (size_t c = 0; c < plan->n_cells; c++)
+		for (unsigned i = 0; i < profile_cell_runs(&plan->profile.sweep, plan->cells[c].workload);
+		     i++)
+			assert_int_equal(seen[c * most + i], 1);
 	free(seen);
 }
 
@@ -152,6 +160,65 @@ static char *round_trip(const struct plan *plan, struct plan *back)
 	assert_int_equal(plan_read_json(path, back), 0);
 	unlink(path);
 	return text;
+}
+
+/* [sweep] durability_runs: the durability cells get their own number of
+ * runs, interleaved with the others' while both have runs left; 0, or
+ * the same number as runs, is the order of a plan without it. */
+static void test_durability_runs(void **state)
+{
+	static const char base[] = "[storage]\nbackends = raw, qcow2\n[guest]\ncache = none, unsafe\n"
+				   "[workload]\nkinds = fio, durability\n[sweep]\nruns = 3\n";
+	char ini[512];
+	struct profile p;
+	struct plan a, same, more, fewer;
+
+	(void)state;
+	load(base, &p);
+	assert_int_equal(p.sweep.durability_runs, 0);
+	assert_int_equal(planner_build(&p, &a), 0);
+	check_runs_complete(&a);
+	assert_int_equal(a.n_runs, 8 * 3);
+	snprintf(ini, sizeof(ini), "%sdurability_runs = 3\n", base);
+	load(ini, &p);
+	assert_int_equal(planner_build(&p, &same), 0);
+	assert_int_equal(same.n_runs, a.n_runs);
+	assert_memory_equal(same.runs, a.runs, a.n_runs * sizeof(*a.runs));
+
+	snprintf(ini, sizeof(ini), "%sdurability_runs = 7\n", base);
+	load(ini, &p);
+	assert_int_equal(planner_build(&p, &more), 0);
+	check_runs_complete(&more);
+	/* 4 fio cells x 3, 4 durability cells x 7 */
+	assert_int_equal(more.n_runs, 4 * 3 + 4 * 7);
+	/* The first three rounds hold every cell; then durability only. */
+	for (size_t i = 0; i < more.n_runs; i++) {
+		const struct plan_run *r = &more.runs[i];
+		bool durable = more.cells[r->cell].workload == WORKLOAD_DURABILITY;
+		if (i < 3 * 8)
+			assert_int_equal(r->index, i / 8);
+		else
+			assert_true(durable && r->index == 3 + (i - 24) / 4);
+	}
+	snprintf(ini, sizeof(ini), "%sdurability_runs = 1\norder = blocked\n", base);
+	load(ini, &p);
+	assert_int_equal(planner_build(&p, &fewer), 0);
+	check_runs_complete(&fewer);
+	assert_int_equal(fewer.n_runs, 4 * 3 + 4 * 1);
+	/* The JSON says both counts, and reads back as it was. */
+	struct plan back;
+	char *text = round_trip(&more, &back);
+	assert_non_null(strstr(text, "\"runs_per_cell\": 3"));
+	assert_non_null(strstr(text, "\"durability_runs_per_cell\": 7"));
+	assert_non_null(strstr(text, "\"durability_runs\": 7"));
+	assert_int_equal(back.n_runs, more.n_runs);
+	assert_memory_equal(back.runs, more.runs, more.n_runs * sizeof(*more.runs));
+	free(text);
+	plan_release(&back);
+	plan_release(&a);
+	plan_release(&same);
+	plan_release(&more);
+	plan_release(&fewer);
 }
 
 static void test_json_round_trip(void **state)
@@ -464,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_matrix_expansion),
 		cmocka_unit_test(test_impossible_cells_left_out),
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_durability_runs),
 		cmocka_unit_test(test_json_round_trip),
 		cmocka_unit_test(test_read_rejects_junk),
 		cmocka_unit_test(test_l2_cache_and_host_cells),

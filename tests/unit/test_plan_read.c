@@ -105,7 +105,7 @@ static const struct damage damages[] = {
 	{"runs/0/cell", "null", "runs[0]: not a cell index"},
 	{"runs/0/cell", "-1", "runs[0]: not a cell index"},
 	{"runs/0/cell", "99999", "runs[0]: not a cell index"},
-	{"runs/0/run", "1000", "runs[0]: not a cell index below"},
+	{"runs/0/run", "1000", "runs[0]: not a run index below [sweep] runs = 5"},
 	{"runs/0", "[]", "runs[0]: not a cell index"},
 	{"runs/1", "@runs/0", "is there twice"},
 	{"total_runs", "1", "total_runs: not the"},
@@ -176,6 +176,70 @@ static void test_damaged_plans_refused(void **state)
 	free(good);
 }
 
+/* Run RUN of the first cell of workload WORKLOAD in the plan TEXT set to
+ * INDEX; the plan read back: its result, its message in *MSG. */
+static int parse_with_run(const char *text, const char *workload, int64_t index, char **msg)
+{
+	json_object *root = json_tokener_parse(text), *cells, *runs;
+	int64_t cell = -1;
+
+	assert_true(json_object_object_get_ex(root, "cells", &cells));
+	assert_true(json_object_object_get_ex(root, "runs", &runs));
+	for (size_t i = 0; i < json_object_array_length(cells) && cell < 0; i++)
+		if (strcmp(json_object_get_string(json_object_object_get(
+				   json_object_array_get_idx(cells, i), "workload")),
+			   workload) == 0)
+			cell = (int64_t)i;
+	for (size_t i = 0; i < json_object_array_length(runs); i++) {
+		json_object *r = json_object_array_get_idx(runs, i);
+		if (json_object_get_int64(json_object_object_get(r, "cell")) == cell) {
+			json_object_object_add(r, "run", json_object_new_int64(index));
+			break;
+		}
+	}
+	const char *damaged = json_object_to_json_string(root);
+	int rc = parse(damaged, strlen(damaged), msg);
+	json_object_put(root);
+	return rc;
+}
+
+/* A durability cell's runs are [sweep] durability_runs: one of its runs
+ * past [sweep] runs reads, one past its own count is refused naming the
+ * key, and a speed cell's stays below runs. */
+static void test_durability_runs(void **state)
+{
+	static const char ini[] = "[storage]\nbackends = raw\n[guest]\ncache = unsafe\n"
+				  "[workload]\nkinds = fio, durability\n"
+				  "[sweep]\nruns = 2\ndurability_runs = 4\n";
+	struct profile p;
+	struct plan plan;
+	char *text = NULL, *msg = NULL;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(loader_load_buffer("d.ini", ini, strlen(ini), &p), 0);
+	assert_int_equal(planner_build(&p, &plan), 0);
+	FILE *f = open_memstream(&text, &len);
+	assert_int_equal(plan_write_json(&plan, f), 0);
+	fclose(f);
+	plan_release(&plan);
+	assert_non_null(strstr(text, "\"durability_runs_per_cell\": 4"));
+	assert_int_equal(parse(text, len, &msg), 0);
+	free(msg);
+	/* Moving a run to an index past the other cells' runs: read (its
+	 * own index 3 is there twice then, which is the refusal). */
+	assert_int_equal(parse_with_run(text, "durability", 3, &msg), -EINVAL);
+	assert_non_null(strstr(msg, "is there twice"));
+	free(msg);
+	assert_int_equal(parse_with_run(text, "durability", 4, &msg), -EINVAL);
+	assert_non_null(strstr(msg, "not a run index below [sweep] durability_runs = 4"));
+	free(msg);
+	assert_int_equal(parse_with_run(text, "fio", 2, &msg), -EINVAL);
+	assert_non_null(strstr(msg, "not a run index below [sweep] runs = 2"));
+	free(msg);
+	free(text);
+}
+
 static void test_not_json_refused(void **state)
 {
 	char *good = plan_text("profiles/ci-smoke.ini"), *msg = NULL;
@@ -202,6 +266,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped_plans_read_back),
 		cmocka_unit_test(test_damaged_plans_refused),
+		cmocka_unit_test(test_durability_runs),
 		cmocka_unit_test(test_not_json_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -202,6 +202,20 @@ static void test_bad_values(void **state)
 		     "t.ini:3:", "[host] dirty_background_ratio", NULL);
 	expect_error("[sweep]\nruns = 5\nmax_runs = 3\n", "t.ini:3:",
 		     "[sweep] max_runs", NULL);
+	/* The durability cells' own count of runs: 0 (runs) to 1000, and
+	 * named when it makes the plan too large. */
+	expect_error("[sweep]\ndurability_runs = 1001\n", "t.ini:2:",
+		     "[sweep] durability_runs", "out of range", NULL);
+	expect_error("[sweep]\ndurability_runs = -1\n", "t.ini:2:",
+		     "[sweep] durability_runs", "not a whole number", NULL);
+	expect_error("[sweep]\ndurability_runs = many\n", "[sweep] durability_runs", NULL);
+	expect_error("[storage]\nbackends = raw, qcow2, lvm, ext4-file\n"
+		     "raw_preallocation = sparse, falloc, full\n"
+		     "qcow2_preallocation = off, metadata, falloc, full\n"
+		     "[guest]\ncache = none, writethrough, writeback, directsync, unsafe\n"
+		     "bus = virtio, sata, scsi\n[workload]\nkinds = durability, fio\n"
+		     "[sweep]\nruns = 2\ndurability_runs = 1000\n",
+		     "[sweep] durability_runs", "100000 runs in all", NULL);
 	expect_error("[host]\nwipe = yes\n", "[host] wipe", "stable identity", NULL);
 	expect_error("[appliance]\nname = a b\n", "[appliance] name", NULL);
 	expect_error("[appliance]\nupload = http://lab:pw@dav/rack/\n", "t.ini:2:",

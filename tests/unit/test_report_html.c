@@ -85,11 +85,17 @@ static struct expect expected(json_object *model)
 			json_object_object_get_ex(metric, "cells", &cells);
 			json_object_object_get_ex(metric, "comparisons", &cmps);
 			e.comparisons += (int)json_object_array_length(cmps);
+			if (json_object_object_get_ex(metric, "loss_comparisons", &v) && v)
+				e.comparisons += (int)json_object_array_length(v);
 			if (json_object_object_get_ex(metric, "outliers", &v) && v)
 				e.outliers += (int)json_object_array_length(v);
 			for (size_t c = 0; c < json_object_array_length(cells); c++) {
 				json_object *cell = json_object_array_get_idx(cells, c);
-				json_object_object_get_ex(cell, "runs", &runs);
+				/* A loss is drawn by crash: a dot per crash. */
+				if (json_object_object_get_ex(cell, "loss", &v) && v)
+					json_object_object_get_ex(v, "runs", &runs);
+				else
+					json_object_object_get_ex(cell, "runs", &runs);
 				e.cells++;
 				e.runs += (int)json_object_array_length(runs);
 				e.firsts += json_object_array_length(runs) > 0;
@@ -206,6 +212,41 @@ static void one_host(void **state)
 	assert_int_equal(count(&p, "//h2[.='Baseline check' or .='The studies side by side' or "
 				   ".='Plan differences between hosts']"),
 			 0);
+	release(&p);
+}
+
+/* A durability sweep's loss, drawn and tabled by crash
+ * (report-loss.json: `buildapp report` of the made-up journal
+ * tests/unit/data/durability-host-crash.jsonl): a dot per crash, each
+ * crash's host crash record in the table of crashes, the comparison. */
+static void loss(void **state)
+{
+	struct page p;
+	(void)state;
+
+	render("loss", &p);
+	check_common(&p);
+	assert_int_equal(count(&p, "//figcaption[contains(., 'loss by crash')]"), 1);
+	assert_int_equal(count(&p, "//ul[" HAS_CLASS("legend") "]/li[.='crashes that lost']"), 1);
+	/* A header row per cell, a row per crash. */
+	assert_int_equal(count(&p, "//table[" HAS_CLASS("crashes") "]/tbody/tr[th]"), 2);
+	assert_int_equal(count(&p, "//table[" HAS_CLASS("crashes") "]/tbody/tr[td]"), 4);
+	assert_int_equal(count(&p, "//table[" HAS_CLASS("crashes") "]//th[contains(., "
+				   "'unsafe on a, after a host crash: lost acknowledged writes in 2 "
+				   "of 2 crashes [16%, 100%]')]"),
+			 1);
+	assert_int_equal(count(&p, "//td[.='firmware (kexec not used: kexec_file_load: "
+				   "Operation not permitted)']"),
+			 1);
+	assert_int_equal(count(&p, "//td[.='1536 KiB']/following-sibling::td[.='0 KiB']"), 1);
+	assert_int_equal(count(&p, "//td[.='212 s']"), 1);
+	/* The line from before the record has none, and says so. */
+	assert_int_equal(count(&p, "//td[" HAS_CLASS("unknown") " and .='not recorded']"), 1);
+	assert_int_equal(count(&p, "//table[" HAS_CLASS("loss") "]/tbody/tr[" HAS_CLASS("not-shown")
+				   "]/td[2][.='2 of 2 [16%, 100%]']"),
+			 1);
+	/* No interval over the records pooled. */
+	assert_null(strstr(p.html, "[11%, 18%]"));
 	release(&p);
 }
 
@@ -363,6 +404,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_host),   cmocka_unit_test(two_hosts),
+		cmocka_unit_test(loss),
 		cmocka_unit_test(references), cmocka_unit_test(bad_models),
 		cmocka_unit_test(fio_depth_chart),
 		cmocka_unit_test(clean_text), cmocka_unit_test(rack),

@@ -2,6 +2,7 @@
  * up again: the published means, the intervals (exact t), the study's
  * ordering, first runs, failed runs, and the files written. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -229,6 +230,75 @@ static void test_files(void **state)
 	free(json);
 }
 
+/* A durability journal (tests/unit/data/durability-host-crash.jsonl):
+ * unsafe's two host crashes lost 50 and 5 of 192 acknowledged records,
+ * writethrough's none of 165.  The loss is counted by crash, never as
+ * records pooled (55 of 384 [11%, 18%] would exclude both crashes' own
+ * fractions, 26% and 2.6%). */
+static void test_loss_by_crash(void **state)
+{
+	const char *top = getenv("TOP");
+	char path[PATH_MAX];
+	struct journal j = {0};
+	struct summary s;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/tests/unit/data/durability-host-crash.jsonl",
+		 top ? top : ".");
+	assert_int_equal(journal_read(path, &j), 0);
+	assert_int_equal(summary_build(&j, &s), 0);
+	assert_int_equal(s.n_cells, 2);
+	for (size_t i = 0; i < s.n_cells; i++) {
+		const struct summary_cell *c = &s.cells[i];
+		assert_int_equal(c->n_crashes, 2);
+		if (c->cell.cache == CACHE_UNSAFE) {
+			assert_int_equal(c->loss.lost_any, 2);
+			/* in run index order */
+			assert_true(c->crashes[0].index == 0 && c->crashes[0].lost == 50 &&
+				    c->crashes[1].lost == 5 && c->crashes[1].acknowledged == 192);
+			assert_true(c->loss.min == 5 / 192.0 && c->loss.max == 50 / 192.0);
+			assert_true(fabs(c->loss.low - 0.15811388300839305) < 1e-9);
+		} else {
+			assert_int_equal(c->loss.lost_any, 0);
+			assert_true(c->loss.max == 0);
+		}
+	}
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(summary_write_text(&s, f), 0);
+	char text[8192] = "";
+	rewind(f);
+	text[fread(text, 1, sizeof text - 1, f)] = '\0';
+	fclose(f);
+	assert_non_null(strstr(text, "  loss by crash: lost acknowledged writes in 2 of 2 crashes "
+				     "[16%, 100%]; per crash 26%, 2.6% (median 14%, 2.6% to 26%)\n"));
+	assert_non_null(strstr(text, "  loss by crash: lost acknowledged writes in 0 of 2 crashes "
+				     "[0%, 84%]: no loss shown\n"));
+	assert_null(strstr(text, "[11%, 18%]"));
+	f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(summary_write_json(&s, f), 0);
+	rewind(f);
+	text[fread(text, 1, sizeof text - 1, f)] = '\0';
+	fclose(f);
+	json_object *o = json_tokener_parse(text), *list, *loss, *v;
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "cells", &list));
+	for (size_t i = 0; i < 2; i++) {
+		assert_true(json_object_object_get_ex(json_object_array_get_idx(list, i), "loss",
+						      &loss));
+		assert_true(json_object_object_get_ex(loss, "crashes", &v));
+		assert_int_equal(json_object_get_int(v), 2);
+		assert_true(json_object_object_get_ex(loss, "runs", &v));
+		assert_int_equal(json_object_array_length(v), 2);
+		assert_true(json_object_object_get_ex(loss, "fraction_mean_low", &v));
+		assert_null(v); /* two crashes: no interval of the mean */
+	}
+	json_object_put(o);
+	summary_release(&s);
+	journal_release(&j);
+}
+
 static void test_empty(void **state)
 {
 	(void)state;
@@ -246,6 +316,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_study_table),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_loss_by_crash),
 		cmocka_unit_test(test_empty),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -36,6 +36,22 @@ static void test_wide_interval_wants_a_run(void **state)
 	assert_false(sweep_cell_wants_run(&s, &c, why, sizeof(why)));
 }
 
+/* A durability cell's runs are its crashes: none added, however wide. */
+static void test_no_more_crashes(void **state)
+{
+	struct profile_sweep s = {.runs = 3, .durability_runs = 4, .target_ci = 5, .max_runs = 10};
+	struct summary_metric m;
+	const double v[] = {10, 14, 12, 11};
+	struct summary_cell c = cell_of(&m, 4, v, 4);
+	char why[160];
+
+	(void)state;
+	c.cell.workload = WORKLOAD_FIO;
+	assert_true(sweep_cell_wants_run(&s, &c, why, sizeof(why)));
+	c.cell.workload = WORKLOAD_DURABILITY;
+	assert_false(sweep_cell_wants_run(&s, &c, why, sizeof(why)));
+}
+
 static void test_narrow_interval_is_enough(void **state)
 {
 	struct profile_sweep s = {.runs = 3, .target_ci = 5, .max_runs = 10};
@@ -87,6 +103,7 @@ int main(void)
 		cmocka_unit_test(test_wide_interval_wants_a_run),
 		cmocka_unit_test(test_narrow_interval_is_enough),
 		cmocka_unit_test(test_max_runs_and_off),
+		cmocka_unit_test(test_no_more_crashes),
 		cmocka_unit_test(test_too_few_ok_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,191 @@
+#include "crashloss.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+int crashloss_compute(const double *fraction, size_t n, struct crashloss *ret)
+{
+	struct crashloss s = {.crashes = n, .mean_low = NAN, .mean_high = NAN};
+	double sum = 0;
+
+	if (n == 0)
+		return -EINVAL;
+	s.min = s.max = fraction[0];
+	for (size_t i = 0; i < n; i++) {
+		if (!(fraction[i] >= 0 && fraction[i] <= 1))
+			return -EINVAL;
+		s.lost_any += fraction[i] > 0;
+		sum += fraction[i];
+		s.min = fmin(s.min, fraction[i]);
+		s.max = fmax(s.max, fraction[i]);
+	}
+	s.mean = sum / (double)n;
+	s.median = stats_median(fraction, n);
+	if (isnan(s.median) ||
+	    stats_binomial_interval(s.lost_any, n, CRASHLOSS_CONFIDENCE, &s.low, &s.high) < 0)
+		return -ENOMEM; /* the only way left for either to fail */
+	if (n >= CRASHLOSS_MEAN_MIN) {
+		double half = stats_hoeffding_halfwidth(n, CRASHLOSS_CONFIDENCE);
+		s.mean_low = fmax(0, s.mean - half);
+		s.mean_high = fmin(1, s.mean + half);
+	}
+	*ret = s;
+	return 0;
+}
+
+/* K of N scaled to M crashes, to the nearest whole crash. */
+static unsigned long long scaled(size_t k, size_t n, unsigned m)
+{
+	return (unsigned long long)llround((double)k * m / (double)n);
+}
+
+int crashloss_compare(const struct crashloss *a, const struct crashloss *b,
+		      struct crashloss_verdict *ret)
+{
+	struct crashloss_verdict v = {.resolve = 0};
+	double alpha = 1 - CRASHLOSS_CONFIDENCE;
+	int r;
+
+	if (!a->crashes || !b->crashes)
+		return -EINVAL;
+	r = stats_fisher_exact(a->lost_any, a->crashes, b->lost_any, b->crashes, &v.p);
+	if (r < 0)
+		return r;
+	v.shown = v.p <= alpha;
+	/* Equal proportions (k a = k b cross-multiplied): no number of
+	 * crashes that keeps them would show a difference. */
+	if (!v.shown && a->lost_any * b->crashes != b->lost_any * a->crashes) {
+		unsigned from = (unsigned)(a->crashes > b->crashes ? a->crashes : b->crashes);
+		v.resolve = CRASHLOSS_RESOLVE_MAX + 1;
+		for (unsigned m = from + 1; m <= CRASHLOSS_RESOLVE_MAX; m++) {
+			double p;
+			if (stats_fisher_exact(scaled(a->lost_any, a->crashes, m), m,
+					       scaled(b->lost_any, b->crashes, m), m, &p) == 0 &&
+			    p <= alpha) {
+				v.resolve = m;
+				break;
+			}
+		}
+	}
+	*ret = v;
+	return 0;
+}
+
+void crashloss_percent(double fraction, char *buf, size_t size)
+{
+	double v = fraction * 100;
+
+	if (!isfinite(v)) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	if (v <= 0 || v >= 100) {
+		snprintf(buf, size, "%.0f", v <= 0 ? 0.0 : 100.0);
+		return;
+	}
+	/* Two significant digits (none after the point from 10 on), more
+	 * where that would read as 0 or 100: "99.7", not "100". */
+	int decimals = v >= 10 ? 0 : 1 - (int)floor(log10(v));
+	for (; decimals < 12; decimals++) {
+		snprintf(buf, size, "%.*f", decimals, v);
+		double back = strtod(buf, NULL);
+		if (back > 0 && back < 100)
+			break;
+	}
+	/* "5.0" -> "5": trailing zeros say nothing. */
+	if (strchr(buf, '.')) {
+		size_t len = strlen(buf);
+		while (len > 0 && buf[len - 1] == '0')
+			buf[--len] = '\0';
+		if (len > 0 && buf[len - 1] == '.')
+			buf[--len] = '\0';
+	}
+}
+
+void crashloss_counts_text(const struct crashloss *s, bool short_form, char *buf,
+			   size_t size)
+{
+	char lo[24], hi[24];
+
+	crashloss_percent(s->low, lo, sizeof lo);
+	crashloss_percent(s->high, hi, sizeof hi);
+	if (short_form)
+		snprintf(buf, size, "%zu of %zu [%s%%, %s%%]", s->lost_any, s->crashes, lo, hi);
+	else
+		snprintf(buf, size, "lost acknowledged writes in %zu of %zu crash%s [%s%%, %s%%]",
+			 s->lost_any, s->crashes, s->crashes == 1 ? "" : "es", lo, hi);
+}
+
+void crashloss_range_text(const struct crashloss *s, char *buf, size_t size)
+{
+	char lo[24], hi[24];
+
+	crashloss_percent(s->min, lo, sizeof lo);
+	crashloss_percent(s->max, hi, sizeof hi);
+	if (s->lost_any == 0)
+		snprintf(buf, size, "%s", "");
+	else if (s->crashes == 1)
+		snprintf(buf, size, ", %s%% of them", hi);
+	else if (s->min == s->max)
+		snprintf(buf, size, ", %s%% of them per crash", hi);
+	else
+		snprintf(buf, size, ", %s%% to %s%% of them per crash", lo, hi);
+}
+
+/* The tail of crashloss_text: median, range and the mean's interval. */
+static void summary_tail(const struct crashloss *s, char *buf, size_t size)
+{
+	char med[24], lo[24], hi[24], ml[24], mh[24], mean[24];
+	int used;
+
+	crashloss_percent(s->median, med, sizeof med);
+	crashloss_percent(s->min, lo, sizeof lo);
+	crashloss_percent(s->max, hi, sizeof hi);
+	used = snprintf(buf, size, " (median %s%%, %s%% to %s%%)", med, lo, hi);
+	if (used < 0 || (size_t)used >= size || isnan(s->mean_low))
+		return;
+	crashloss_percent(s->mean, mean, sizeof mean);
+	crashloss_percent(s->mean_low, ml, sizeof ml);
+	crashloss_percent(s->mean_high, mh, sizeof mh);
+	snprintf(buf + used, size - (size_t)used, "; mean %s%% [%s%%, %s%%] (Hoeffding)", mean,
+		 ml, mh);
+}
+
+void crashloss_text(const struct crashloss *s, const double *fraction, size_t n, char *buf,
+		    size_t size)
+{
+	char counts[96], tail[160], one[24];
+	size_t used;
+
+	crashloss_counts_text(s, false, counts, sizeof counts);
+	if (s->lost_any == 0) {
+		snprintf(buf, size, "%s: no loss shown", counts);
+		return;
+	}
+	if (n == 1) {
+		crashloss_percent(fraction[0], one, sizeof one);
+		snprintf(buf, size, "%s: %s%% of them", counts, one);
+		return;
+	}
+	summary_tail(s, tail, sizeof tail);
+	int len = snprintf(buf, size, "%s; per crash ", counts);
+	if (len < 0 || (size_t)len >= size)
+		return;
+	used = (size_t)len;
+	for (size_t i = 0; i < n; i++) {
+		crashloss_percent(fraction[i], one, sizeof one);
+		/* Room for this one, a ", ..." and the tail. */
+		if (used + strlen(one) + 8 + strlen(tail) >= size) {
+			used += (size_t)snprintf(buf + used, size - used, "...");
+			break;
+		}
+		used += (size_t)snprintf(buf + used, size - used, "%s%s%%", i ? ", " : "", one);
+	}
+	if (used < size)
+		snprintf(buf + used, size - used, "%s", tail);
+}

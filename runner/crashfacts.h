@@ -1,0 +1,42 @@
+/* What a host crash leaves on record: the journal line of a durability
+ * run that ended in its host's crash carries a "host_crash" object
+ * (docs/results.md): the mechanism that crashed the host, why kexec was
+ * not used when it was asked, the host's dirty and writeback memory at
+ * the trigger (/proc/meminfo), the disk under test's volatile write
+ * cache then, and the way back (trigger to the next kernel, trigger to
+ * the resumed sweep).  Older lines have none. */
+#ifndef BUILDAPP_CRASHFACTS_H
+#define BUILDAPP_CRASHFACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json.h>
+
+#define CRASHFACTS_TEXT_MAX 256
+
+struct crashfacts {
+	bool present;           /* the line has a host_crash object */
+	char mechanism[16];     /* "kexec" or "firmware" */
+	char fallback[CRASHFACTS_TEXT_MAX]; /* why not kexec, when asked; "": null */
+	int64_t dirty_kib;      /* Dirty at the trigger; -1: null */
+	int64_t writeback_kib;  /* Writeback at the trigger; -1: null */
+	char disk_write_cache[4]; /* "on", "off"; "": null */
+	double to_kernel_seconds; /* trigger to the next kernel's start; NAN: null */
+	double to_sweep_seconds;  /* trigger to the resumed sweep; NAN: null */
+};
+
+/* F as no record: not present, every value null. */
+void crashfacts_init(struct crashfacts *f);
+
+/* F as the journal's "host_crash" object, a new reference; NULL when F
+ * is not present (the member is then left out) or out of memory. */
+json_object *crashfacts_to_json(const struct crashfacts *f);
+
+/* The "host_crash" member of the journal line LINE into *RET: absent or
+ * null is a record not present.  False when it is there but not a
+ * host_crash object (a mechanism of another name, a negative size, a
+ * member of the wrong type). */
+bool crashfacts_from_json(json_object *line, struct crashfacts *ret);
+
+#endif

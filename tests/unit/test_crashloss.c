@@ -1,0 +1,268 @@
+/* Loss with the crash as its unit (lib/crashloss.h) and the statistics it
+ * rests on (lib/stats.h): Fisher's exact test, the median, Hoeffding's
+ * half-width, each crash's fraction, k of n crashes with its exact
+ * interval, the crashes that would resolve a comparison, and the texts.
+ * Expected values were computed independently with SciPy 1.10.1 (Debian
+ * 12's python3-scipy), as the comments give them; the test needs no
+ * SciPy. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "crashloss.h"
+#include "stats.h"
+
+static void assert_close(double got, double want, double rel)
+{
+	if (!(fabs(got - want) <= rel * fabs(want) + 1e-300)) {
+		fprintf(stderr, "got %.17g, want %.17g\n", got, want);
+		fail();
+	}
+}
+
+/* scipy.stats.fisher_exact([[x1, n1 - x1], [x2, n2 - x2]])[1]. */
+static void test_fisher(void **state)
+{
+	static const struct {
+		unsigned x1, n1, x2, n2;
+		double p;
+	} known[] = {
+		{5, 5, 0, 5, 0.007936507936507938},   {4, 4, 0, 4, 0.028571428571428567},
+		{3, 3, 0, 3, 0.10000000000000002},    {2, 2, 0, 2, 0.3333333333333333},
+		{1, 1, 0, 1, 1.0},                    {2, 5, 0, 5, 0.4444444444444444},
+		{3, 7, 1, 9, 0.2615384615384615},     {0, 5, 0, 5, 1.0},
+		{5, 5, 5, 5, 1.0},                    {12, 40, 3, 38, 0.020121253127225455},
+		{6, 6, 0, 6, 0.0021645021645021645},  {10, 20, 10, 20, 1.0},
+		{1, 12, 0, 12, 1.0},                  {30, 100, 18, 100, 0.06791000101375219},
+		{250, 600, 200, 600, 0.0034585498041490156},
+	};
+	double p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		assert_int_equal(stats_fisher_exact(known[i].x1, known[i].n1, known[i].x2,
+						    known[i].n2, &p), 0);
+		assert_close(p, known[i].p, 1e-10);
+		/* The test is symmetric in its two rows. */
+		assert_int_equal(stats_fisher_exact(known[i].x2, known[i].n2, known[i].x1,
+						    known[i].n1, &p), 0);
+		assert_close(p, known[i].p, 1e-10);
+	}
+	assert_int_equal(stats_fisher_exact(0, 0, 0, 5, &p), -EINVAL);
+	assert_int_equal(stats_fisher_exact(6, 5, 0, 5, &p), -EINVAL);
+}
+
+static void test_median_hoeffding(void **state)
+{
+	const double odd[] = {3, 1, 2}, even[] = {0.26041666666666669, 0.026041666666666668};
+
+	(void)state;
+	assert_true(stats_median(odd, 3) == 2);
+	assert_true(odd[0] == 3); /* not sorted in place */
+	/* statistics.median([50/192, 5/192]) */
+	assert_close(stats_median(even, 2), 0.14322916666666669, 1e-15);
+	assert_true(isnan(stats_median(odd, 0)));
+	/* math.sqrt(math.log(40) / (2 * n)) */
+	assert_close(stats_hoeffding_halfwidth(1, 0.95), 1.3581015157406195, 1e-14);
+	assert_close(stats_hoeffding_halfwidth(10, 0.95), 0.4294694083467376, 1e-14);
+	assert_close(stats_hoeffding_halfwidth(30, 0.95), 0.24795427851769825, 1e-14);
+	assert_true(isnan(stats_hoeffding_halfwidth(0, 0.95)));
+}
+
+/* k of n crashes with its exact interval: SciPy's
+ * binomtest(k, n).proportion_ci(0.95, 'exact'). */
+static void test_crashes_that_lost(void **state)
+{
+	static const struct {
+		double fraction[6];
+		size_t n, k;
+		double low, high;
+	} known[] = {
+		{{1, 1, 1, 1, 1}, 5, 5, 0.47817624989501856, 1.0},
+		{{0, 0, 0, 0, 0}, 5, 0, 0.0, 0.5218237501049814},
+		{{50 / 192.0, 5 / 192.0}, 2, 2, 0.15811388300839305, 1.0},
+		{{0, 0}, 2, 0, 0.0, 0.841886116991607},
+		{{0.03}, 1, 1, 0.025000000000000022, 1.0},
+	};
+	struct crashloss s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		assert_int_equal(crashloss_compute(known[i].fraction, known[i].n, &s), 0);
+		assert_int_equal(s.crashes, known[i].n);
+		assert_int_equal(s.lost_any, known[i].k);
+		assert_close(s.low, known[i].low, 1e-9);
+		assert_close(s.high, known[i].high, 1e-9);
+		/* Too few crashes for an interval of the mean fraction. */
+		assert_true(isnan(s.mean_low) && isnan(s.mean_high));
+	}
+	/* Each crash's own fraction: median, range, mean.  3 of 7 crashes
+	 * lost: [0.09898827844243689, 0.81594843235993]. */
+	const double seven[] = {0, 0.5, 0, 0.01, 0, 0, 1};
+	assert_int_equal(crashloss_compute(seven, 7, &s), 0);
+	assert_int_equal(s.lost_any, 3);
+	assert_close(s.low, 0.09898827844243689, 1e-9);
+	assert_close(s.high, 0.81594843235993, 1e-9);
+	assert_true(s.median == 0 && s.min == 0 && s.max == 1);
+	assert_close(s.mean, 1.51 / 7, 1e-15);
+	/* From 10 crashes, Hoeffding's interval of the mean, clipped. */
+	const double ten[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0.5};
+	assert_int_equal(crashloss_compute(ten, 10, &s), 0);
+	assert_close(s.mean, 0.95, 1e-15);
+	assert_close(s.mean_low, 0.95 - 0.4294694083467376, 1e-12);
+	assert_true(s.mean_high == 1);
+	/* Bad input. */
+	const double bad[] = {0.5, 1.5}, nan_one[] = {NAN};
+	assert_int_equal(crashloss_compute(bad, 2, &s), -EINVAL);
+	assert_int_equal(crashloss_compute(nan_one, 1, &s), -EINVAL);
+	assert_int_equal(crashloss_compute(bad, 0, &s), -EINVAL);
+}
+
+static struct crashloss loss_of(size_t k, size_t n)
+{
+	double f[64] = {0};
+	struct crashloss s;
+
+	for (size_t i = 0; i < k; i++)
+		f[i] = 1;
+	assert_int_equal(crashloss_compute(f, n, &s), 0);
+	return s;
+}
+
+/* The verdict and the crashes that would resolve it.  The expected
+ * counts are the fewest m above both sides' n for which
+ * scipy.stats.fisher_exact([[xa, m - xa], [xb, m - xb]])[1] <= 0.05,
+ * xa = round(ka m / na), xb = round(kb m / nb) (halves up), found by
+ * trying each m in turn. */
+static void test_compare(void **state)
+{
+	static const struct {
+		size_t ka, na, kb, nb;
+		bool shown;
+		unsigned resolve;
+	} known[] = {
+		{5, 5, 0, 5, true, 0},  {4, 4, 0, 4, true, 0},    {4, 5, 0, 5, true, 0},
+		{2, 2, 0, 2, false, 4}, {1, 1, 0, 1, false, 4},   {3, 3, 0, 3, false, 4},
+		{3, 4, 0, 4, false, 5}, {2, 5, 0, 5, false, 12},  {3, 7, 1, 9, false, 20},
+		{1, 12, 0, 12, false, 66}, {5, 10, 4, 10, false, 201},
+		/* Equal proportions: none would. */
+		{0, 5, 0, 5, false, 0}, {5, 5, 5, 5, false, 0},   {2, 4, 3, 6, false, 0},
+	};
+	struct crashloss_verdict v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		struct crashloss a = loss_of(known[i].ka, known[i].na),
+				 b = loss_of(known[i].kb, known[i].nb);
+		assert_int_equal(crashloss_compare(&a, &b, &v), 0);
+		if (v.shown != known[i].shown || v.resolve != known[i].resolve) {
+			fprintf(stderr, "%zu of %zu vs %zu of %zu: shown %d resolve %u\n",
+				known[i].ka, known[i].na, known[i].kb, known[i].nb, v.shown,
+				v.resolve);
+			fail();
+		}
+	}
+	/* 30 of 100 vs 18 of 100: p 0.0679; the estimate needs 102. */
+	struct crashloss a = loss_of(0, 1), b = loss_of(0, 1);
+	a.crashes = b.crashes = 100;
+	a.lost_any = 30;
+	b.lost_any = 18;
+	assert_int_equal(crashloss_compare(&a, &b, &v), 0);
+	assert_close(v.p, 0.06791000101375219, 1e-10);
+	assert_true(!v.shown && v.resolve == 102);
+	/* Nearly equal: more than the estimate tries. */
+	a.lost_any = 50;
+	b.lost_any = 49;
+	assert_int_equal(crashloss_compare(&a, &b, &v), 0);
+	assert_int_equal(v.resolve, CRASHLOSS_RESOLVE_MAX + 1);
+	b.crashes = 0;
+	assert_int_equal(crashloss_compare(&a, &b, &v), -EINVAL);
+}
+
+static void test_percent(void **state)
+{
+	static const struct {
+		double f;
+		const char *text;
+	} known[] = {
+		{0, "0"},          {1, "100"},          {0.0052, "0.52"},   {0.026041666, "2.6"},
+		{0.4781762, "48"}, {0.05, "5"},         {0.997, "99.7"},    {0.9996, "99.96"},
+		{0.99999, "99.999"}, {0.0000004, "0.00004"}, {0.0996, "10"}, {0.15811, "16"},
+	};
+	char buf[24];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		crashloss_percent(known[i].f, buf, sizeof buf);
+		assert_string_equal(buf, known[i].text);
+	}
+}
+
+/* The texts: k of n with its interval, the fractions per crash. */
+static void test_texts(void **state)
+{
+	char buf[512];
+	struct crashloss s;
+
+	(void)state;
+	const double two[] = {50 / 192.0, 5 / 192.0};
+	assert_int_equal(crashloss_compute(two, 2, &s), 0);
+	crashloss_text(&s, two, 2, buf, sizeof buf);
+	assert_string_equal(buf, "lost acknowledged writes in 2 of 2 crashes [16%, 100%]; per crash "
+				 "26%, 2.6% (median 14%, 2.6% to 26%)");
+	crashloss_counts_text(&s, false, buf, sizeof buf);
+	assert_string_equal(buf, "lost acknowledged writes in 2 of 2 crashes [16%, 100%]");
+	crashloss_range_text(&s, buf, sizeof buf);
+	assert_string_equal(buf, ", 2.6% to 26% of them per crash");
+
+	s = loss_of(0, 5);
+	const double none[5] = {0};
+	crashloss_text(&s, none, 5, buf, sizeof buf);
+	assert_string_equal(buf, "lost acknowledged writes in 0 of 5 crashes [0%, 52%]: no loss shown");
+	crashloss_counts_text(&s, true, buf, sizeof buf);
+	assert_string_equal(buf, "0 of 5 [0%, 52%]");
+	crashloss_range_text(&s, buf, sizeof buf);
+	assert_string_equal(buf, "");
+
+	const double one[] = {0.26};
+	assert_int_equal(crashloss_compute(one, 1, &s), 0);
+	crashloss_text(&s, one, 1, buf, sizeof buf);
+	assert_string_equal(buf, "lost acknowledged writes in 1 of 1 crash [2.5%, 100%]: 26% of them");
+	crashloss_range_text(&s, buf, sizeof buf);
+	assert_string_equal(buf, ", 26% of them");
+
+	s = loss_of(5, 5);
+	crashloss_range_text(&s, buf, sizeof buf);
+	assert_string_equal(buf, ", 100% of them per crash");
+
+	const double ten[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0.5};
+	assert_int_equal(crashloss_compute(ten, 10, &s), 0);
+	crashloss_text(&s, ten, 10, buf, sizeof buf);
+	assert_string_equal(buf, "lost acknowledged writes in 10 of 10 crashes [69%, 100%]; per crash "
+				 "100%, 100%, 100%, 100%, 100%, 100%, 100%, 100%, 100%, 50% "
+				 "(median 100%, 50% to 100%); mean 95% [52%, 100%] (Hoeffding)");
+	/* Cut short, the list says so and keeps its tail. */
+	char small[100];
+	crashloss_text(&s, ten, 10, small, sizeof small);
+	assert_non_null(strstr(small, "..."));
+	assert_true(strlen(small) < sizeof small);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fisher),
+		cmocka_unit_test(test_median_hoeffding),
+		cmocka_unit_test(test_crashes_that_lost),
+		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_percent),
+		cmocka_unit_test(test_texts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,313 @@
+/* The report's loss answers, the crash as the unit: a made-up journal
+ * (tests/unit/data/durability-host-crash.jsonl) whose unsafe crashes
+ * lost 50 and 5 of 192 acknowledged records and whose writethrough ones
+ * lost none, answered with k of n crashes and each crash's fraction,
+ * never with an interval over the records pooled (55 of 384 [11%, 18%]
+ * would exclude both crashes' own 26% and 2.6%); the host crash records
+ * beside each crash in every format; and journals with enough crashes
+ * to resolve the comparison, per pair of cells and pooled. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json.h>
+
+#include "journal.h"
+#include "model.h"
+#include "report.h"
+
+static char dir[] = "/tmp/test-report-loss.XXXXXX";
+static char two[PATH_MAX], five[PATH_MAX];
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+	assert_non_null(f);
+	assert_non_null(buf);
+	buf[fread(buf, 1, (1 << 20) - 1, f)] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* N crashes a cell of BACKEND x CACHE, each losing LOST of ACKED. */
+static void journal_crashes(const char *d, enum backend backend, enum cache_mode cache,
+			    unsigned n, double lost, double acked, unsigned *position)
+{
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s/runs.jsonl", d);
+	for (unsigned i = 0; i < n; i++) {
+		struct journal_run run;
+		journal_run_init(&run);
+		run.cell = (struct plan_cell){.backend = backend,
+					      .format = backend == BACKEND_QCOW2 ? IMAGE_FORMAT_QCOW2
+										 : IMAGE_FORMAT_RAW,
+					      .prealloc = -1, .cache = cache, .aio = AIO_THREADS,
+					      .bus = BUS_VIRTIO, .workload = WORKLOAD_DURABILITY,
+					      .l2_cache = backend == BACKEND_QCOW2 ? 0 : -1};
+		if (backend == BACKEND_QCOW2)
+			run.cell.prealloc = QCOW2_PREALLOC_OFF;
+		plan_cell_make_id(&run.cell);
+		run.index = i;
+		run.position = (*position)++;
+		snprintf(run.status, sizeof run.status, "ok");
+		snprintf(run.crash, sizeof run.crash, "host");
+		run.host_crash.present = true;
+		snprintf(run.host_crash.mechanism, sizeof run.host_crash.mechanism, "kexec");
+		run.host_crash.dirty_kib = 2048;
+		assert_int_equal(journal_run_add_metric(&run, "acks_per_second", 30 + i, "1/s"), 0);
+		assert_int_equal(journal_run_add_metric(&run, "lost", lost, "records lost"), 0);
+		assert_int_equal(journal_run_add_metric(&run, "acknowledged", acked, "records"), 0);
+		assert_int_equal(journal_append(path, &run), 0);
+		journal_run_release(&run);
+	}
+}
+
+static int setup(void **state)
+{
+	const char *top = getenv("TOP");
+	char cmd[PATH_MAX * 3];
+	unsigned position = 0;
+
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(two, sizeof two, "%s/two", dir);
+	snprintf(five, sizeof five, "%s/five", dir);
+	snprintf(cmd, sizeof cmd, "mkdir '%s' && cp '%s/tests/unit/data/durability-host-crash.jsonl' "
+		 "'%s/runs.jsonl'", two, top ? top : ".", two);
+	if (system(cmd) != 0 || mkdir(five, 0755) < 0)
+		return -1;
+	/* All or none: unsafe lost every acknowledged record in each crash,
+	 * writethrough none, five crashes a cell on two backends. */
+	for (int b = 0; b < 2; b++) {
+		enum backend backend = b ? BACKEND_QCOW2 : BACKEND_LVM;
+		journal_crashes(five, backend, CACHE_UNSAFE, 5, 192, 192, &position);
+		journal_crashes(five, backend, CACHE_WRITETHROUGH, 5, 0, 165, &position);
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	if (getenv("KEEP_TMP"))
+		return 0;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct model *build(const char *bundle)
+{
+	const char *dirs[] = {bundle};
+	struct report_options o = {.dirs = dirs, .n_dirs = 1,
+				   .compare = "cache:unsafe vs writethrough"};
+	struct model *m = NULL;
+
+	assert_int_equal(report_build(&o, &m), 0);
+	assert_non_null(m);
+	return m;
+}
+
+static const struct model_metric *lost_metric(const struct model *m)
+{
+	for (size_t w = 0; w < m->n_workloads; w++)
+		for (size_t k = 0; k < m->workloads[w].n_metrics; k++)
+			if (strcmp(m->workloads[w].metrics[k].name, "lost") == 0)
+				return &m->workloads[w].metrics[k];
+	fail_msg("no lost metric");
+	return NULL;
+}
+
+/* Every "[a%, b%]" in TEXT is the interval of a count of crashes ("k of
+ * n crashes [", "vs k of n [") or holds both FRACTIONS (in percent): no
+ * interval a reader could take for the fraction of records lost excludes
+ * a crash's own. */
+static void assert_no_interval_excludes(const char *text, const double *fraction, size_t n)
+{
+	regex_t re;
+	regmatch_t m[6];
+	const char *p = text;
+
+	assert_int_equal(regcomp(&re, "([0-9]+ of [0-9]+( crash(es)?)? )?\\[([0-9.]+)%, ([0-9.]+)%\\]",
+				 REG_EXTENDED),
+			 0);
+	while (regexec(&re, p, 6, m, 0) == 0) {
+		double lo = strtod(p + m[4].rm_so, NULL), hi = strtod(p + m[5].rm_so, NULL);
+		bool counts = m[1].rm_so >= 0;
+		for (size_t i = 0; !counts && i < n; i++)
+			if (!(lo <= 100 * fraction[i] && 100 * fraction[i] <= hi)) {
+				fprintf(stderr, "an interval excludes a crash's %g%%: %.*s\n",
+					100 * fraction[i], (int)(m[0].rm_eo - m[0].rm_so), p + m[0].rm_so);
+				fail();
+			}
+		p += m[0].rm_eo;
+	}
+	regfree(&re);
+}
+
+/* Two crashes a mode: the answer counts crashes, lists each one's
+ * fraction, and says what more crashes would resolve. */
+static void test_two_crashes(void **state)
+{
+	static const char answer[] =
+		"unsafe vs writethrough, after a host crash: lost acknowledged writes in 2 of 2 "
+		"crashes [16%, 100%], 2.6% to 26% of them per crash, vs 0 of 2 [0%, 84%]; no "
+		"difference shown at n=2 crashes each (Fisher's exact test, p=0.33): about 4 "
+		"crashes a side would show one if each lost as these did";
+	const double own[] = {50 / 192.0, 5 / 192.0};
+	struct model *m = build(two);
+	char path[PATH_MAX + 32];
+
+	(void)state;
+	/* The question's answers: acks_per_second's, then the loss's. */
+	assert_int_equal(m->n_asked, 2);
+	assert_string_equal(m->headlines[1], answer);
+	assert_no_interval_excludes(m->headlines[1], own, 2);
+
+	const struct model_metric *lost = lost_metric(m);
+	assert_int_equal(lost->n_loss_comparisons, 1);
+	const struct model_loss_comparison *c = &lost->loss_comparisons[0];
+	assert_string_equal(c->sentence, answer);
+	assert_true(!c->shown && c->resolve == 4 && fabs(c->p - 1 / 3.0) < 1e-12);
+	assert_true(c->l.crashes == 2 && c->l.lost_any == 2 && c->r.lost_any == 0);
+	assert_int_equal(lost->n_cells, 2);
+	for (size_t i = 0; i < lost->n_cells; i++) {
+		const struct model_cell *cell = &lost->cells[i];
+		const struct model_loss *l = cell->loss;
+		assert_non_null(l);
+		assert_string_equal(l->crash, "host");
+		assert_int_equal(l->n_runs, 2);
+		assert_true(isnan(l->mean_low)); /* two crashes: no interval of the mean */
+		if (strcmp(cell->label, "unsafe") == 0) {
+			assert_string_equal(cell->display,
+					    "lost acknowledged writes in 2 of 2 crashes [16%, 100%]; "
+					    "per crash 26%, 2.6% (median 14%, 2.6% to 26%)");
+			assert_true(l->runs[0].lost == 50 && l->runs[0].acknowledged == 192);
+			assert_true(l->runs[0].has_host_crash && l->runs[1].has_host_crash);
+			assert_string_equal(l->runs[0].mechanism, "kexec");
+			assert_true(l->runs[0].dirty_kib == 1536 && l->runs[0].to_sweep_seconds == 61.5);
+			assert_string_equal(l->runs[1].mechanism, "firmware");
+			assert_string_equal(l->runs[1].fallback, "kexec_file_load: Operation not permitted");
+			assert_null(l->runs[1].disk_write_cache);
+			assert_true(isnan(l->runs[1].to_kernel_seconds));
+		} else {
+			assert_string_equal(cell->display, "lost acknowledged writes in 0 of 2 crashes "
+							   "[0%, 84%]: no loss shown");
+			/* A line from before the record has none. */
+			assert_true(l->runs[0].has_host_crash && !l->runs[1].has_host_crash);
+		}
+	}
+
+	/* report.json keeps it all, and reads back to the same. */
+	json_object *o = NULL, *again = NULL;
+	struct model *back = NULL;
+	assert_int_equal(model_to_json(m, &o), 0);
+	assert_int_equal(model_from_json(o, &back), 0);
+	assert_int_equal(model_to_json(back, &again), 0);
+	assert_string_equal(json_object_to_json_string(o), json_object_to_json_string(again));
+	assert_non_null(strstr(json_object_to_json_string(o),
+			       "\"host_crash\": { \"mechanism\": \"firmware\", \"fallback\": "
+			       "\"kexec_file_load: Operation not permitted\", \"dirty_kib\": 96"));
+	json_object_put(o);
+	json_object_put(again);
+	model_free(back);
+
+	/* Every format: no interval over the records pooled, and each crash
+	 * with its host crash record. */
+	snprintf(path, sizeof path, "%s/out", dir);
+	assert_int_equal(report_write(m, REPORT_ALL_FORMATS, path), 0);
+	static const char *const files[] = {"report.txt", "report.csv", "report.json",
+					    "report.html"};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/out/%s", dir, files[i]);
+		char *text = slurp(path);
+		assert_null(strstr(text, "55 of 384"));
+		assert_null(strstr(text, "[11%, 18%]"));
+		if (strcmp(files[i], "report.txt") == 0) {
+			assert_no_interval_excludes(strstr(text, "== durability: lost"), own, 2);
+			assert_non_null(strstr(text, "    run 0: lost 50 of 192 acknowledged (26%); host "
+						     "crash by kexec: dirty 1536 KiB, writeback 0 KiB at "
+						     "the trigger, disk write cache off; 4.25 s to the "
+						     "next kernel, 61.5 s to the resumed sweep\n"));
+			assert_non_null(strstr(text, "    run 1: lost 5 of 192 acknowledged (2.6%); host "
+						     "crash by firmware (kexec not used: kexec_file_load: "
+						     "Operation not permitted): dirty 96 KiB, writeback 8 "
+						     "KiB at the trigger, disk write cache unknown; 212 s "
+						     "to the resumed sweep\n"));
+			assert_non_null(strstr(text, "    run 1: lost 0 of 165 acknowledged (0%)\n"));
+		}
+		if (strcmp(files[i], "report.csv") == 0)
+			assert_non_null(strstr(text, ",192,0.026041666666666668,,,,,,,,firmware,"
+						     "kexec_file_load: Operation not permitted,96,8,,,212,"));
+		if (strcmp(files[i], "report.html") == 0) {
+			assert_non_null(strstr(text, "<table class=\"crashes\">"));
+			assert_non_null(strstr(text, "kexec_file_load: Operation not permitted"));
+		}
+		free(text);
+	}
+	model_free(m);
+}
+
+/* Five crashes a cell, all or none, on two backends: each pair resolves
+ * (5 of 5 against 0 of 5, p = 2/252), and so do their crashes pooled. */
+static void test_resolved(void **state)
+{
+	struct model *m = build(five);
+	const char *pair =
+		"unsafe vs writethrough, after a host crash (backend=lvm): lost acknowledged "
+		"writes in 5 of 5 crashes [48%, 100%], 100% of them per crash, vs 0 of 5 [0%, "
+		"52%]; unsafe loses them in more crashes (Fisher's exact test, p=0.0079)";
+	const char *pooled =
+		"unsafe vs writethrough, after a host crash (pooled over 2 settings of backend): "
+		"lost acknowledged writes in 10 of 10 crashes [69%, 100%], 100% of them per crash, "
+		"vs 0 of 10 [0%, 31%]; unsafe loses them in more crashes (Fisher's exact test, "
+		"p<0.0001)";
+	bool seen_pair = false, seen_pooled = false;
+
+	(void)state;
+	for (size_t i = 0; i < m->n_asked; i++) {
+		seen_pair |= strcmp(m->headlines[i], pair) == 0;
+		seen_pooled |= strcmp(m->headlines[i], pooled) == 0;
+	}
+	assert_true(seen_pair && seen_pooled);
+	const struct model_metric *lost = lost_metric(m);
+	/* Two pairs and the pooled one for the question; the backend axis's
+	 * pairs (lvm vs qcow2 at either cache mode) compared too. */
+	size_t shown = 0, backend = 0;
+	for (size_t i = 0; i < lost->n_loss_comparisons; i++) {
+		const struct model_loss_comparison *c = &lost->loss_comparisons[i];
+		if (strcmp(c->axis, "cache") == 0) {
+			assert_true(c->shown);
+			shown++;
+		} else if (strcmp(c->axis, "backend") == 0) {
+			assert_false(c->shown); /* both lost alike */
+			assert_int_equal(c->resolve, 0);
+			backend++;
+		}
+	}
+	assert_int_equal(shown, 3);
+	assert_int_equal(backend, 3);
+	model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_crashes),
+		cmocka_unit_test(test_resolved),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
