@@ -53,9 +53,12 @@ int crashloss_compare(const struct crashloss *a, const struct crashloss *b,
 
 	if (!a->crashes || !b->crashes)
 		return -EINVAL;
-	r = stats_fisher_exact(a->lost_any, a->crashes, b->lost_any, b->crashes, &v.p);
+	r = stats_boschloo_exact(a->lost_any, a->crashes, b->lost_any, b->crashes, &v.p);
 	if (r < 0)
 		return r;
+	v.test = a->crashes > STATS_BOSCHLOO_MAX || b->crashes > STATS_BOSCHLOO_MAX
+			 ? "Fisher's exact test"
+			 : "Boschloo's exact test";
 	v.shown = v.p <= alpha;
 	/* Equal proportions (k a = k b cross-multiplied): no number of
 	 * crashes that keeps them would show a difference. */
@@ -64,8 +67,8 @@ int crashloss_compare(const struct crashloss *a, const struct crashloss *b,
 		v.resolve = CRASHLOSS_RESOLVE_MAX + 1;
 		for (unsigned m = from + 1; m <= CRASHLOSS_RESOLVE_MAX; m++) {
 			double p;
-			if (stats_fisher_exact(scaled(a->lost_any, a->crashes, m), m,
-					       scaled(b->lost_any, b->crashes, m), m, &p) == 0 &&
+			if (stats_boschloo_exact(scaled(a->lost_any, a->crashes, m), m,
+						 scaled(b->lost_any, b->crashes, m), m, &p) == 0 &&
 			    p <= alpha) {
 				v.resolve = m;
 				break;

@@ -42,7 +42,12 @@ int crashloss_compute(const double *fraction, size_t n, struct crashloss *ret);
 /* Two losses compared by their crashes that lost (the verdict rules of
  * docs/results.md). */
 struct crashloss_verdict {
-	double p;   /* Fisher's exact test, two-sided, of k of n against k of n */
+	/* The exact test of k of n against k of n, two-sided: Boschloo's
+	 * (stats_boschloo_exact), Fisher's where a side has more than
+	 * STATS_BOSCHLOO_MAX crashes; TEST names it ("Boschloo's exact
+	 * test"), a static string. */
+	const char *test;
+	double p;
 	bool shown; /* p <= 1 - CRASHLOSS_CONFIDENCE: the proportions differ */
 	/* When not shown: the fewest crashes a side with which the same test
 	 * would show a difference if each side lost in the proportion it did

@@ -238,6 +238,7 @@ struct model_loss_comparison *model_loss_comparisons_from_json(json_object *a, s
 		c->crash = text(o, "crash", oom);
 		loss_side_from(member(o, "level_loss"), &c->l);
 		loss_side_from(member(o, "reference_loss"), &c->r);
+		c->test = text(o, "test", oom);
 		c->p = number(o, "p");
 		c->shown = boolean(o, "shown");
 		c->resolve = count(o, "crashes_to_resolve");
@@ -539,6 +540,7 @@ void model_loss_comparisons_free(struct model_loss_comparison *c, size_t n)
 		free(c[i].level);
 		free(c[i].reference);
 		free(c[i].crash);
+		free(c[i].test);
 		model_held_free(c[i].held, c[i].n_held);
 		model_held_free(c[i].at, c[i].n_at);
 		free(c[i].sentence);

@@ -123,7 +123,7 @@ struct model_loss_side {
 };
 
 /* A level's loss against its reference's, the crash as the unit: the
- * crashes that lost on either side compared by Fisher's exact test
+ * crashes that lost on either side compared by an exact test (Boschloo's)
  * (docs/results.md, "Loss by crash"). */
 struct model_loss_comparison {
 	char *axis, *level, *reference;
@@ -133,6 +133,7 @@ struct model_loss_comparison {
 	bool pooled;
 	unsigned strata;
 	struct model_loss_side l, r;
+	char *test;   /* "Boschloo's exact test" (lib/crashloss.h) */
 	double p;     /* two-sided */
 	bool shown;   /* p <= 0.05 */
 	/* Not shown: the fewest crashes a side that would show a

@@ -166,7 +166,7 @@ json_object *model_loss_comparisons_to_json(const struct model_loss_comparison *
 		add(o, "crash", string_or_null(c[i].crash));
 		add(o, "level_loss", loss_side_json(&c[i].l));
 		add(o, "reference_loss", loss_side_json(&c[i].r));
-		add(o, "test", json_object_new_string("Fisher's exact, two-sided"));
+		add(o, "test", json_object_new_string(c[i].test));
 		add(o, "p", jsonget_new_number(c[i].p));
 		add(o, "shown", json_object_new_boolean(c[i].shown));
 		add(o, "crashes_to_resolve",

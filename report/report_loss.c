@@ -120,28 +120,28 @@ static void verdict_text(const char *level, const char *ref, const struct crashl
 	if (v->shown) {
 		/* k a / n a against k b / n b, cross-multiplied. */
 		bool more = a->lost_any * b->crashes > b->lost_any * a->crashes;
-		snprintf(buf, size, "%s loses them in more crashes (Fisher's exact test, %s)",
-			 more ? level : ref, p);
+		snprintf(buf, size, "%s loses them in more crashes (%s, %s)",
+			 more ? level : ref, v->test, p);
 	} else if (a->lost_any == 0 && b->lost_any == 0) {
 		snprintf(buf, size, "no loss shown at %s", ns);
 	} else if (v->resolve == 0) {
-		snprintf(buf, size, "no difference shown at %s (Fisher's exact test, %s), nor "
-			 "would more crashes show one at these proportions", ns, p);
+		snprintf(buf, size, "no difference shown at %s (%s, %s), nor "
+			 "would more crashes show one at these proportions", ns, v->test, p);
 	} else if (v->resolve > CRASHLOSS_RESOLVE_MAX) {
-		snprintf(buf, size, "no difference shown at %s (Fisher's exact test, %s): more "
-			 "than %d crashes a side would be needed at these proportions", ns, p,
-			 CRASHLOSS_RESOLVE_MAX);
+		snprintf(buf, size, "no difference shown at %s (%s, %s): more "
+			 "than %d crashes a side would be needed at these proportions", ns, v->test,
+			 p, CRASHLOSS_RESOLVE_MAX);
 	} else {
-		snprintf(buf, size, "no difference shown at %s (Fisher's exact test, %s): about "
-			 "%u crashes a side would show one if each lost as these did", ns, p,
-			 v->resolve);
+		snprintf(buf, size, "no difference shown at %s (%s, %s): about "
+			 "%u crashes a side would show one if each lost as these did", ns, v->test,
+			 p, v->resolve);
 	}
 }
 
 /* The loss answer after "LEVEL vs REF, " or after a speed answer's "; ":
  * "after a host crash (backend=lvm): lost acknowledged writes in 5 of 5
  * crashes [48%, 100%], 3% to 100% of them per crash, vs 0 of 5 [0%,
- * 52%]; unsafe loses them in more crashes (Fisher's exact test,
+ * 52%]; unsafe loses them in more crashes (Boschloo's exact test,
  * p=0.0079)". */
 static void loss_text(const char *level, const char *ref, const char *crash, const char *where,
 		      const struct crashloss *a, const struct crashloss *b,
@@ -217,6 +217,7 @@ static int comparison_fill(const struct axis *ax, const char *level, const char 
 					    .l = side_of(a), .r = side_of(b), .p = v->p,
 					    .shown = v->shown, .resolve = v->resolve};
 	if (!(o->axis = strdup(ax->name)) || !(o->level = strdup(level)) ||
+	    !(o->test = strdup(v->test)) ||
 	    !(o->reference = strdup(ref)) || !(o->crash = strdup(crash)) ||
 	    !(o->sentence = strdup(text)))
 		return -ENOMEM;

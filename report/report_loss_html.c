@@ -158,7 +158,7 @@ static void side_text(const struct model_loss_side *s, char *buf, size_t size)
 static int comparisons_table(xmlTextWriterPtr w, const struct model_metric *m)
 {
 	static const char *const heads[] = {"comparison", "crashes that lost", "reference's",
-					    "p (Fisher's exact)", "difference", NULL};
+					    "p (exact test)", "difference", NULL};
 	char buf[96];
 
 	if (!m->n_loss_comparisons)

@@ -1,5 +1,5 @@
 /* Loss with the crash as its unit (lib/crashloss.h) and the statistics it
- * rests on (lib/stats.h): Fisher's exact test, the median, Hoeffding's
+ * rests on (lib/stats.h): Fisher's and Boschloo's exact tests, the median, Hoeffding's
  * half-width, each crash's fraction, k of n crashes with its exact
  * interval, the crashes that would resolve a comparison, and the texts.
  * Expected values were computed independently with SciPy 1.10.1 (Debian
@@ -56,6 +56,42 @@ static void test_fisher(void **state)
 	}
 	assert_int_equal(stats_fisher_exact(0, 0, 0, 5, &p), -EINVAL);
 	assert_int_equal(stats_fisher_exact(6, 5, 0, 5, &p), -EINVAL);
+}
+
+/* scipy.stats.boschloo_exact([[x1, x2], [n1 - x1, n2 - x2]],
+ * alternative='two-sided', n=1024).pvalue; above STATS_BOSCHLOO_MAX a side,
+ * Fisher's p. */
+static void test_boschloo(void **state)
+{
+	static const struct {
+		unsigned x1, n1, x2, n2;
+		double p;
+	} known[] = {
+		{5, 5, 0, 5, 0.001953125},             {3, 3, 0, 3, 0.031250000000000014},
+		{2, 2, 0, 2, 0.125},                   {1, 1, 0, 1, 0.5},
+		{4, 5, 0, 5, 0.021484375000000003},    {3, 4, 0, 4, 0.07031250000000003},
+		{2, 5, 0, 5, 0.18737689998255908},     {3, 7, 1, 9, 0.24820109734950974},
+		{7, 10, 2, 9, 0.049510745264285734},   {12, 20, 3, 18, 0.007104351110086174},
+		{0, 5, 0, 5, 1.0},                     {5, 5, 5, 5, 1.0},
+		{1, 12, 0, 12, 0.838819742202757},     {20, 40, 10, 38, 0.033200079262733426},
+	};
+	double p, f;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		assert_int_equal(stats_boschloo_exact(known[i].x1, known[i].n1, known[i].x2,
+						      known[i].n2, &p), 0);
+		assert_close(p, known[i].p, 1e-7);
+		assert_int_equal(stats_boschloo_exact(known[i].x2, known[i].n2, known[i].x1,
+						      known[i].n1, &p), 0);
+		assert_close(p, known[i].p, 1e-7);
+	}
+	/* Past the limit, Fisher's. */
+	assert_int_equal(stats_boschloo_exact(30, 100, 18, 100, &p), 0);
+	assert_int_equal(stats_fisher_exact(30, 100, 18, 100, &f), 0);
+	assert_true(p == f);
+	assert_int_equal(stats_boschloo_exact(0, 0, 0, 5, &p), -EINVAL);
+	assert_int_equal(stats_boschloo_exact(6, 5, 0, 5, &p), -EINVAL);
 }
 
 static void test_median_hoeffding(void **state)
@@ -136,10 +172,11 @@ static struct crashloss loss_of(size_t k, size_t n)
 }
 
 /* The verdict and the crashes that would resolve it.  The expected
- * counts are the fewest m above both sides' n for which
- * scipy.stats.fisher_exact([[xa, m - xa], [xb, m - xb]])[1] <= 0.05,
- * xa = round(ka m / na), xb = round(kb m / nb) (halves up), found by
- * trying each m in turn. */
+ * counts are the fewest m above both sides' n for which the test's p
+ * (scipy.stats.boschloo_exact as in test_boschloo up to 60 a side,
+ * scipy.stats.fisher_exact above) of xa of m against xb of m is at most
+ * 0.05, xa = round(ka m / na), xb = round(kb m / nb) (halves up), found
+ * by trying each m in turn. */
 static void test_compare(void **state)
 {
 	static const struct {
@@ -148,9 +185,9 @@ static void test_compare(void **state)
 		unsigned resolve;
 	} known[] = {
 		{5, 5, 0, 5, true, 0},  {4, 4, 0, 4, true, 0},    {4, 5, 0, 5, true, 0},
-		{2, 2, 0, 2, false, 4}, {1, 1, 0, 1, false, 4},   {3, 3, 0, 3, false, 4},
-		{3, 4, 0, 4, false, 5}, {2, 5, 0, 5, false, 12},  {3, 7, 1, 9, false, 20},
-		{1, 12, 0, 12, false, 66}, {5, 10, 4, 10, false, 201},
+		{2, 2, 0, 2, false, 3}, {1, 1, 0, 1, false, 3},   {3, 3, 0, 3, true, 0},
+		{3, 4, 0, 4, false, 5}, {2, 5, 0, 5, false, 9},   {3, 7, 1, 9, false, 13},
+		{1, 12, 0, 12, false, 54}, {5, 10, 4, 10, false, 201},
 		/* Equal proportions: none would. */
 		{0, 5, 0, 5, false, 0}, {5, 5, 5, 5, false, 0},   {2, 4, 3, 6, false, 0},
 	};
@@ -168,12 +205,17 @@ static void test_compare(void **state)
 			fail();
 		}
 	}
-	/* 30 of 100 vs 18 of 100: p 0.0679; the estimate needs 102. */
-	struct crashloss a = loss_of(0, 1), b = loss_of(0, 1);
+	/* The test named: Boschloo's up to 60 crashes a side. */
+	struct crashloss a = loss_of(3, 3), b = loss_of(0, 3);
+	assert_int_equal(crashloss_compare(&a, &b, &v), 0);
+	assert_string_equal(v.test, "Boschloo's exact test");
+	assert_close(v.p, 0.031250000000000014, 1e-7);
+	/* 30 of 100 vs 18 of 100: Fisher's, p 0.0679; the estimate needs 102. */
 	a.crashes = b.crashes = 100;
 	a.lost_any = 30;
 	b.lost_any = 18;
 	assert_int_equal(crashloss_compare(&a, &b, &v), 0);
+	assert_string_equal(v.test, "Fisher's exact test");
 	assert_close(v.p, 0.06791000101375219, 1e-10);
 	assert_true(!v.shown && v.resolve == 102);
 	/* Nearly equal: more than the estimate tries. */
@@ -260,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_fisher),
 		cmocka_unit_test(test_median_hoeffding),
 		cmocka_unit_test(test_crashes_that_lost),
+		cmocka_unit_test(test_boschloo),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_texts),
