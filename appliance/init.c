@@ -43,6 +43,7 @@
 #include "safety.h"
 #include "netup.h"
 #include "pvhkernel.h"
+#include "sweeplines.h"
 #include "sysfs.h"
 #include "upload.h"
 
@@ -335,6 +336,7 @@ static int run_sweep(struct init_env *env)
 		.summarized = &summarized,
 		.precision = precision_cells_wanting_runs,
 		.results_in_ram = env->in_ram,
+		.result_lines = stdout,
 	};
 	log_clear_last_error();
 	env->io_errors_before = disk_io_errors(env->target.name);
@@ -359,7 +361,7 @@ static int run_sweep(struct init_env *env)
 			 "commands a disk refuses as unsupported too); every run ended well",
 			 env->target.name, io_errors);
 	if (summarized)
-		report_after_sweep(RESULTS_DIR, stdout);
+		report_after_sweep(RESULTS_DIR, stdout, stdout);
 	if (r < 0) {
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "failed: %s", *log_last_error() ? log_last_error()
@@ -730,6 +732,12 @@ int main(void)
 		keys_set_defaults(&env.profile);
 	}
 	read_cmdline(&env.profile);
+	/* A kit's sweep, planned or refused, starts and ends on the console
+	 * as a lab's engine reads it (sweeplines.h); a root without a plan
+	 * has no sweep to speak of. */
+	bool sweep_lines = env.plan.n_cells > 0 || env.bad_plan;
+	if (sweep_lines)
+		sweeplines_start(stdout, &env.plan);
 	char reason[256];
 	if (uploadurl_check(env.profile.appliance.upload, true, reason, sizeof reason) < 0) {
 		log_error("buildapp.upload: %s; nothing is uploaded", reason);
@@ -741,13 +749,19 @@ int main(void)
 	r = run(&env);
 	if (r < 0 && !env.failure[0])
 		snprintf(env.failure, sizeof(env.failure), "%s", log_last_error());
+	int u = -ENOENT;
 	if (env.results_part[0] || env.in_ram) {
 		write_report(&env, r);
-		int u = upload(&env, r);
+		u = upload(&env, r);
 		write_report(&env, r);
-		if (env.in_ram && u < 0)
-			keep_bundle(&env, r, u);
 	}
+	/* After the first try of the upload: an engine that powers the
+	 * server off at the end line gets the bundle first where it can. */
+	if (sweep_lines)
+		sweeplines_end(stdout, &env.plan, RESULTS_DIR, r == 0,
+			       u == 0 ? "sent" : u == -ENOENT ? "none" : "failed");
+	if (env.in_ram && u < 0)
+		keep_bundle(&env, r, u);
 	log_info("%s; %s", r == 0 ? "done" : "failed",
 		 after_action_name(env.profile.appliance.after));
 	plan_release(&env.plan);
