@@ -16,42 +16,12 @@
 # boots of the appliance at once, no nested guest: about 3 minutes.
 . "$TOP/tests/lib/common.sh"
 . "$TOP/tests/lib/webdav.sh"
-command -v supermin >/dev/null || skip "supermin is not installed"
-command -v lava-run >/dev/null || skip "lava-run is not installed (lava-dispatcher: scripts/install-deps.sh)"
-[ -f /usr/share/lava-server/device-types/qemu.jinja2 ] ||
-	skip "lava-server's device-type templates are not installed (scripts/install-deps.sh)"
+. "$TOP/tests/lib/lava.sh"
 [ -f /etc/default/tftpd-hpa ] || skip "tftpd-hpa is not installed: LAVA cannot validate a TFTP job (scripts/install-deps.sh)"
-# LAVA's modules are Debian's, on the system Python's path.
-py=/usr/bin/python3
-lava() { "$py" "$TOP/tests/lib/lava-job.py" "$@"; }
-
-work=$(mktemp -d "$CACHE/lava-job.XXXXXX")
-pids="" ids=""
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null || true; done
-	# lava-run --validate of a TFTP job makes the job's TFTP directory.
-	for i in $ids; do rm -rf "/srv/tftp/$i"; done
-	webdav_stop
-	[ -n "${KEEP_TMP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-webdav_start "$work/w"
-dav=$work/w/dav
-
-cat >"$work/lava-test.ini" <<EOF
-[appliance]
-include = $TOP/tests/e2e/netboot-test.ini
-name = lava-test
-upload = http://10.0.2.2:$WEBDAV_PORT/rack/
-EOF
-start=$(date +%s)
-"$BUILDAPP" "$work/lava-test.ini" -o "$work/out" --cache "$CACHE/buildapp" || fail "the kit did not build"
-echo "kit built in $(($(date +%s) - start))s"
-nb=$work/out/lava-test.netboot
-for f in lava-x86.yaml lava-qemu.yaml lava-disk.qcow2; do
-	[ -s "$nb/$f" ] || fail "the kit wrote no $f in lava-test.netboot/"
-done
+lava_kit
+ids=""
+# lava-run --validate of a TFTP job makes the job's TFTP directory.
+on_exit='for i in $ids; do rm -rf "/srv/tftp/$i"; done'
 
 # The x86 job: LAVA's schema, then the dispatcher's own validation on a
 # device of that type (its power and console commands stand-ins).
@@ -114,51 +84,13 @@ echo "two LAVA jobs ran in $(($(date +%s) - start))s (lava-run exit: $rc)"
 for job in good bad; do
 	lava results "$work/lava-$job.log" >"$work/results-$job.json"
 	echo "--- LAVA's results of the $job job (buildapp-sweep)"
-	grep -o '"lvl": "target", "msg": "BUILDAPP-SWEEP [^"]*' "$work/lava-$job.log" | sed 's/.*"msg": "//'
+	grep -oE 'BUILDAPP-SWEEP (start kit|case|end) [^"]*' "$work/lava-$job.log"
 done
 
-bundle() { # SERIAL: the one bundle uploaded by the server of that DMI serial
-	ls -d "$dav/rack/lava-test_$1_BUILDAPP-DUT_"*T*Z 2>/dev/null | head -n 1
-}
-good=$(bundle unknown) bad=$(bundle SRV-BAD)
+good=$(lava_bundle unknown) bad=$(lava_bundle SRV-BAD)
 [ -n "$good" ] && [ -f "$good/runs.jsonl" ] || { tail -n 20 "$work/lava-good.log"; fail "the good job's server uploaded no bundle"; }
 [ -n "$bad" ] && [ -f "$bad/runs.jsonl" ] || { tail -n 20 "$work/lava-bad.log"; fail "the bad disk's server uploaded no bundle"; }
-
-"$py" - "$work/results-good.json" "$good" "$work/results-bad.json" "$bad" <<'PY' || fail "LAVA's results are not the journal's"
-import json, re, sys
-
-def check(results_path, bundle, want_ok):
-    results = json.load(open(results_path))
-    plan = json.load(open(bundle + "/plan.json"))
-    runs = [json.loads(l) for l in open(bundle + "/runs.jsonl")]
-    cases = {r["extra"]["test_case_id"]: r for r in results
-             if r.get("definition") == "buildapp-sweep"}
-    job = [r for r in results if r.get("definition") == "lava" and r["case"] == "job"]
-    assert job and job[0]["result"] == "pass", ("the job did not end complete", job)
-    planned = ["%s/run-%d" % (plan["cells"][r["cell"]]["id"], r["run"] + 1) for r in plan["runs"]]
-    run_cases = sorted(c for c in cases if c not in ("sweep", "upload"))
-    assert run_cases == sorted(planned), (run_cases, planned)
-    for r in runs:
-        c = cases["%s/run-%d" % (r["cell"]["id"], r["index"] + 1)]
-        # LAVA's case name is the id lowercased, every run of non-word
-        # characters one '_' (monitor.py).
-        assert c["case"] == re.sub(r"\W+", "_", c["extra"]["test_case_id"].lower()), c
-        if want_ok:
-            assert r["status"] == "ok", r
-            m = r["metrics"][0]
-            assert c["result"] == "pass", c
-            assert float(c["measurement"]) == m["value"] and c["units"] == m["unit"], (c, m)
-        else:
-            assert r["status"] != "ok", r
-            assert c["result"] == "fail" and c.get("measurement") is None, c
-    assert cases["sweep"]["result"] == ("pass" if want_ok else "fail"), cases["sweep"]
-    assert cases["upload"]["result"] == "pass", cases["upload"]
-    return runs
-
-good = check(sys.argv[1], sys.argv[2], True)
-bad = check(sys.argv[3], sys.argv[4], False)
-print("good: %s %s %s; bad: %s: %s" % (good[0]["cell"]["id"], good[0]["metrics"][0]["value"],
-      good[0]["metrics"][0]["unit"], bad[0]["status"], bad[0]["message"]))
-PY
+lava check "$work/results-good.json" "$good" ok || fail "LAVA's results of the good job are not its journal's"
+lava check "$work/results-bad.json" "$bad" failed || fail "LAVA's results of the bad disk's job are not its journal's"
 [ "$rc" = 0 ] || fail "lava-run failed"
 echo "lava-job: LAVA ran the kit's qemu job: a case per planned run, the journal's measurement; a failing disk's run a failed case; the x86 job valid"
