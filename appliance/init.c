@@ -737,7 +737,7 @@ int main(void)
 	 * has no sweep to speak of. */
 	bool sweep_lines = env.plan.n_cells > 0 || env.bad_plan;
 	if (sweep_lines)
-		sweeplines_start(stdout, &env.plan);
+		sweeplines_start(stdout, env.profile.appliance.name, env.plan.n_runs);
 	char reason[256];
 	if (uploadurl_check(env.profile.appliance.upload, true, reason, sizeof reason) < 0) {
 		log_error("buildapp.upload: %s; nothing is uploaded", reason);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,8 +282,10 @@ static int qemu_job(const struct lavajob_spec *s, const struct fetched *f,
 
 	/* The virtual server's only disk is the one under test, whatever
 	 * the profile names for a real server's. */
-	snprintf(arg, sizeof arg, "-kernel {kernel} -append \"%s buildapp.disk=auto%s%s\"",
-		 s->cmdline, *s->profile->appliance.upload ? " buildapp.upload=" : "",
+	bool auto_disk = strcmp(s->profile->host.disk, "auto") == 0;
+	snprintf(arg, sizeof arg, "-kernel {kernel} -append \"%s%s%s%s\"", s->cmdline,
+		 auto_disk ? "" : " buildapp.disk=auto",
+		 *s->profile->appliance.upload ? " buildapp.upload=" : "",
 		 s->profile->appliance.upload);
 	add_str(kernel, "image_arg", arg);
 	add_str(initrd, "image_arg", "-initrd {initrd}");

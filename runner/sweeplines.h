@@ -21,8 +21,9 @@
 
 #define SWEEPLINES_TAG "BUILDAPP-SWEEP"
 
-/* The start line of PLAN's sweep to F. */
-void sweeplines_start(FILE *f, const struct plan *plan);
+/* The start line to F of the sweep of KIT (the kit's name, "" when it
+ * has none) and its RUNS planned runs. */
+void sweeplines_start(FILE *f, const char *kit, size_t runs);
 
 /* The case line of the finished run RUN to F: CELL/run-N (N from 1),
  * pass when its status is ok, with its primary metric (summary.h's rule:

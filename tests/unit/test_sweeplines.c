@@ -106,8 +106,11 @@ static void test_start_and_end(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/runs.jsonl", dir);
 
-	CAPTURE(out, sweeplines_start(f, &plan));
+	CAPTURE(out, sweeplines_start(f, plan.profile.appliance.name, plan.n_runs));
 	assert_string_equal(out, "BUILDAPP-SWEEP start kit=rack_kit runs=3\n");
+	free(out);
+	CAPTURE(out, sweeplines_start(f, "", 0));
+	assert_string_equal(out, "BUILDAPP-SWEEP start kit=- runs=0\n");
 	free(out);
 
 	/* Run 1 of a is ok, run 1 of b failed, run 2 of a was never made. */
