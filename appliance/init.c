@@ -66,6 +66,10 @@ struct init_env {
 	int in_ram;        /* no RESULTS partition: the bundle is in RAM */
 	char upload_status[768];
 	int bad_plan;      /* plan_read_json's error: nothing is touched */
+	/* A kit's sweep, planned or refused, starts and ends on the console
+	 * as a lab's engine reads it (sweeplines.h); a root without a plan
+	 * has no sweep to speak of. */
+	bool sweep_lines;
 	/* The kernel's I/O error count of the disk under test before and
 	 * after the sweep; -1: none kept for it. */
 	long long io_errors_before, io_errors_after;
@@ -677,6 +681,17 @@ static void keep_bundle(struct init_env *env, int status, int u)
 	}
 }
 
+/* The sweep's end on the console for a lab's engine (sweeplines.h),
+ * after the first try of the upload (U, upload()'s), so that an engine
+ * that powers the server off at the end line gets the bundle first
+ * where it can. */
+static void say_sweep_end(const struct init_env *env, int r, int u)
+{
+	if (env->sweep_lines)
+		sweeplines_end(stdout, &env->plan, RESULTS_DIR, r == 0,
+			       u == 0 ? "sent" : u == -ENOENT ? "none" : "failed");
+}
+
 /* Set in PID 1 before it forks the worker: the worker powers off itself. */
 static int booted_as_init;
 
@@ -732,11 +747,8 @@ int main(void)
 		keys_set_defaults(&env.profile);
 	}
 	read_cmdline(&env.profile);
-	/* A kit's sweep, planned or refused, starts and ends on the console
-	 * as a lab's engine reads it (sweeplines.h); a root without a plan
-	 * has no sweep to speak of. */
-	bool sweep_lines = env.plan.n_cells > 0 || env.bad_plan;
-	if (sweep_lines)
+	env.sweep_lines = env.plan.n_cells > 0 || env.bad_plan;
+	if (env.sweep_lines)
 		sweeplines_start(stdout, env.profile.appliance.name, env.plan.n_runs);
 	char reason[256];
 	if (uploadurl_check(env.profile.appliance.upload, true, reason, sizeof reason) < 0) {
@@ -755,11 +767,7 @@ int main(void)
 		u = upload(&env, r);
 		write_report(&env, r);
 	}
-	/* After the first try of the upload: an engine that powers the
-	 * server off at the end line gets the bundle first where it can. */
-	if (sweep_lines)
-		sweeplines_end(stdout, &env.plan, RESULTS_DIR, r == 0,
-			       u == 0 ? "sent" : u == -ENOENT ? "none" : "failed");
+	say_sweep_end(&env, r, u);
 	if (env.in_ram && u < 0)
 		keep_bundle(&env, r, u);
 	log_info("%s; %s", r == 0 ? "done" : "failed",
