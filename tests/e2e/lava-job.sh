@@ -84,7 +84,7 @@ echo "two LAVA jobs ran in $(($(date +%s) - start))s (lava-run exit: $rc)"
 for job in good bad; do
 	lava results "$work/lava-$job.log" >"$work/results-$job.json"
 	echo "--- LAVA's results of the $job job (buildapp-sweep)"
-	grep -oE 'BUILDAPP-SWEEP (start kit|case|end) [^"]*' "$work/lava-$job.log"
+	grep -oE 'BUILDAPP-SWEEP (start|case|end)[ =][^"]*' "$work/lava-$job.log"
 done
 
 good=$(lava_bundle unknown) bad=$(lava_bundle SRV-BAD)

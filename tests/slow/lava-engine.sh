@@ -105,7 +105,7 @@ echo "job $job finished in $(($(date +%s) - start))s"
 lavacli --uri "$api" jobs show "$job" | tee "$work/job.txt"
 grep -q "^Health *: Complete" "$work/job.txt" || {
 	lavacli --uri "$api" jobs logs "$job" | tail -n 30; fail "job $job did not end complete"; }
-lavacli --uri "$api" jobs logs "$job" | grep -oE 'BUILDAPP-SWEEP (start kit|case|end) .*' || true
+lavacli --uri "$api" jobs logs "$job" | grep -oE 'BUILDAPP-SWEEP (start|case|end)[ =].*' || true
 lavacli --uri "$api" results "$job" --yaml >"$work/results.yaml" || fail "lavacli results"
 lava results --api "$work/results.yaml" >"$work/results.json"
 b=$(lava_bundle unknown)
