@@ -45,6 +45,7 @@
 #include "safety.h"
 #include "netup.h"
 #include "pvhkernel.h"
+#include "sweeplines.h"
 #include "sysfs.h"
 #include "upload.h"
 #include "watchdog.h"
@@ -68,6 +69,10 @@ struct init_env {
 	int in_ram;        /* no RESULTS partition: the bundle is in RAM */
 	char upload_status[768];
 	int bad_plan;      /* plan_read_json's error: nothing is touched */
+	/* A kit's sweep, planned or refused, starts and ends on the console
+	 * as a lab's engine reads it (sweeplines.h); a root without a plan
+	 * has no sweep to speak of. */
+	bool sweep_lines;
 	/* The kernel's I/O error count of the disk under test before and
 	 * after the sweep; -1: none kept for it. */
 	long long io_errors_before, io_errors_after;
@@ -366,6 +371,7 @@ static int run_sweep(struct init_env *env)
 		.summarized = &summarized,
 		.precision = precision_cells_wanting_runs,
 		.results_in_ram = env->in_ram,
+		.result_lines = stdout,
 	};
 	prepare_host_crashes(env);
 	log_clear_last_error();
@@ -392,7 +398,7 @@ static int run_sweep(struct init_env *env)
 			 env->target.name, io_errors);
 	watchdog_mark(0, "writing the report to %s", RESULTS_DIR);
 	if (summarized)
-		report_after_sweep(RESULTS_DIR, stdout);
+		report_after_sweep(RESULTS_DIR, stdout, stdout);
 	if (r < 0) {
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "failed: %s", *log_last_error() ? log_last_error()
@@ -731,6 +737,17 @@ static void say_host_crashes(const struct plan *plan)
 		log_info("this plan holds %s", text);
 }
 
+/* The sweep's end on the console for a lab's engine (sweeplines.h),
+ * after the first try of the upload (U, upload()'s), so that an engine
+ * that powers the server off at the end line gets the bundle first
+ * where it can. */
+static void say_sweep_end(const struct init_env *env, int r, int u)
+{
+	if (env->sweep_lines)
+		sweeplines_end(stdout, &env->plan, RESULTS_DIR, r == 0,
+			       u == 0 ? "sent" : u == -ENOENT ? "none" : "failed");
+}
+
 /* Set in PID 1 before it forks the worker: the worker powers off itself. */
 static int booted_as_init;
 
@@ -771,13 +788,15 @@ static void conclude(struct init_env *env, int r, bool stalled)
 	if (atomic_flag_test_and_set(&concluding))
 		for (;;)
 			pause();
+	int u = -ENOENT;
 	if (env->results_part[0] || env->in_ram) {
 		write_report(env, r);
-		int u = upload(env, r);
+		u = upload(env, r);
 		write_report(env, r);
-		if (env->in_ram && u < 0)
-			keep_bundle(env, r, u);
 	}
+	say_sweep_end(env, r, u);
+	if (env->in_ram && u < 0)
+		keep_bundle(env, r, u);
 	log_info("%s; %s", r == 0 ? "done" : "failed",
 		 after_action_name(env->profile.appliance.after));
 	finish(env->profile.appliance.after, stalled);
@@ -836,6 +855,9 @@ int main(void)
 	read_cmdline(&env.profile);
 	env.plan.profile.workload.crash_reboot = env.profile.workload.crash_reboot;
 	say_host_crashes(&env.plan);
+	env.sweep_lines = env.plan.n_cells > 0 || env.bad_plan;
+	if (env.sweep_lines)
+		sweeplines_start(stdout, env.profile.appliance.name, env.plan.n_runs);
 	char reason[256];
 	if (uploadurl_check(env.profile.appliance.upload, true, reason, sizeof reason) < 0) {
 		log_error("buildapp.upload: %s; nothing is uploaded", reason);

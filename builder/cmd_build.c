@@ -8,20 +8,25 @@
 #include "backend.h"
 #include "commands.h"
 #include "kit.h"
+#include "lavajob.h"
 #include "loader.h"
 #include "log.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: buildapp PROFILE.ini [-o OUTDIR] [--format raw|qcow2] [--cache DIR]\n"
-		   "                         [--sign KEY]\n"
+		   "                         [--sign KEY] [--lava-url URL]\n"
 		   "       buildapp build PROFILE.ini [...]\n\n"
 		   "Writes OUTDIR/NAME.img (bootable under BIOS and UEFI),\n"
 		   "OUTDIR/NAME.netboot/ and OUTDIR/NAME.manifest.json.  OUTDIR\n"
 		   "defaults to out/.  SOURCE_DATE_EPOCH makes the kit\n"
 		   "reproducible.  --sign KEY (an OpenSSH key) also writes\n"
 		   "NAME.manifest.json.sig, which `buildapp verify --key` and\n"
-		   "`ssh-keygen -Y verify -n buildapp-kit` check.\n");
+		   "`ssh-keygen -Y verify -n buildapp-kit` check.\n"
+		   "NAME.netboot/ holds the kit as LAVA jobs (lava-x86.yaml,\n"
+		   "lava-qemu.yaml): --lava-url URL is where LAVA fetches the\n"
+		   "directory from (http://, https:// or file://; default: its\n"
+		   "own path as a file:// URL).\n");
 }
 
 int cmd_build(int argc, char **argv)
@@ -31,6 +36,7 @@ int cmd_build(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"cache", required_argument, NULL, 'c'},
 		{"sign", required_argument, NULL, 's'},
+		{"lava-url", required_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -44,6 +50,7 @@ int cmd_build(int argc, char **argv)
 		case 'o': o.outdir = optarg; break;
 		case 'c': o.cache_dir = optarg; break;
 		case 's': o.sign_key = optarg; break;
+		case 'l': o.lava_url = optarg; break;
 		case 'f':
 			o.format = name_table_lookup(&image_format_names, optarg);
 			if (o.format < 0) {
@@ -61,6 +68,11 @@ int cmd_build(int argc, char **argv)
 	}
 	if (o.sign_key && access(o.sign_key, R_OK) < 0) {
 		log_error("--sign '%s': %s", o.sign_key, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	char why[128];
+	if (o.lava_url && lavajob_check_url(o.lava_url, why, sizeof why) < 0) {
+		log_error("--lava-url '%s': %s", o.lava_url, why);
 		return EXIT_BAD_INPUT;
 	}
 	memset(&profile, 0, sizeof(profile));

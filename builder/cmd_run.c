@@ -298,7 +298,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 		/* The console's summary: the table, then the report's answers. */
 		if (summarized) {
 			print_summary(o->results);
-			report_after_sweep(o->results, stdout);
+			report_after_sweep(o->results, stdout, NULL);
 		}
 	}
 	detach_image(loopdev);

@@ -22,6 +22,7 @@
 #include "image.h"
 #include "initramfs.h"
 #include "kitkernel.h"
+#include "lavajob.h"
 #include "elfdeps.h"
 #include "extents.h"
 #include "files.h"
@@ -772,6 +773,10 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 		});
 	if (r == 0)
 		r = write_netboot(&k, payload, cmdline, epoch);
+	if (r == 0)
+		r = lavajob_write(&(struct lavajob_spec){.profile = p, .cmdline = cmdline,
+							 .netboot = k.netboot, .url = o->lava_url,
+							 .outdir = o->outdir});
 	/* The CD boots the netboot initrd: it has no ESP to take the guest
 	 * kernel from. */
 	if (r == 0)

@@ -2,7 +2,8 @@
  *   OUT/NAME.img            the bootable disk image (builder/image.h)
  *   OUT/NAME.iso            the same kit as a hybrid CD image (a BMC's
  *                           virtual media), booting the netboot initrd
- *   OUT/NAME.netboot/       vmlinuz, initrd, boot.ipxe (same kit over PXE)
+ *   OUT/NAME.netboot/       vmlinuz, initrd, boot.ipxe (same kit over PXE),
+ *                           and the kit as LAVA jobs (lavajob.h)
  *   OUT/NAME.manifest.json  sha256 of every embedded file, Debian package
  *                           versions, the resolved settings, builder
  *                           version, image sha256
@@ -21,6 +22,9 @@ struct kit_options {
 	int format;             /* enum image_format, or -1: the profile's */
 	const char *cache_dir;  /* NULL: the default (tools_cache_dir) */
 	const char *sign_key;   /* ssh-keygen -Y sign key, or NULL */
+	/* Where NAME.netboot/ is served, for its LAVA jobs (lavajob.h), or
+	 * NULL: its own path. */
+	const char *lava_url;
 };
 
 /* The system CAs a kit trusts for its upload when the profile names none. */

@@ -810,7 +810,7 @@ bool report_baseline_worse(const struct model *report)
 	return report->has_baseline && report->n_worse > 0;
 }
 
-void report_after_sweep(const char *dir, FILE *answers)
+void report_after_sweep(const char *dir, FILE *answers, FILE *result_lines)
 {
 	const char *dirs[] = {dir};
 	struct report_options o = {.dirs = dirs, .n_dirs = 1};
@@ -823,6 +823,8 @@ void report_after_sweep(const char *dir, FILE *answers)
 		report_write_answers(model, answers);
 		fflush(answers);
 	}
+	if (r >= 0 && result_lines)
+		report_write_answer_lines(model, result_lines);
 	/* The journal and summary are the results: a report that cannot be
 	 * made is said, and can be made again with `buildapp report`. */
 	if (r < 0)

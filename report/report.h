@@ -55,10 +55,18 @@ int report_write(const struct model *report, unsigned formats, const char *dir);
 /* The report of the one bundle DIR (a results directory at the end of its
  * sweep, once its summary is written), every format written into DIR
  * itself; asked for by the sweep's callers (the appliance's init,
- * `buildapp run`), and its answers printed to ANSWERS unless NULL.  A
- * report that cannot be made is reported and warned of: the sweep's
- * results stand without it. */
-void report_after_sweep(const char *dir, FILE *answers);
+ * `buildapp run`), and its answers printed to ANSWERS unless NULL, and
+ * as result lines (report_write_answer_lines) to RESULT_LINES unless
+ * NULL.  A report that cannot be made is reported and warned of: the
+ * sweep's results stand without it. */
+void report_after_sweep(const char *dir, FILE *answers, FILE *result_lines);
+
+/* One result line per answer of REPORT (runner/sweeplines.h), in the
+ * order report_write_answers gives them: pass with the change in
+ * percent as the measurement when the answer has one, skip when it has
+ * none (a side without runs, a loss answer, whose text gives its
+ * numbers); the sentence follows for a reader. */
+void report_write_answer_lines(const struct model *report, FILE *f);
 
 /* The answers of REPORT, as report.txt begins: "== Answers ==", the
  * profile's questions' answers first ([report] compare), then the

@@ -141,6 +141,7 @@ static int finish_host_crashes(const struct bench_inputs *in, const char *mountp
 		.volumes = rec->volumes,
 		.n_volumes = rec->n_volumes,
 		.results_dir = in->results_dir,
+		.result_lines = in->result_lines,
 	};
 	r = sweep_finish_crashes(&env);
 	volumes_release(rec);
@@ -239,6 +240,7 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 			.summarized = in->summarized,
 			.results_in_ram = in->results_in_ram,
 			.precision = in->precision,
+			.result_lines = in->result_lines,
 		};
 		r = sweep_run(&env, &out);
 	}

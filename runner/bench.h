@@ -59,6 +59,8 @@ struct bench_inputs {
 	int (*precision)(const struct plan *plan, const char *dir, bool *want);
 	/* As sweep_env's: RESULTS_DIR does not survive a reboot. */
 	bool results_in_ram;
+	/* As sweep_env's: where the runs' result lines go, or NULL. */
+	FILE *result_lines;
 };
 
 /* Runs IN's sweep, after undoing what killed sweeps left (runstate_reap),

@@ -32,6 +32,7 @@
 #include "qcow2cache.h"
 #include "results.h"
 #include "summary.h"
+#include "sweeplines.h"
 #include "timings.h"
 #include "tool.h"
 #include "volreset.h"
@@ -658,6 +659,8 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	jr.phases.total = monotonic_seconds() - started;
 	if (r >= 0)
 		r = journal_append(journal_path, &jr);
+	if (r >= 0 && env->result_lines)
+		sweeplines_run(env->result_lines, &jr);
 	*ret_ok = strcmp(jr.status, "ok") == 0;
 	if (r >= 0) {
 		timings_add_run(pg->timings, &jr);
@@ -918,6 +921,8 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	}
 	if (r >= 0)
 		r = journal_append(journal_path, &jr);
+	if (r >= 0 && env->result_lines)
+		sweeplines_run(env->result_lines, &jr);
 	if (r >= 0) {
 		const struct result_metric *lost = journal_run_metric(&jr, "lost");
 		char way[128], kernel[32] = "?", here[32] = "?";

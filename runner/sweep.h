@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "plan.h"
 #include "storage.h"
@@ -49,6 +50,9 @@ struct sweep_env {
 	 * precision_cells_wanting_runs, which the runner does not link);
 	 * NULL: target_ci applies to each cell instead. */
 	int (*precision)(const struct plan *plan, const char *dir, bool *want);
+	/* Where each finished run's result line goes (sweeplines.h), for a
+	 * lab's engine reading the console; NULL: none. */
+	FILE *result_lines;
 };
 
 struct sweep_outcome {

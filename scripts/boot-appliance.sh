@@ -13,6 +13,7 @@
 #            [--dut-bus ahci|scsi|nvme] [--report NAME] [--log FILE] [--reboots]
 #            [--firmware-log FILE]
 #        boot-appliance.sh --probe-accel
+#        boot-appliance.sh IMAGE [--plan FILE] --print-limits
 # --report names the file on RESULTS printed at the end (appliance.txt);
 # --log is where the console goes (kept on failure); --reboots lets the
 # server reboot in the same QEMU, as a real one does (a kit whose
@@ -29,6 +30,8 @@
 # a CD drive, with a USB stick holding a RESULTS partition plugged in,
 # from which the report is read (--stick FILE: that stick, made when
 # missing and kept; or an nbd+unix:// export of one, used as it is).
+# --print-limits prints the two limits below ("TIMEOUT SILENCE", seconds)
+# and boots nothing: the kit's LAVA jobs take theirs from the same rule.
 # Exit status: 0 powered off and the report was read, 1 failure or timeout,
 # 2 bad usage.
 #
@@ -43,10 +46,10 @@ set -eu
 prog=boot-appliance
 usage() { # [STATUS]: 0 prints to stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '8,40p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '8,41p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 	fi
-	sed -n '8,40p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,41p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }
@@ -54,7 +57,7 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 image= uefi=0 disk_size=8G disk= timeout= silence= plan= memory=3072 smp=2
 boot_bus=virtio accel=${BUILDAPP_ACCEL:-auto} serial=BUILDAPP-DUT-0001
 report=appliance.txt log= probe_only=0 dut_bus=ahci reboot=-no-reboot
-secure_boot=0 cdrom=0 stick= cpu= fwlog=
+secure_boot=0 cdrom=0 stick= cpu= fwlog= print_limits=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--uefi) uefi=1 ;;
@@ -78,6 +81,7 @@ while [ $# -gt 0 ]; do
 	--reboots) reboot= ;;
 	--firmware-log) fwlog=$2; shift ;;
 	--probe-accel) probe_only=1 ;;
+	--print-limits) print_limits=1 ;;
 	-h|--help) usage 0 ;;
 	-*) echo "$prog: unknown option '$1'" >&2; usage ;;
 	*) [ -z "$image" ] || usage; image=$1 ;;
@@ -201,6 +205,10 @@ runs=${limits% *} run_timeout=${limits#* }
 if [ -z "$silence" ]; then
 	silence=$((run_timeout + run_margin))
 	[ "$silence" -ge "$boot_margin" ] || silence=$boot_margin
+fi
+if [ "$print_limits" = 1 ]; then
+	echo "$timeout $silence"
+	exit 0
 fi
 
 work=$(mkdir -p "${TMPDIR:-/var/tmp}" && mktemp -d "${TMPDIR:-/var/tmp}/boot-appliance.XXXXXX")

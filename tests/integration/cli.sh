@@ -99,6 +99,16 @@ check "--help exits 0" "$BUILDAPP" --help >/dev/null
 check "plan --help exits 0" "$BUILDAPP" plan --help >/dev/null
 
 # README's key reference is the one the binary prints.
+# A kit's LAVA URL that cannot be one: exit 2 naming the option and why,
+# before anything is built.
+for url in "ftp://10.0.0.5/kits/" "http://10.0.0.5/my kits/" "http://" 'http://x/"y'; do
+	"$BUILDAPP" profiles/ci-smoke.ini -o "$tmp/lava-out" --lava-url "$url" >"$tmp/out" 2>"$tmp/err"
+	check "--lava-url '$url' exits 2" test $? -eq 2
+	check "--lava-url '$url': one line naming the option and why" \
+		sh -c "grep -q \"^buildapp: error: --lava-url '.*': \" '$tmp/err' && test \$(wc -l <'$tmp/err') -eq 1"
+	check "--lava-url '$url': nothing written" test ! -e "$tmp/lava-out"
+done
+
 "$BUILDAPP" keys >"$tmp/keys"
 sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' README.md | sed '1d;$d' >"$tmp/readme-keys"
 check "README key table matches 'buildapp keys'" cmp "$tmp/keys" "$tmp/readme-keys"

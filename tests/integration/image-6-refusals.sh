@@ -6,6 +6,8 @@
 #   b. a disk under test that carries a partition table, with wipe not
 #      set: the safety rule's reason, the way out and the disk's
 #      identities and signatures in appliance.txt; the table still there.
+# Both start and end the sweep's result lines (docs/kit.md) as a failed
+# sweep, the refused disk's planned runs each a failed case, not made.
 # The kits are the init's busybox initramfs plus a plan as a second
 # archive (the kernel unpacks both).
 . "$TOP/tests/lib/common.sh"
@@ -50,6 +52,11 @@ expect badplan 'sweep: not run: the plan of this appliance is invalid'
 expect badplan 'status: failed'
 expect badplan "reason: '$plan' is not a buildapp plan"
 expect badplan 'disk_under_test: none found'
+grep -q "^BUILDAPP-SWEEP start kit=- runs=0" "$work/badplan.out" ||
+	fail "badplan: no start line for a lab's engine"
+grep -q "^BUILDAPP-SWEEP case=sweep result=fail measurement=0 units=failed_runs" "$work/badplan.out" &&
+	grep -q "^BUILDAPP-SWEEP end result=fail made=0 failed=0 upload=none" "$work/badplan.out" ||
+	fail "badplan: the result lines do not end as a failed sweep"
 
 echo "b. a disk with a partition table, wipe not set"
 "$BUILDAPP" plan "$TOP/profiles/ci-smoke.ini" --json >"$work/good.json"
@@ -71,4 +78,11 @@ expect refused 'disk_signatures: gpt'
 expect refused 'status: failed'
 sfdisk -d "$work/used.img" | cmp -s - "$work/table-before" ||
 	fail "refused: the disk's partition table changed"
+runs=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["total_runs"])' "$work/good.json")
+grep -q "^BUILDAPP-SWEEP start kit=ci-smoke runs=$runs" "$work/refused.out" ||
+	fail "refused: no start line naming the kit and its $runs runs"
+[ "$(grep -c '^BUILDAPP-SWEEP case=[^ ]*/run-[0-9]* result=fail units= not made' "$work/refused.out")" -eq "$runs" ] ||
+	fail "refused: not every planned run is a failed case: $(grep '^BUILDAPP-SWEEP' "$work/refused.out")"
+grep -q "^BUILDAPP-SWEEP end result=fail made=0 failed=0 upload=none" "$work/refused.out" ||
+	fail "refused: no end line saying the sweep failed"
 echo "all refusal checks passed"
