@@ -298,8 +298,9 @@ static long long disk_io_errors(const char *disk)
 #define KEXEC_ESP "/run/buildapp-esp"
 
 /* A plan with host crashes coming back by kexec loads the kernel and the
- * initramfs this boot came from, the ESP's (a netbooted kit has no copy
- * of them: its crashes go through the firmware, which boots it again). */
+ * initramfs this boot came from, its ESP's or its CD's (a netbooted kit
+ * has no copy of them: its crashes go through the firmware, which boots
+ * it again). */
 static void prepare_host_crashes(const struct init_env *env)
 {
 	enum crash_reboot want = env->plan.profile.workload.crash_reboot;
@@ -310,11 +311,11 @@ static void prepare_host_crashes(const struct init_env *env)
 		return;
 	watchdog_mark(0, "loading this kit's kernel for the host crashes");
 	if (want == CRASH_REBOOT_KEXEC)
-		esp = kitkernel_mount_esp(env->boot_disk, KEXEC_ESP, why, sizeof(why)) == 0;
+		esp = kitkernel_mount_boot(env->boot_disk, KEXEC_ESP, why, sizeof(why)) == 0;
 	hostcrash_prepare(want, esp ? KEXEC_ESP KITKERNEL_ESP_PATH : NULL,
 			  esp ? KEXEC_ESP KITKERNEL_ESP_INITRD : NULL, why, env->target.name);
 	if (esp)
-		kitkernel_umount_esp(KEXEC_ESP);
+		kitkernel_umount_boot(KEXEC_ESP);
 }
 
 /* The sweep runs here, between applying the host settings and restoring

@@ -87,23 +87,56 @@ static int mount_esp(const char *part, const char *mnt, char *detail, size_t len
 	return 0;
 }
 
-int kitkernel_mount_esp(const char *boot_disk, const char *mnt, char *why, size_t len)
+/* A CD (NAME.iso in a drive, or a BMC's virtual one) whose ISO 9660
+ * filesystem holds the kernel and the initramfs, mounted read-only on
+ * MNT.  Returns 0 or -ENOENT. */
+static int mount_cd(const char *mnt)
 {
-	char part[NAME_MAX + 1];
+	_cleanup_(closedirp) DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	char dev[NAME_MAX + 8], path[PATH_MAX];
 
-	if (!boot_disk || !*boot_disk) {
-		snprintf(why, len, "no boot disk (netbooted)");
-		return -ENOENT;
+	command_run((char *[]){"modprobe", "-q", "isofs", NULL}, NULL, 1);
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "sr", 2) != 0)
+			continue;
+		snprintf(dev, sizeof(dev), "/dev/%s", e->d_name);
+		mkdir(mnt, 0700);
+		if (mount(dev, mnt, "iso9660", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  NULL) < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s%s", mnt, KITKERNEL_ESP_INITRD);
+		if (access(path, R_OK) == 0) {
+			snprintf(path, sizeof(path), "%s%s", mnt, KITKERNEL_ESP_PATH);
+			if (access(path, R_OK) == 0)
+				return 0;
+		}
+		umount(mnt);
 	}
-	if (find_esp(boot_disk, part) < 0) {
-		snprintf(why, len, "no partition 1 or FAT labelled %s on %s", KITKERNEL_ESP_LABEL,
-			 boot_disk);
-		return -ENOENT;
-	}
-	return mount_esp(part, mnt, why, len);
+	rmdir(mnt);
+	return -ENOENT;
 }
 
-void kitkernel_umount_esp(const char *mnt)
+int kitkernel_mount_boot(const char *boot_disk, const char *mnt, char *why, size_t len)
+{
+	char part[NAME_MAX + 1], detail[300] = "";
+
+	if (boot_disk && *boot_disk && find_esp(boot_disk, part) == 0 &&
+	    mount_esp(part, mnt, detail, sizeof(detail)) == 0)
+		return 0;
+	if (mount_cd(mnt) == 0)
+		return 0;
+	if (!boot_disk || !*boot_disk)
+		snprintf(why, len, "no boot disk (netbooted) and no CD with %s and %s",
+			 KITKERNEL_ESP_PATH, KITKERNEL_ESP_INITRD);
+	else
+		snprintf(why, len, "no ESP on %s (%s) and no CD with %s and %s", boot_disk,
+			 detail[0] ? detail : "no partition 1 or FAT labelled " KITKERNEL_ESP_LABEL,
+			 KITKERNEL_ESP_PATH, KITKERNEL_ESP_INITRD);
+	return -ENOENT;
+}
+
+void kitkernel_umount_boot(const char *mnt)
 {
 	if (umount(mnt) < 0)
 		log_warning("unmounting the ESP from %s: %s", mnt, strerror(errno));

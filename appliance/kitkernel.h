@@ -28,10 +28,13 @@
 int kitkernel_fetch(const char *dir, const char *boot_disk, const char *mnt,
 		    char *why, size_t len);
 
-/* Mounts the ESP of BOOT_DISK read-only on MNT (the kernel and the
- * initramfs a host crash's kexec loads).  Returns 0, or a negative errno
- * with WHY the reason in one line.  kitkernel_umount_esp lets it go. */
-int kitkernel_mount_esp(const char *boot_disk, const char *mnt, char *why, size_t len);
-void kitkernel_umount_esp(const char *mnt);
+/* Mounts the medium this kit booted from read-only on MNT, its
+ * KITKERNEL_ESP_PATH and KITKERNEL_ESP_INITRD the kernel and initramfs a
+ * host crash's kexec loads: the ESP of BOOT_DISK (an image on a disk or a
+ * stick), else a CD's ISO 9660 filesystem (NAME.iso, whose RESULTS are on
+ * a stick).  Returns 0, or -ENOENT with WHY the reason in one line (a
+ * netbooted kit has neither).  kitkernel_umount_boot lets it go. */
+int kitkernel_mount_boot(const char *boot_disk, const char *mnt, char *why, size_t len);
+void kitkernel_umount_boot(const char *mnt);
 
 #endif

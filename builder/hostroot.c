@@ -25,7 +25,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 13
+#define HOSTROOT_LAYOUT 14
 #define HOSTROOT_BASE_MTIME 0
 /* The cached root is compressed once per package set, so it can take a
  * higher level than the per-build files (level 3: 72.3 MiB; this level:
@@ -66,6 +66,9 @@ static const char *const module_dirs[] = {
 	"kernel/drivers/pci", "kernel/drivers/crypto", "kernel/block",
 	"kernel/virt", "kernel/fs/ext4", "kernel/fs/jbd2",
 	"kernel/fs/mbcache.ko", "kernel/fs/fat", "kernel/fs/nls", "kernel/lib",
+	/* a kit booted from its ISO reads its kernel and initramfs there for
+	 * a host crash's kexec */
+	"kernel/fs/isofs",
 	/* the EFI variables (Secure Boot's state for host.json) */
 	"kernel/fs/efivarfs",
 	"kernel/crypto", "kernel/arch",
