@@ -13,15 +13,24 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: buildapp PROFILE.ini [-o OUTDIR] [--format raw|qcow2] [--cache DIR]\n"
-		   "                         [--sign KEY]\n"
-		   "       buildapp build PROFILE.ini [...]\n\n"
-		   "Writes OUTDIR/NAME.img (bootable under BIOS and UEFI),\n"
-		   "OUTDIR/NAME.netboot/ and OUTDIR/NAME.manifest.json.  OUTDIR\n"
-		   "defaults to out/.  SOURCE_DATE_EPOCH makes the kit\n"
-		   "reproducible.  --sign KEY (an OpenSSH key) also writes\n"
-		   "NAME.manifest.json.sig, which `buildapp verify --key` and\n"
-		   "`ssh-keygen -Y verify -n buildapp-kit` check.\n");
+	fprintf(f, "Usage: buildapp [build] PROFILE.ini [-o OUTDIR] [--format raw|qcow2]\n"
+		   "                           [--cache DIR] [--sign KEY]\n\n"
+		   "Writes the kit of the profile into OUTDIR: NAME.img (a disk\n"
+		   "image that boots under BIOS and UEFI, Secure Boot included,\n"
+		   "with a RESULTS partition), NAME.iso (the same kit for a CD or a\n"
+		   "BMC's virtual media), NAME.netboot/ (kernel, initrd, iPXE\n"
+		   "script) and NAME.manifest.json.  SOURCE_DATE_EPOCH makes the\n"
+		   "kit reproducible.\n\n"
+		   "  -o, --output DIR  where the kit goes (default out)\n"
+		   "  --format FMT      the image's format, raw or qcow2 (default:\n"
+		   "                    the profile's [appliance] format)\n"
+		   "  --cache DIR       build cache (default $XDG_CACHE_HOME/buildapp\n"
+		   "                    or ~/.cache/buildapp)\n"
+		   "  --sign KEY        also write NAME.manifest.json.sig, the manifest\n"
+		   "                    signed with this OpenSSH key, which `buildapp\n"
+		   "                    verify --key` and `ssh-keygen -Y verify -n\n"
+		   "                    buildapp-kit` check\n"
+		   "  --help            this text\n");
 }
 
 int cmd_build(int argc, char **argv)
