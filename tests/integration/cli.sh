@@ -82,9 +82,9 @@ check "unknown command exits 2" test $? -eq 2
 check "--help exits 0" "$BUILDAPP" --help >/dev/null
 check "plan --help exits 0" "$BUILDAPP" plan --help >/dev/null
 
-# README's key reference is the one the binary prints.
+# The key reference in docs is the one the binary prints.
 "$BUILDAPP" keys >"$tmp/keys"
-sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' README.md | sed '1d;$d' >"$tmp/readme-keys"
-check "README key table matches 'buildapp keys'" cmp "$tmp/keys" "$tmp/readme-keys"
+sed -n '/<!-- keys:begin -->/,/<!-- keys:end -->/p' docs/profile-keys.md | sed '1d;$d' >"$tmp/doc-keys"
+check "docs/profile-keys.md's key table matches 'buildapp keys'" cmp "$tmp/keys" "$tmp/doc-keys"
 
 exit $fail
