@@ -3,12 +3,13 @@
 # durability runs with `crash = host`, cache unsafe and writethrough on an
 # LVM LV of the disk under test, booted on the virtual lab server with
 # reboots allowed (boot-appliance.sh --reboots): at each run's seeded
-# crash point the lab server reboots itself without a sync (sysrq b),
-# boots again, finishes the run by reading its records back from the LV
-# and goes on.  The report read back from RESULTS must say that
-# writethrough lost none of what was acknowledged and unsafe lost some:
-# the lab server's page cache held what unsafe's guest was told was on
-# disk.  host.json has the page-cache writeback settings the kit applied.
+# crash point the lab server goes down without a sync and comes back (by
+# kexec into the kit's own kernel, crash_reboot's default), finishes the
+# run by reading its records back from the LV and goes on.  The report
+# read back from RESULTS must say that writethrough lost none of what was
+# acknowledged and unsafe lost some: the lab server's page cache held
+# what unsafe's guest was told was on disk.  host.json has the
+# page-cache writeback settings the kit applied.
 . "$TOP/tests/lib/common.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
 work=$(mktemp -d "$CACHE/hostcrash.XXXXXX")
