@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writes the profile key table that `buildapp keys` prints into
 # docs/profile-keys.md, between its <!-- keys:begin --> and
-# <!-- keys:end --> lines (tests/integration/cli.sh fails when they
+# <!-- keys:end --> lines (tests/integration/readme.sh fails when they
 # differ).  Run from the tree's top after changing profile/keys_list.h.
 # Usage: profile-keys.sh [FILE]   (default docs/profile-keys.md; uses
 # $BUILDAPP, else build/buildapp)
