@@ -3,10 +3,11 @@
 # (tests/lib/readme-check.py says what is checked): README at most LIMIT
 # lines, no date or commit hash in it; every command, option and profile
 # key it names is one the binary has; every copy of the key table in docs
-# is what `buildapp keys` prints; each command's synopsis is the same in
-# its --help, the man page and README; the man page's exit statuses are
-# the code's; README's first command is the quick start kit-boot.sh runs,
-# and README gives the command .ci/run runs.
+# is what `buildapp keys` prints, and docs/profile-keys.md's cache-mode
+# table what `buildapp plan` prints; each command's synopsis is the same
+# in its --help, the man page and README; the man page's exit statuses
+# are the code's; README's first command is the quick start kit-boot.sh
+# runs, and README gives the command .ci/run runs.
 #
 # Then the checker's controls: the same files with one thing broken, in a
 # copy, each of which it must refuse, naming what is wrong; so this test
@@ -26,7 +27,7 @@ LIMIT=250
 readme_check() { # README DOCS MAN COMMANDS_H CI_RUN QUICK_START_TEST
 	python3 "$TOP/tests/lib/readme-check.py" --buildapp "$BUILDAPP" --limit "$LIMIT" \
 		--readme "$1" --docs "$2" --man "$3" --commands-h "$4" --ci-run "$5" \
-		--quick-start-test "$6"
+		--quick-start-test "$6" --all-modes-profile "$TOP/profiles/full-sweep.ini"
 }
 
 readme_check "$TOP/README.md" "$TOP/docs" "$TOP/docs/buildapp.1" "$TOP/builder/commands.h" \
@@ -84,6 +85,8 @@ fresh; edit "$tmp/c/README.md" 's/^wipe = yes$/wipe = perhaps/'
 refused "an ini block that does not load" "an ini block does not load"
 fresh; edit "$tmp/c/docs/profile-keys.md" 's/^| \[sweep\] | runs | integer 1..1000 | 5 |/| [sweep] | runs | integer 1..1000 | 6 |/'
 refused "a key table in docs that differs from buildapp keys" "profile-keys.md: its key table differs"
+fresh; edit "$tmp/c/docs/profile-keys.md" 's/^| unsafe | on | off | on |$/| unsafe | on | off | off |/'
+refused "a cache-mode table that is not the plan's" "profile-keys.md: its cache-mode table"
 fresh; { echo '<!-- keys:begin -->'; "$BUILDAPP" keys; echo '<!-- keys:end -->'; } >>"$tmp/c/docs/plan.md"
 edit "$tmp/c/docs/plan.md" 's/^| \[guest\] | vcpus | integer 1..64 | 1 |/| [guest] | vcpus | integer 1..64 | 2 |/'
 refused "a second copy of the key table that differs" "plan.md: its key table differs"

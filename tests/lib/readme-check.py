@@ -4,6 +4,7 @@
 Usage: readme-check.py --buildapp PATH --limit LINES --readme FILE
                        --docs DIR --man FILE --commands-h FILE
                        --ci-run FILE --quick-start-test FILE
+                       --all-modes-profile FILE
 
 Prints one line per problem found ("readme-check: ...") and exits 1 when
 there is any, 0 when there is none.  What it checks:
@@ -16,6 +17,8 @@ there is any, 0 when there is none.  What it checks:
   option after it is in that command's --help;
 - every `[section] key` and `key = value` in README's code names a key of
   `buildapp keys`, and every ```ini block loads (`buildapp plan`);
+- docs/profile-keys.md's cache-mode table is what `buildapp plan` prints
+  for ALL_MODES_PROFILE, which sweeps all five;
 - every copy of the key table in README or docs/ (between
   <!-- keys:begin --> and <!-- keys:end -->) is what `buildapp keys`
   prints, docs/profile-keys.md holds one, and README holds none;
@@ -374,6 +377,36 @@ def check_key_copies(readme_text, docs, keys_out):
                 "<!-- keys:end -->" % docs)
 
 
+def check_cache_table(docs, buildapp, profile):
+    """docs/profile-keys.md's cache-mode table is what `buildapp plan`
+    prints for a profile that sweeps every mode."""
+    rc, out, _ = run([buildapp, "plan", profile])
+    want = set()
+    table = False
+    for line in out.splitlines():
+        if line.startswith("Cache modes"):
+            table = True
+        elif table and not line.strip():
+            break
+        elif table:
+            w = line.split()
+            if w[0] != "mode":
+                want.add(tuple(w[:4]))
+    if rc != 0 or len(want) != 5:
+        problem("buildapp plan %s: no cache-mode table of the five modes" % profile)
+        return
+    path = os.path.join(docs, "profile-keys.md")
+    got = set()
+    for line in open(path, encoding="utf-8").read().splitlines():
+        m = re.match(r"^\| (none|writethrough|writeback|directsync|unsafe) \| (on|off) \| (on|off) \| (on|off) \|$",
+                     line)
+        if m:
+            got.add(m.groups())
+    if got != want:
+        problem("%s: its cache-mode table %s is not what `buildapp plan %s` prints %s"
+                % (path, sorted(got), profile, sorted(want)))
+
+
 def readme_synopses(text, names):
     m = re.search(r"^## Commands\n(.*?)(?=^## )", text, re.S | re.M)
     if not m:
@@ -458,7 +491,8 @@ def check_commands_agree(code_lines, ci_run, quick_start_test):
 
 def main():
     ap = argparse.ArgumentParser()
-    for a in ("buildapp", "readme", "docs", "man", "commands-h", "ci-run", "quick-start-test"):
+    for a in ("buildapp", "readme", "docs", "man", "commands-h", "ci-run", "quick-start-test",
+              "all-modes-profile"):
         ap.add_argument("--" + a, required=True)
     ap.add_argument("--limit", type=int, required=True)
     o = ap.parse_args()
@@ -474,6 +508,7 @@ def main():
     check_invocations(code_lines + spans, names, help_texts)
     check_keys(code_lines + spans, ini_blocks, keys, o.buildapp)
     check_key_copies(text, o.docs, keys_out)
+    check_cache_table(o.docs, o.buildapp, o.all_modes_profile)
     sections = man_sections(man)
     man_syn = by_command(man_synopses(sections.get("SYNOPSIS", [])), names, "man page SYNOPSIS")
     check_synopses(names, help_texts, man_syn, readme_synopses(text, names))
