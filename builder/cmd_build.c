@@ -14,19 +14,28 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: buildapp PROFILE.ini [-o OUTDIR] [--format raw|qcow2] [--cache DIR]\n"
-		   "                         [--sign KEY] [--lava-url URL]\n"
-		   "       buildapp build PROFILE.ini [...]\n\n"
-		   "Writes OUTDIR/NAME.img (bootable under BIOS and UEFI),\n"
-		   "OUTDIR/NAME.netboot/ and OUTDIR/NAME.manifest.json.  OUTDIR\n"
-		   "defaults to out/.  SOURCE_DATE_EPOCH makes the kit\n"
-		   "reproducible.  --sign KEY (an OpenSSH key) also writes\n"
-		   "NAME.manifest.json.sig, which `buildapp verify --key` and\n"
-		   "`ssh-keygen -Y verify -n buildapp-kit` check.\n"
-		   "NAME.netboot/ holds the kit as LAVA jobs (lava-x86.yaml,\n"
-		   "lava-qemu.yaml): --lava-url URL is where LAVA fetches the\n"
-		   "directory from (http://, https:// or file://; default: its\n"
-		   "own path as a file:// URL).\n");
+	fprintf(f, "Usage: buildapp [build] PROFILE.ini [-o OUTDIR] [--format raw|qcow2]\n"
+		   "                           [--cache DIR] [--sign KEY] [--lava-url URL]\n\n"
+		   "Writes the kit of the profile into OUTDIR: NAME.img (a disk\n"
+		   "image that boots under BIOS and UEFI, Secure Boot included,\n"
+		   "with a RESULTS partition), NAME.iso (the same kit for a CD or a\n"
+		   "BMC's virtual media), NAME.netboot/ (kernel, initrd, iPXE\n"
+		   "script, and the kit as LAVA jobs: lava-x86.yaml, lava-qemu.yaml)\n"
+		   "and NAME.manifest.json.  SOURCE_DATE_EPOCH makes the kit\n"
+		   "reproducible.\n\n"
+		   "  -o, --output DIR  where the kit goes (default out)\n"
+		   "  --format FMT      the image's format, raw or qcow2 (default:\n"
+		   "                    the profile's [appliance] format)\n"
+		   "  --cache DIR       build cache (default $XDG_CACHE_HOME/buildapp\n"
+		   "                    or ~/.cache/buildapp)\n"
+		   "  --sign KEY        also write NAME.manifest.json.sig, the manifest\n"
+		   "                    signed with this OpenSSH key, which `buildapp\n"
+		   "                    verify --key` and `ssh-keygen -Y verify -n\n"
+		   "                    buildapp-kit` check\n"
+		   "  --lava-url URL    where a LAVA lab fetches NAME.netboot/ from\n"
+		   "                    (http://, https:// or file://; default: its own\n"
+		   "                    path as a file:// URL)\n"
+		   "  --help            this text\n");
 }
 
 int cmd_build(int argc, char **argv)

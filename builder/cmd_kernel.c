@@ -15,7 +15,7 @@ int cmd_kernel(int argc, char **argv)
 				       argv[1][0] == '-'))) {
 		FILE *f = argc == 2 && strcmp(argv[1], "--help") == 0 ? stdout
 								      : stderr;
-		fprintf(f, "Usage: buildapp kernel [auto|/boot/vmlinuz-VERSION]\n\n"
+		fprintf(f, "Usage: buildapp kernel [auto|PATH]\n\n"
 			   "Prints the kernel image and its version (\"PATH VERSION\")\n"
 			   "that [appliance] kernel = SETTING (default auto) takes: with\n"
 			   "auto, the newest /boot/vmlinuz-VERSION that has\n"

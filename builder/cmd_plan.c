@@ -70,10 +70,14 @@ int cmd_plan(int argc, char **argv)
 /* buildapp keys: the profile language's reference, as a Markdown table. */
 int cmd_keys(int argc, char **argv)
 {
-	(void)argv;
 	if (argc > 1) {
-		fprintf(stderr, "Usage: buildapp keys\n");
-		return EXIT_BAD_INPUT;
+		bool help = argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+					  strcmp(argv[1], "-h") == 0);
+		fprintf(help ? stdout : stderr,
+			"Usage: buildapp keys\n\n"
+			"Prints every profile key with its type, range, default and\n"
+			"meaning, as a Markdown table (docs/profile-keys.md holds it).\n");
+		return help ? 0 : EXIT_BAD_INPUT;
 	}
 	keyref_write_markdown(stdout);
 	return 0;

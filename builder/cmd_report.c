@@ -20,8 +20,6 @@
 #include "tempfiles.h"
 
 #define MAX_INPUTS 64
-/* Exit status when a cell is significantly worse than the baseline. */
-#define EXIT_WORSE 3
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 
@@ -29,7 +27,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: buildapp report INPUT... [-o DIR] [--format html,csv,json,txt]\n"
 		   "                       [--baseline INPUT] [--reference STUDY]\n"
-		   "                       [--compare 'AXIS:LEVEL vs REFERENCE[, ...]']\n\n"
+		   "                       [--compare LIST]\n\n"
 		   "Writes the report of the result bundles INPUT (results directories,\n"
 		   "used kit images or sticks carrying a RESULTS partition, read without\n"
 		   "mounting) into DIR (default: report): the answers first (each varied\n"

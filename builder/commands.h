@@ -1,10 +1,15 @@
 /* The buildapp subcommands.  Each takes the arguments after its name
- * (argv[0] is the subcommand) and returns the process exit status:
- * 0 success, 1 failure, 2 bad usage or bad input. */
+ * (argv[0] is the subcommand) and returns the process exit status: 0
+ * success, 1 failure, or one of these (the list docs/buildapp.1 gives
+ * under EXIT STATUS, which tests/integration/readme.sh holds to it). */
 #ifndef BUILDAPP_COMMANDS_H
 #define BUILDAPP_COMMANDS_H
 
+/* Bad usage or bad input (an invalid profile, an unreadable manifest). */
 #define EXIT_BAD_INPUT 2
+/* buildapp report --baseline: a cell is significantly worse (the report
+ * is written). */
+#define EXIT_WORSE 3
 
 int cmd_plan(int argc, char **argv);
 int cmd_keys(int argc, char **argv);

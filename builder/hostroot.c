@@ -29,7 +29,7 @@
 #define HOSTROOT_BASE_MTIME 0
 /* The cached root is compressed once per package set, so it can take a
  * higher level than the per-build files (level 3: 72.3 MiB; this level:
- * see README).  No long window: the kernel would need its buffer while it
+ * docs/performance.md).  No long window: the kernel would need its buffer while it
  * unpacks the 220 MiB root, too much beside them in a 512M machine. */
 #define HOSTROOT_BASE_LEVEL 12
 

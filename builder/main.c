@@ -33,13 +33,13 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: buildapp PROFILE.ini [-o OUTDIR] [--format raw|qcow2]\n"
+	fprintf(f, "Usage: buildapp [build] PROFILE.ini [OPTION...]\n"
 		   "       buildapp COMMAND [ARGS...]\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'buildapp COMMAND --help' describes a command; "
-		   "man buildapp(1) describes profiles.\n");
+	fprintf(f, "\n'buildapp COMMAND --help' describes a command, buildapp(1) all of\n"
+		   "them, 'buildapp keys' every profile key.\n");
 }
 
 /* libguestfs initializes libvirt as it is loaded, before main, and

@@ -1,6 +1,6 @@
 /* What only the builder needs of the profile language (profile/keys.h):
  * each key's documentation, typo hints for unknown names, and the
- * Markdown reference `buildapp keys` prints (README.md's key table). */
+ * Markdown reference `buildapp keys` prints (docs/profile-keys.md). */
 #ifndef BUILDAPP_KEYREF_H
 #define BUILDAPP_KEYREF_H
 

@@ -1,25 +1,50 @@
 #!/bin/sh
-# Install every Debian package buildapp needs to build, test and run.
+# Install the Debian packages buildapp needs: without an option, what
+# building buildapp, building a kit and booting it (on a lab server, or in
+# QEMU with scripts/demo.sh and scripts/boot-appliance.sh) take; with
+# --tests, also what only the tests take (`make check` runs it so).
 # Idempotent and quiet when everything is present.  As non-root it prints
 # the one apt-get line needed and exits 1.
+# Usage: install-deps.sh [--tests]
 set -eu
 
+# Building buildapp, and the kit: the appliance's root is made of this
+# host's own packages (builder/hostroot.c names them), its kernel is
+# linux-image-amd64, its loaders are Debian's signed shim and GRUB.
 PACKAGES="
-build-essential pkg-config clang
+build-essential pkg-config xxd
 libguestfs-dev libvirt-dev libiniparser-dev libarchive-dev libzstd-dev libjson-c-dev
-libcmocka-dev libssl-dev libxml2-dev libicu-dev libblkid-dev libnbd-dev libcurl4-openssl-dev libkmod-dev libelf-dev
+libssl-dev libxml2-dev libicu-dev libblkid-dev libnbd-dev libcurl4-openssl-dev libkmod-dev libelf-dev
 libguestfs-tools supermin
 libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients libvirt-daemon-system
 qemu-system-x86 qemu-utils ovmf
 linux-image-amd64 busybox-static kmod cpio zstd
-fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux openssh-client
+fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux fdisk
 syslinux syslinux-common extlinux isolinux shim-signed grub-efi-amd64-signed xorriso
-hdparm sdparm nvme-cli fdisk kexec-tools
-python3 python3-html5lib xxd openssl
-chromium poppler-utils tidy
+hdparm sdparm nvme-cli kexec-tools
+openssh-client ca-certificates python3
+"
+
+# Only the tests: cmocka (unit tests), clang (make check-asan, make
+# fuzz), git (kit-boot.sh clones the tree), procps (pgrep), openssl (the
+# WebDAV tests' certificates), nginx (the WebDAV server of the upload and
+# netboot tests), QEMU's iPXE ROMs (netboot), chromium, html5lib, tidy
+# and poppler (the report's HTML, screenshots and PDF), LAVA's dispatcher,
+# server and client with the TFTP server and PostgreSQL they expect (the
+# kit as a LAVA job: tests/e2e/lava-job.sh, tests/slow/lava-engine.sh).
+TEST_PACKAGES="
+libcmocka-dev clang git procps openssl
 nginx-core ipxe-qemu
+chromium python3-html5lib tidy poppler-utils
 lava-dispatcher lava-server lavacli tftpd-hpa postgresql
 "
+
+case ${1:-} in
+"") ;;
+--tests) PACKAGES="$PACKAGES $TEST_PACKAGES" ;;
+*) echo "usage: install-deps.sh [--tests]" >&2; exit 2 ;;
+esac
+
 
 # One dpkg-query for all of them: a package it does not know is missing.
 # shellcheck disable=SC2086

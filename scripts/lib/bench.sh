@@ -1,6 +1,6 @@
 # shellcheck shell=sh
-# Sourced by scripts/bench-*.sh, which run from the tree's top as README
-# shows them.  Sets B (the build directory, default build) and buildapp
+# Sourced by scripts/bench-*.sh, which run from the tree's top as
+# docs/performance.md shows them.  Sets B (the build directory, default build) and buildapp
 # (BUILDAPP when given, else $B/buildapp), and builds what a benchmark
 # runs: the programs (`make all`: buildapp, the appliance's init and
 # agent) and the test programs it names, so a benchmark needs no build
