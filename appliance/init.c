@@ -811,6 +811,16 @@ static void stalled(const char *why, void *data)
 {
 	struct init_env *env = data;
 
+	/* Where every process waits, kernel stacks and all: what the next
+	 * look at a hang starts from. */
+	if (env->results_part[0] || env->in_ram) {
+		_cleanup_fclose_ FILE *f = fopen(RESULTS_DIR "/watchdog.txt", "we");
+		if (f) {
+			watchdog_write_detail(f);
+			if (fflush(f) == 0)
+				fsync(fileno(f));
+		}
+	}
 	snprintf(env->failure, sizeof(env->failure), "the watchdog stopped this boot's work: %s",
 		 why);
 	snprintf(env->sweep_status, sizeof(env->sweep_status), "stopped by the watchdog: %s",

@@ -165,6 +165,22 @@ static void describe_threads(char *buf, size_t len)
 
 #define PROCS_MAX 4096
 
+/* Whether PID's chain of parents leads to this process. */
+static bool is_descendant(pid_t pid)
+{
+	for (int depth = 0; pid > 1 && depth < 64; depth++) {
+		char path[64], state;
+		pid_t ppid;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		if (read_stat(path, &state, &ppid) < 0)
+			return false;
+		if (ppid == getpid())
+			return true;
+		pid = ppid;
+	}
+	return false;
+}
+
 /* Each process whose chain of parents leads to this one. */
 static void describe_children(char *buf, size_t len)
 {
@@ -224,6 +240,70 @@ const char *watchdog_describe_wait(char *buf, size_t len)
 	describe_threads(threads, sizeof(threads));
 	append(buf, len, "; this process: %s", threads[0] ? threads : "no other thread");
 	return buf;
+}
+
+/* Copies the file PATH into F under a heading, indented. */
+static void copy_indented(FILE *f, const char *heading, const char *path)
+{
+	_cleanup_fclose_ FILE *in = fopen(path, "re");
+	char line[512];
+
+	fprintf(f, "  %s:\n", heading);
+	if (!in) {
+		fprintf(f, "    (%s: %s)\n", path, strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), in))
+		fprintf(f, "    %s%s", line, strchr(line, '\n') ? "" : "\n");
+}
+
+void watchdog_write_detail(FILE *f)
+{
+	_cleanup_(closedirp) DIR *procs = opendir("/proc");
+	_cleanup_(closedirp) DIR *tasks = opendir("/proc/self/task");
+	struct dirent *e;
+
+	/* Every process: what waits on what is often not a child of ours
+	 * (QEMU is its own session's, reaped by PID 1). */
+	fprintf(f, "processes (pid ppid state wait command):\n");
+	while (procs && (e = readdir(procs))) {
+		char dir[64], path[96], wchan[64], cmd[200], state;
+		pid_t pid = (pid_t)atoi(e->d_name), ppid;
+
+		snprintf(dir, sizeof(dir), "/proc/%d", (int)pid);
+		snprintf(path, sizeof(path), "%s/stat", dir);
+		if (pid <= 0 || read_stat(path, &state, &ppid) < 0)
+			continue;
+		fprintf(f, "  %d %d %c %s %s\n", (int)pid, (int)ppid, state,
+			read_wchan(dir, wchan, sizeof(wchan)), read_cmdline(pid, cmd, sizeof(cmd)));
+	}
+	/* This process's threads and the processes it started, with their
+	 * kernel stacks: where each of them waits. */
+	fprintf(f, "this process's threads:\n");
+	while (tasks && (e = readdir(tasks))) {
+		char path[300], heading[300];
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(heading, sizeof(heading), "thread %s, kernel stack", e->d_name);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stack", e->d_name);
+		copy_indented(f, heading, path);
+		snprintf(heading, sizeof(heading), "thread %s, status", e->d_name);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status", e->d_name);
+		copy_indented(f, heading, path);
+	}
+	if (procs) {
+		rewinddir(procs);
+		fprintf(f, "the processes it started:\n");
+		while ((e = readdir(procs))) {
+			pid_t pid = (pid_t)atoi(e->d_name);
+			char path[96], heading[64];
+			if (pid <= 0 || !is_descendant(pid))
+				continue;
+			snprintf(heading, sizeof(heading), "pid %d, kernel stack", (int)pid);
+			snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+			copy_indented(f, heading, path);
+		}
+	}
 }
 
 /* --- the thread ------------------------------------------------------ */

@@ -13,6 +13,7 @@
 #define BUILDAPP_WATCHDOG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* A step's name and what a process waits for fit in half this many
  * bytes each. */
@@ -50,5 +51,11 @@ int watchdog_start(unsigned limit, watchdog_give_up_fn *give_up, void *data);
  * /proc's wchan) and each process it started, its command line with the
  * same.  Returns BUF. */
 const char *watchdog_describe_wait(char *buf, size_t len);
+
+/* Everything a hang's diagnosis may need, into F: every process on the
+ * system (pid, parent, state, the kernel function it waits in, command
+ * line), then the kernel stack and status of each thread of this
+ * process and the kernel stack of each process it started. */
+void watchdog_write_detail(FILE *f);
 
 #endif

@@ -125,6 +125,12 @@ KEYS_ENTRY(UINT64, "workload", "dd_count", "4096", 1, 1000000000, workload.dd_co
 	"dd block count.")
 KEYS_ENTRY(UINT64, "workload", "bench_count", "100000", 1, 1000000000, workload.bench_count,
 	"qemu-img bench requests (-c).")
+KEYS_ENTRY(BOOL, "workload", "bench_write", "no", 0, 0, workload.bench_write,
+	"qemu-img bench writes (-w) instead of reading: through QEMU's block layer under the cell's cache mode, no guest; the volume's next reset is a full one.")
+KEYS_ENTRY(UINT64, "workload", "bench_flush_interval", "0", 0, 1000000000, workload.bench_flush_interval,
+	"With bench_write: a flush after every this many writes (--flush-interval, at least bench_depth), which a cache mode honours or drops; 0 none.")
+KEYS_ENTRY(UINT, "workload", "bench_depth", "0", 0, 1024, workload.bench_depth,
+	"qemu-img bench requests in flight (-d); 0 qemu-img's own default, 64. A flush after every write needs 1.")
 KEYS_ENTRY(SIZE, "workload", "bench_step", "512M", 512, 1 * T, workload.bench_step,
 	"qemu-img bench step between requests (-S).")
 KEYS_ENTRY(BOOL, "workload", "host_baseline", "no", 0, 0, workload.host_baseline,

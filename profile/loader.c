@@ -599,6 +599,19 @@ static int check_combinations(struct load_state *st)
 		return bad_key(st, "workload", "host_baseline",
 			       "none of [workload] kinds runs on the host "
 			       "(bonnie, dd, fio do)");
+	if (p->workload.bench_flush_interval && !p->workload.bench_write)
+		return bad_key(st, "workload", "bench_flush_interval",
+			       "flushes follow writes: it needs bench_write = yes");
+	/* qemu-img refuses a flush interval below its requests in flight. */
+	unsigned depth = p->workload.bench_depth ? p->workload.bench_depth : IMGBENCH_DEFAULT_DEPTH;
+	if (p->workload.bench_flush_interval && p->workload.bench_flush_interval < depth) {
+		snprintf(msg, sizeof(msg), "%" PRIu64 " is below bench_depth (%u%s): qemu-img "
+			 "flushes only after as many writes as it has in flight; set bench_depth = %" PRIu64,
+			 p->workload.bench_flush_interval, depth,
+			 p->workload.bench_depth ? "" : ", qemu-img's default",
+			 p->workload.bench_flush_interval);
+		return bad_key(st, "workload", "bench_flush_interval", msg);
+	}
 	if (p->workload.fio_target == FIO_TARGET_DEVICE &&
 	    (p->workload.kinds & AXIS_BIT(WORKLOAD_FIO)) && p->workload.host_baseline)
 		return bad_key(st, "workload", "fio_target",

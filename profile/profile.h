@@ -61,6 +61,9 @@ enum durability_flush {
 	FLUSH_DSYNC, /* the file opened O_DSYNC: each write is its own flush */
 	_FLUSH_MAX
 };
+/* qemu-img bench's requests in flight when -d is not given. */
+#define IMGBENCH_DEFAULT_DEPTH 64
+
 /* [workload] crash: how a durability run ends (docs/results.md). */
 enum crash_kind { CRASH_GUEST, CRASH_HOST, _CRASH_MAX };
 /* [workload] crash_reboot: how a host crashed by a durability run comes
@@ -195,6 +198,9 @@ struct profile_workload {
 	uint64_t dd_count;
 	uint64_t bench_count; /* qemu-img bench -c */
 	uint64_t bench_step;  /* qemu-img bench -S */
+	bool bench_write;     /* qemu-img bench -w */
+	uint64_t bench_flush_interval; /* with -w: --flush-interval; 0 none */
+	unsigned bench_depth; /* qemu-img bench -d; 0: its default */
 	bool host_baseline;   /* add host-native cells (no guest) */
 	uint64_t durability_records;     /* records a durability run writes */
 	uint64_t durability_record_size; /* bytes, a multiple of 512 */

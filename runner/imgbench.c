@@ -69,7 +69,7 @@ static bool last_line(const char *path, char *buf, size_t size)
 int imgbench_run(const char *image, const struct imgbench_opts *o,
 		 struct results *ret)
 {
-	char count[32], step[32];
+	char count[32], step[32], flush[48], depth[16];
 	_cleanup_free_ char *opts = NULL, *out = NULL;
 	const char *argv[16];
 	int n = 0, r;
@@ -85,6 +85,19 @@ int imgbench_run(const char *image, const struct imgbench_opts *o,
 	if (o->cache) {
 		argv[n++] = "-t";
 		argv[n++] = o->cache;
+	}
+	if (o->depth) {
+		snprintf(depth, sizeof(depth), "%u", o->depth);
+		argv[n++] = "-d";
+		argv[n++] = depth;
+	}
+	if (o->write) {
+		argv[n++] = "-w";
+		if (o->flush_interval) {
+			snprintf(flush, sizeof(flush), "--flush-interval=%" PRIu64,
+				 o->flush_interval);
+			argv[n++] = flush;
+		}
 	}
 	if (o->cache_size) {
 		opts = image_opts(image, o);

@@ -14,13 +14,16 @@ struct imgbench_opts {
 	uint64_t cache_size; /* qcow2 cache-size (qcow2cache.h), bytes; 0: default */
 	const char *format; /* "qcow2", "raw"; NULL: probe */
 	const char *cache;  /* -t: none, writeback...; NULL: default */
+	unsigned depth;     /* -d; 0: qemu-img's default */
+	bool write;         /* -w: writes, the image opened read-write */
+	uint64_t flush_interval; /* with WRITE: --flush-interval; 0 none */
 	const char *qemu_img; /* program; NULL: "qemu-img" on PATH */
 	/* qemu-img's stderr goes here (the run's console log), and its last
 	 * line into the error of a failed run; NULL: ours. */
 	const char *log;
 };
 
-/* Runs the benchmark on IMAGE (read only: qemu-img bench reads) and adds
+/* Runs the benchmark on IMAGE (read-only unless O->write) and adds
  * bench_seconds and bench_iops to *ret (ret->status 0, begun/ended set).
  * Returns 0, or a negative errno after reporting why (with the last line
  * qemu-img wrote to O's log, such as its I/O error). */

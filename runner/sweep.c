@@ -369,6 +369,9 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 				      : 0,
 		.format = image_format_name(vol->format),
 		.cache = cache_mode_name(cell->cache),
+		.depth = p->workload.bench_depth,
+		.write = p->workload.bench_write,
+		.flush_interval = p->workload.bench_flush_interval,
 		.log = log_path,
 	};
 
@@ -379,8 +382,12 @@ static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr
 							   : "qemu-img bench failed");
 	/* qemu-img bench without -w opens the volume read-only (O_RDONLY,
 	 * whether it ends well or not): the volume is still what the reset
-	 * before made it, and the next run's reset is none. */
-	volreset_note_pristine(vol);
+	 * before made it, and the next run's reset is none.  Its writes
+	 * (-w) are not tracked: the next reset is full. */
+	if (opts.write)
+		volreset_note(vol, NULL);
+	else
+		volreset_note_pristine(vol);
 	jr->boot_seconds = NAN; /* no guest */
 	if (vol->format == IMAGE_FORMAT_QCOW2) {
 		jr->qcow2_cache_known = true;

@@ -63,4 +63,11 @@ grep -Eq "^reason: the watchdog stopped this boot's work: '$step .*' did not end
 	"$work/out" || fail "appliance.txt does not say why the boot's work stopped"
 grep -q "^sweep: stopped by the watchdog: '$step" "$work/out" ||
 	fail "appliance.txt's sweep line does not say the watchdog stopped it"
+# Beside it, every process and where it waits: the hung tool's kernel
+# stack among them.
+guestfish --ro -a "$work/hang.img" -m /dev/sda2 cat /watchdog.txt >"$work/watchdog.txt" ||
+	fail "no watchdog.txt on RESULTS"
+grep -Eq "^  [0-9]+ [0-9]+ S [a-z_]+ /bin/busybox sleep 1000000$" "$work/watchdog.txt" &&
+	grep -Eq "^  pid [0-9]+, kernel stack:$" "$work/watchdog.txt" ||
+	{ cat "$work/watchdog.txt"; fail "watchdog.txt does not list the hung tool and its kernel stack"; }
 echo "a step that never ends: named, its wait described, its reason on RESULTS, powered off"

@@ -136,6 +136,20 @@ static void test_command_line(void **state)
 	snprintf(want, sizeof(want), "bench\n-c\n4000\n-S\n65536\n-f\nqcow2\n%s\n", image);
 	assert_string_equal(read_file(args), want);
 
+	/* Writes, a flush after every 8 of them. */
+	o.write = true;
+	o.flush_interval = 8;
+	o.depth = 8;
+	o.cache = "writethrough";
+	assert_int_equal(imgbench_run(image, &o, &r), 0);
+	snprintf(want, sizeof(want),
+		 "bench\n-c\n4000\n-S\n65536\n-t\nwritethrough\n-d\n8\n-w\n"
+		 "--flush-interval=8\n-f\nqcow2\n%s\n", image);
+	assert_string_equal(read_file(args), want);
+	o.write = false;
+	o.flush_interval = 0;
+	o.depth = 0;
+
 	/* No run time printed; a failed run. */
 	write_file(stub, "#!/bin/sh\necho 'Sending 4000 read requests'\n", 0755);
 	assert_int_equal(imgbench_run(image, &o, &r), -EBADMSG);
