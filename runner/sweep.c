@@ -1,4 +1,5 @@
 #include "sweep.h"
+#include "sweep_parts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,15 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "acklog.h"
 #include "atomicfile.h"
-#include "blocktrace.h"
 #include "cleanup.h"
 #include "dirs.h"
 #include "durability.h"
@@ -24,17 +22,15 @@
 #include "guestproto.h"
 #include "guestcmdline.h"
 #include "hostcrash.h"
-#include "imgbench.h"
 #include "journal.h"
 #include "log.h"
-#include "signals.h"
 #include "parse.h"
+#include "signals.h"
 #include "qcow2cache.h"
 #include "results.h"
 #include "summary.h"
 #include "sweeplines.h"
 #include "timings.h"
-#include "tool.h"
 #include "volreset.h"
 #include "monotonic.h"
 #include "watchdog.h"
@@ -45,8 +41,8 @@
  * most is read back), its journal line, the summary rewritten after it. */
 #define RESULTS_FREE_MIN ((uint64_t)16 << 20)
 
-static const struct storage_volume *find_volume(const struct sweep_env *env,
-						const struct plan_cell *cell)
+const struct storage_volume *sweep_find_volume(const struct sweep_env *env,
+					       const struct plan_cell *cell)
 {
 	for (size_t i = 0; i < env->n_volumes; i++)
 		if (env->volumes[i].backend == cell->backend &&
@@ -59,7 +55,7 @@ static const struct storage_volume *find_volume(const struct sweep_env *env,
  * timeout, and a full reset of its volume. */
 static unsigned run_extra_seconds(const struct sweep_env *env, const struct plan_cell *cell)
 {
-	const struct storage_volume *vol = find_volume(env, cell);
+	const struct storage_volume *vol = sweep_find_volume(env, cell);
 
 	return env->plan->profile.guest.timeout +
 	       (vol ? watchdog_extra_for_bytes(vol->size) : 0);
@@ -86,7 +82,7 @@ static void drop_page_cache(void)
 
 /* RESULTS_DIR/console/run-NNNN.EXT, NNNN the run's position: its
  * console log (log), its acknowledgements (acks). */
-static void run_file(const char *results_dir, unsigned position, const char *ext,
+void sweep_run_file(const char *results_dir, unsigned position, const char *ext,
 		     char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/console/run-%04u.%s", results_dir, position, ext);
@@ -110,7 +106,7 @@ static int read_console(const char *path, char **ret, size_t *ret_len)
 	return 0;
 }
 
-static void set_status(struct journal_run *jr, const char *status,
+void sweep_set_status(struct journal_run *jr, const char *status,
 		       const char *message)
 {
 	snprintf(jr->status, sizeof(jr->status), "%s", status);
@@ -119,11 +115,9 @@ static void set_status(struct journal_run *jr, const char *status,
 		 (int)sizeof(jr->message) - 1, message);
 }
 
-/* After a durability run's crash: its acknowledged records read back from
- * the volume and counted into RES, or the run failed with the reason. */
-static int check_durability(const struct storage_volume *vol, uint64_t acks,
-			    double ack_seconds, uint64_t run_id, const char *text,
-			    size_t len, struct journal_run *jr, struct results *res)
+int sweep_check_durability(const struct storage_volume *vol, uint64_t acks,
+			   double ack_seconds, uint64_t run_id, const char *text, size_t len,
+			   struct journal_run *jr, struct results *res)
 {
 	static const char *const lost_as[_RECORD_STATE_MAX] = {
 		[RECORD_MISSING] = "lost_missing", [RECORD_STALE] = "lost_stale",
@@ -135,12 +129,12 @@ static int check_durability(const struct storage_volume *vol, uint64_t acks,
 	memset(res, 0, sizeof(*res));
 	res->status = -1;
 	if (durability_layout_parse(text, len, &layout) < 0) {
-		set_status(jr, "bad-output", "no RECORDS line from the guest");
+		sweep_set_status(jr, "bad-output", "no RECORDS line from the guest");
 		return 0;
 	}
 	r = durability_check(vol->path, vol->format, &layout, run_id, acks, &count);
 	if (r < 0) {
-		set_status(jr, "failed", *log_last_error() ? log_last_error()
+		sweep_set_status(jr, "failed", *log_last_error() ? log_last_error()
 							   : "cannot read the records back");
 		return 0;
 	}
@@ -184,8 +178,7 @@ struct crash_point {
 	struct hostcrash crash; /* cell, index, position and reset filled */
 };
 
-/* Seconds since the epoch, to the nanosecond the clock gives. */
-static double realtime_seconds(void)
+double sweep_realtime_seconds(void)
 {
 	struct timespec ts;
 
@@ -204,7 +197,7 @@ static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
 	cp->crash.ack_seconds = ack_seconds;
 	cp->crash.run_seconds = cp->jr->phases.reset + cp->jr->phases.page_cache +
 				monotonic_seconds() - cp->guest_started;
-	cp->crash.crashed_at = realtime_seconds();
+	cp->crash.crashed_at = sweep_realtime_seconds();
 	r = records_line(cp->console_log, &cp->crash.records);
 	if (r < 0)
 		return log_error_errno(r, "no RECORDS line on '%s' at the crash point",
@@ -245,7 +238,7 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	uint64_t run_id = durability_run_id(p->sweep.seed, pr->position);
 	if (durable && p->workload.crash == CRASH_HOST && env->results_in_ram) {
 		snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(CRASH_HOST));
-		set_status(jr, "failed", "crash = host needs RESULTS on a disk that survives "
+		sweep_set_status(jr, "failed", "crash = host needs RESULTS on a disk that survives "
 					 "the reboot; here they are in RAM (no RESULTS "
 					 "partition): the host was not crashed");
 		return 0;
@@ -268,8 +261,8 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	if (r < 0)
 		return log_error_errno(r, "cannot build the guest command line");
 	snprintf(name, sizeof(name), "buildapp-r%u", pr->position);
-	run_file(env->results_dir, pr->position, "log", log_path, sizeof(log_path));
-	run_file(env->results_dir, pr->position, "acks", ack_path, sizeof(ack_path));
+	sweep_run_file(env->results_dir, pr->position, "log", log_path, sizeof(log_path));
+	sweep_run_file(env->results_dir, pr->position, "acks", ack_path, sizeof(ack_path));
 	struct vm_spec spec = {
 		.name = name,
 		.kernel = env->kernel,
@@ -334,207 +327,23 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 			 vr.qcow2_cache_known ? "qemu command line" : "asked");
 	}
 	if (vr.status != VM_OK) {
-		set_status(jr, vm_status_name(vr.status), vr.message);
+		sweep_set_status(jr, vm_status_name(vr.status), vr.message);
 		/* Whatever the guest printed before it died is still parsed. */
 	}
 	if (read_console(log_path, &text, &len) < 0) {
 		if (vr.status == VM_OK)
-			set_status(jr, "failed", "no console log");
+			sweep_set_status(jr, "failed", "no console log");
 		return 0;
 	}
 	r = results_parse(text, len, cell->workload, res);
 	snprintf(jr->guest_kernel, sizeof(jr->guest_kernel), "%s", res->kernel);
 	if (durable)
-		return vr.status == VM_OK ? check_durability(vol, vr.acks, vr.ack_seconds,
+		return vr.status == VM_OK ? sweep_check_durability(vol, vr.acks, vr.ack_seconds,
 							     run_id, text, len, jr, res)
 					  : 0;
 	if (r < 0 && vr.status == VM_OK)
-		set_status(jr, r == -EIO ? "guest-error" : "bad-output",
+		sweep_set_status(jr, r == -EIO ? "guest-error" : "bad-output",
 			   res->error[0] ? res->error : "no results from the guest");
-	return 0;
-}
-
-static int run_host_bench(const struct sweep_env *env, const struct plan_run *pr,
-			  const struct storage_volume *vol,
-			  struct journal_run *jr, struct results *res)
-{
-	const struct profile *p = &env->plan->profile;
-	const struct plan_cell *cell = &env->plan->cells[pr->cell];
-	char log_path[PATH_MAX];
-	struct imgbench_opts opts = {
-		.count = p->workload.bench_count,
-		.step = p->workload.bench_step,
-		.cache_size = vol->format == IMAGE_FORMAT_QCOW2
-				      ? qcow2cache_size(cell->l2_cache, vol->cluster_size)
-				      : 0,
-		.format = image_format_name(vol->format),
-		.cache = cache_mode_name(cell->cache),
-		.depth = p->workload.bench_depth,
-		.write = p->workload.bench_write,
-		.flush_interval = p->workload.bench_flush_interval,
-		.log = log_path,
-	};
-
-	run_file(env->results_dir, pr->position, "log", log_path, sizeof(log_path));
-	log_clear_last_error();
-	if (imgbench_run(vol->path, &opts, res) < 0)
-		set_status(jr, "failed", *log_last_error() ? log_last_error()
-							   : "qemu-img bench failed");
-	/* qemu-img bench without -w opens the volume read-only (O_RDONLY,
-	 * whether it ends well or not): the volume is still what the reset
-	 * before made it, and the next run's reset is none.  Its writes
-	 * (-w) are not tracked: the next reset is full. */
-	if (opts.write)
-		volreset_note(vol, NULL);
-	else
-		volreset_note_pristine(vol);
-	jr->boot_seconds = NAN; /* no guest */
-	if (vol->format == IMAGE_FORMAT_QCOW2) {
-		jr->qcow2_cache_known = true;
-		jr->qcow2_cache_size = opts.cache_size;
-		snprintf(jr->qcow2_cache_source, sizeof(jr->qcow2_cache_source),
-			 "qemu-img arguments");
-	}
-	return 0;
-}
-
-/* The guest's filesystem on VOL, mounted at DIR on the host: the LV
- * itself, or an image file through a loop device.  With TRACK, what is
- * written to the device from before the mount on is traced (*RET_TRACE;
- * NULL when it cannot be: the run goes on, its reset is the full one). */
-static int mount_volume(const struct storage_volume *vol, const char *dir,
-			bool track, struct blocktrace **ret_trace)
-{
-	char *modprobe[] = {"modprobe", "-q", "loop", NULL};
-	char *losetup[] = {"losetup", "--find", "--show", (char *)vol->path, NULL};
-	_cleanup_free_ char *out = NULL;
-	char dev[PATH_MAX];
-	int r;
-
-	*ret_trace = NULL;
-	if (vol->format != IMAGE_FORMAT_RAW)
-		return log_error_code(-EINVAL, "%s: no host-native view of a %s image",
-				      vol->path, image_format_name(vol->format));
-	if (vol->block_device) {
-		snprintf(dev, sizeof(dev), "%s", vol->path);
-	} else {
-		/* The appliance loads drivers by modalias only: nothing asks
-		 * for loop before the first host cell on a file does. */
-		if (access("/dev/loop-control", F_OK) < 0)
-			tool_run(modprobe, NULL, NULL);
-		r = tool_run(losetup, NULL, &out);
-		if (r < 0)
-			return r;
-		snprintf(dev, sizeof(dev), "%s", parse_strip(out));
-	}
-	if (track && blocktrace_start(dev, ret_trace) < 0)
-		*ret_trace = NULL;
-	char *mount[] = {"mount", "-t", "ext4", dev, (char *)dir, NULL};
-	r = tool_run(mount, NULL, NULL);
-	/* Detached now, the loop device goes at the unmount (the kernel's
-	 * autoclear, as mount -o loop sets it). */
-	if (!vol->block_device) {
-		char *detach[] = {"losetup", "--detach", dev, NULL};
-		tool_run(detach, NULL, NULL);
-	}
-	if (r < 0 && *ret_trace) {
-		blocktrace_stop(*ret_trace, NULL);
-		*ret_trace = NULL;
-	}
-	return r;
-}
-
-/* What a host cell's agent printed, kept where a guest's console log
- * would be.  Best effort: the journal has the results. */
-static void save_output(const struct sweep_env *env, const struct plan_run *pr,
-			const char *out)
-{
-	char path[PATH_MAX];
-	_cleanup_fclose_ FILE *f = NULL;
-
-	run_file(env->results_dir, pr->position, "log", path, sizeof(path));
-	f = fopen(path, "we");
-	if (!f || fputs(out, f) < 0)
-		log_warning("cannot write %s: %s", path, strerror(errno));
-}
-
-/* A host-native cell: the guest agent's workload, with the guest's
- * command line, run on this host on the guest's filesystem mounted here
- * (so the tool, its parameters and its output are the guest's). */
-static int run_host_native(const struct sweep_env *env, const struct plan_run *pr,
-			   const struct storage_volume *vol,
-			   struct journal_run *jr, struct results *res)
-{
-	const struct plan_cell *cell = &env->plan->cells[pr->cell];
-	_cleanup_free_ char *cmdline = NULL, *out = NULL;
-	char dir[] = "/tmp/buildapp-host-XXXXXX";
-	struct blocktrace *trace = NULL;
-	char *argv[80];
-	size_t n = 0;
-	int r;
-
-	jr->boot_seconds = NAN; /* no guest */
-	if (!env->agent) {
-		set_status(jr, "failed", "no guest agent to run on the host");
-		return 0;
-	}
-	r = guestcmdline_build_cell(&env->plan->profile, cell, &cmdline);
-	if (r < 0)
-		return log_error_errno(r, "cannot build the workload's command line");
-	if (!mkdtemp(dir))
-		return log_error_errno(-errno, "mkdtemp");
-	argv[n++] = (char *)env->agent;
-	argv[n++] = "--host";
-	argv[n++] = dir;
-	static const char job_word[] = GUESTPROTO_PARAM_PREFIX "fio_job=";
-	_cleanup_free_ char *job = NULL;
-	for (char *save = NULL, *w = strtok_r(cmdline, " ", &save);
-	     w && n < sizeof(argv) / sizeof(argv[0]) - 1; w = strtok_r(NULL, " ", &save)) {
-		/* The job file in the guest's kit is the host's copy here. */
-		if (strncmp(w, job_word, sizeof(job_word) - 1) == 0) {
-			if (!env->job_file) {
-				set_status(jr, "failed", "no fio job file to run on the host");
-				rmdir(dir);
-				return 0;
-			}
-			if (asprintf(&job, "%s%s", job_word, env->job_file) < 0)
-				return -ENOMEM;
-			w = job;
-		}
-		argv[n++] = w;
-	}
-	argv[n] = NULL;
-	if (mount_volume(vol, dir, volreset_wants_tracking(vol), &trace) < 0) {
-		set_status(jr, "failed", "cannot mount the volume on the host");
-		rmdir(dir);
-		return 0;
-	}
-	/* A failing workload prints its ERROR line and END status=1 and
-	 * the agent exits 0: the parser reports it like a guest's. */
-	tool_run(argv, NULL, &out);
-	bool unmounted = umount2(dir, 0) == 0;
-	if (!unmounted)
-		log_warning("cannot unmount %s: %s", dir, strerror(errno));
-	/* Still mounted, the volume may be written yet: not known. */
-	if (trace && !unmounted) {
-		blocktrace_stop(trace, NULL);
-	} else if (trace) {
-		double t = monotonic_seconds();
-		struct written w = {NULL, 0, 0, 0};
-
-		if (blocktrace_stop(trace, &w) >= 0)
-			volreset_note_written(vol, &w, monotonic_seconds() - t);
-	}
-	rmdir(dir);
-	if (!out) {
-		set_status(jr, "failed", "the workload printed nothing");
-		return 0;
-	}
-	save_output(env, pr, out);
-	r = results_parse(out, strlen(out), cell->workload, res);
-	if (r < 0)
-		set_status(jr, r == -EIO ? "guest-error" : "bad-output",
-			   res->error[0] ? res->error : "no results from the workload");
 	return 0;
 }
 
@@ -601,7 +410,7 @@ static bool last_planned_on(const struct sweep_env *env, const struct plan_run *
 	for (size_t i = plan->n_runs; i-- > 0;) {
 		const struct plan_run *o = &plan->runs[i];
 
-		if (find_volume(env, &plan->cells[o->cell]) == vol)
+		if (sweep_find_volume(env, &plan->cells[o->cell]) == vol)
 			return o->cell == pr->cell && o->index == pr->index;
 	}
 	return false;
@@ -617,7 +426,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 		    const char *journal_path, struct progress *pg, bool *ret_ok)
 {
 	const struct plan_cell *cell = &env->plan->cells[pr->cell];
-	const struct storage_volume *vol = find_volume(env, cell);
+	const struct storage_volume *vol = sweep_find_volume(env, cell);
 	struct journal_run jr;
 	struct results res = {.status = -1};
 	double reset_seconds = NAN, started = monotonic_seconds(), t;
@@ -631,14 +440,14 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	jr.cell = *cell;
 	jr.index = pr->index;
 	jr.position = pr->position;
-	set_status(&jr, "ok", "");
+	sweep_set_status(&jr, "ok", "");
 	log_clear_last_error();
 	r = prepare_run(env, cell, vol, &reset_seconds, &jr);
 	t = monotonic_seconds();
 	if (r >= 0 && cell->host)
-		r = run_host_native(env, pr, vol, &jr, &res);
+		r = sweep_run_host_native(env, pr, vol, &jr, &res);
 	else if (r >= 0 && cell->workload == WORKLOAD_QEMU_IMG_BENCH)
-		r = run_host_bench(env, pr, vol, &jr, &res);
+		r = sweep_run_host_bench(env, pr, vol, &jr, &res);
 	else if (r >= 0)
 		r = run_guest(env, pr, vol, &jr, &res);
 	if (r >= 0)
@@ -651,7 +460,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	 * sweep goes on.  A signal is not. */
 	if (r < 0 && r != -EINTR && !signals_pending()) {
 		const char *why = log_last_error();
-		set_status(&jr, "failed", *why ? why : strerror(-r));
+		sweep_set_status(&jr, "failed", *why ? why : strerror(-r));
 		r = 0;
 	}
 	for (size_t i = 0; r >= 0 && i < res.n_metrics; i++)
@@ -858,130 +667,6 @@ static void progress_start(const struct plan *plan, const struct journal *done,
 	}
 }
 
-/* The run of crash file PATH, finished: its records read back and
- * counted against the acknowledgements its host made durable before it
- * crashed, journaled, and the file removed.  A run already journaled is
- * left; a file that does not belong to this plan is said and left. */
-static int finish_crash(const struct sweep_env *env, const char *path,
-			const char *journal_path, const struct journal *done)
-{
-	const struct plan *plan = env->plan;
-	struct hostcrash c;
-	struct journal_run jr;
-	struct results res = {.status = -1};
-	char ack_path[PATH_MAX];
-	uint64_t acks = 0;
-	ssize_t ci;
-	int r;
-
-	r = hostcrash_read(path, &c);
-	if (r < 0)
-		return r == -ENOMEM ? r : 0;
-	ci = plan_cell_find(plan, c.cell);
-	if (ci < 0 || journal_has_run(done, c.cell, c.index)) {
-		if (ci < 0)
-			log_warning("'%s': cell '%s' is not in this plan: left as it is",
-				    path, c.cell);
-		hostcrash_release(&c);
-		return 0;
-	}
-	const struct plan_cell *cell = &plan->cells[ci];
-	const struct storage_volume *vol = find_volume(env, cell);
-	watchdog_step(vol ? watchdog_extra_for_bytes(vol->size) : 0,
-		      "run of cell %s, run %u/%u: reading its records back after the host crash",
-		      c.cell, c.index + 1, profile_cell_runs(&plan->profile.sweep, cell->workload));
-	journal_run_init(&jr);
-	jr.cell = *cell;
-	jr.index = c.index;
-	jr.position = c.position;
-	set_status(&jr, "ok", "");
-	snprintf(jr.reset, sizeof(jr.reset), "%s", c.reset);
-	snprintf(jr.crash, sizeof(jr.crash), "%s", crash_kind_name(CRASH_HOST));
-	jr.host_crash = c.facts;
-	jr.host_crash.to_kernel_seconds = hostcrash_seconds_to_kernel(&c);
-	run_file(env->results_dir, c.position, "acks", ack_path, sizeof(ack_path));
-	log_clear_last_error();
-	r = acklog_read(ack_path, &acks);
-	if (r < 0)
-		set_status(&jr, "failed", "the acknowledgements made before the host "
-					  "crash cannot be read");
-	else if (acks != c.acks)
-		set_status(&jr, "failed", "the acknowledgements file does not hold the "
-					  "count the crash file names");
-	else if (!vol)
-		set_status(&jr, "failed", "no volume provisioned for the cell");
-	else
-		r = check_durability(vol, acks, c.ack_seconds,
-				     durability_run_id(plan->profile.sweep.seed, c.position),
-				     c.records, strlen(c.records), &jr, &res);
-	r = r == -ENOMEM ? r : 0;
-	for (size_t i = 0; r >= 0 && i < res.n_metrics; i++)
-		r = journal_run_add_metric(&jr, res.metrics[i].name, res.metrics[i].value,
-					   res.metrics[i].unit);
-	/* The run's start to its journal line, the reboot and boot included:
-	 * the crash's way back ends here, where the sweep resumes. */
-	double since = realtime_seconds() - c.crashed_at;
-	if (c.crashed_at > 0 && since >= 0) {
-		jr.host_crash.to_sweep_seconds = since;
-		if (isfinite(c.run_seconds))
-			jr.phases.total = c.run_seconds + since;
-	}
-	if (r >= 0)
-		r = journal_append(journal_path, &jr);
-	if (r >= 0 && env->result_lines)
-		sweeplines_run(env->result_lines, &jr);
-	if (r >= 0) {
-		const struct result_metric *lost = journal_run_metric(&jr, "lost");
-		char way[128], kernel[32] = "?", here[32] = "?";
-		if (isfinite(jr.host_crash.to_kernel_seconds))
-			snprintf(kernel, sizeof(kernel), "%.0f", jr.host_crash.to_kernel_seconds);
-		if (isfinite(jr.host_crash.to_sweep_seconds))
-			snprintf(here, sizeof(here), "%.0f", jr.host_crash.to_sweep_seconds);
-		snprintf(way, sizeof(way), "back by %s: %s s to the next kernel, %s s to here",
-			 c.facts.mechanism, kernel, here);
-		if (lost)
-			log_info("run of cell %s, run %u/%u: finished after the host crash (%s): "
-				 "lost %.0f of %" PRIu64 " acknowledged",
-				 cell->id, c.index + 1,
-				 profile_cell_runs(&plan->profile.sweep, cell->workload), way,
-				 lost->value, acks);
-		else
-			log_info("run of cell %s, run %u/%u: %s after the host crash (%s): %s",
-				 cell->id, c.index + 1,
-				 profile_cell_runs(&plan->profile.sweep, cell->workload), jr.status,
-				 way,
-				 jr.message);
-		unlink(path); /* the journal line holds what it said */
-	}
-	journal_run_release(&jr);
-	hostcrash_release(&c);
-	return r;
-}
-
-int sweep_finish_crashes(const struct sweep_env *env)
-{
-	char journal_path[PATH_MAX];
-	struct journal done = {.n_runs = 0};
-	char **paths = NULL;
-	size_t n = 0;
-	int r;
-
-	snprintf(journal_path, sizeof(journal_path), "%s/runs.jsonl", env->results_dir);
-	r = hostcrash_list(env->results_dir, &paths, &n);
-	if (r < 0)
-		return log_error_errno(r, "cannot list the crash files of '%s'",
-				       env->results_dir);
-	if (n > 0)
-		r = journal_read(journal_path, &done);
-	for (size_t i = 0; i < n; i++) {
-		if (r >= 0)
-			r = finish_crash(env, paths[i], journal_path, &done);
-		free(paths[i]);
-	}
-	free(paths);
-	journal_release(&done);
-	return r;
-}
 
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 {
