@@ -3,14 +3,24 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model.h"
 #include "sweeplines.h"
 
-/* The comparison whose sentence is headline TEXT, or NULL (a loss
- * answer, a question not compared, a rack's outlier). */
+/* Whether headline TEXT is SENTENCE, or SENTENCE with a loss answer
+ * joined to it ("; after a host crash ...": results.md). */
+static bool says(const char *text, const char *sentence)
+{
+	size_t n = strlen(sentence);
+	return strncmp(text, sentence, n) == 0 &&
+	       (text[n] == '\0' || strncmp(text + n, "; after a ", 10) == 0);
+}
+
+/* The comparison whose sentence headline TEXT says, or NULL (a loss
+ * answer of its own, a question not compared, a rack's outlier). */
 static const struct model_comparison *comparison_of(const struct model *mo, const char *text,
 						    const char **ret_metric)
 {
@@ -19,7 +29,7 @@ static const struct model_comparison *comparison_of(const struct model *mo, cons
 			const struct model_metric *mm = &mo->workloads[w].metrics[m];
 			for (size_t c = 0; c < mm->n_comparisons; c++)
 				if (mm->comparisons[c].sentence &&
-				    strcmp(mm->comparisons[c].sentence, text) == 0) {
+				    says(text, mm->comparisons[c].sentence)) {
 					*ret_metric = mm->name;
 					return &mm->comparisons[c];
 				}
