@@ -109,6 +109,42 @@ for url in "ftp://10.0.0.5/kits/" "http://10.0.0.5/my kits/" "http://" 'http://x
 	check "--lava-url '$url': nothing written" test ! -e "$tmp/lava-out"
 done
 
+# Host crashes by kexec asked of a kernel without kexec_file_load (its
+# config beside it says CONFIG_KEXEC_FILE is not set): exit 2 naming
+# [workload] crash_reboot, nothing written.  The control: the same kernel
+# with it set gets past that check (its build then fails on the fake
+# kernel, exit 1, not 2); and crash_reboot = firmware asks nothing of it.
+mkdir "$tmp/kx"
+: >"$tmp/kx/vmlinuz-9.9.9-kx"
+kx_profile() { # CRASH_REBOOT
+	printf '[appliance]
+name = kx
+kernel = %s
+[workload]
+kinds = durability
+crash = host
+crash_reboot = %s
+' \
+		"$tmp/kx/vmlinuz-9.9.9-kx" "$1" >"$tmp/kx.ini"
+}
+printf 'CONFIG_KEXEC=y\n# CONFIG_KEXEC_FILE is not set\n' >"$tmp/kx/config-9.9.9-kx"
+kx_profile kexec
+"$BUILDAPP" "$tmp/kx.ini" -o "$tmp/kx-out" >"$tmp/out" 2>"$tmp/err"
+check "crash_reboot = kexec with a kernel without kexec_file_load exits 2" test $? -eq 2
+check "... naming the profile, [workload] crash_reboot and the kernel's config" \
+	grep -q "^buildapp: error: profile '$tmp/kx.ini': \[workload\] crash_reboot = kexec: the kernel 9.9.9-kx has no kexec_file_load (CONFIG_KEXEC_FILE is not set in $tmp/kx/config-9.9.9-kx)" "$tmp/err"
+check "... and writes nothing" test ! -e "$tmp/kx-out"
+printf 'CONFIG_KEXEC=y\nCONFIG_KEXEC_FILE=y\n' >"$tmp/kx/config-9.9.9-kx"
+"$BUILDAPP" "$tmp/kx.ini" -o "$tmp/kx-out" >"$tmp/out" 2>"$tmp/err"
+check "control: with CONFIG_KEXEC_FILE=y the check passes (the fake kernel fails later, exit 1)" \
+	sh -c "test $? -eq 1 && ! grep -q crash_reboot '$tmp/err'"
+printf 'CONFIG_KEXEC=y\n# CONFIG_KEXEC_FILE is not set\n' >"$tmp/kx/config-9.9.9-kx"
+kx_profile firmware
+"$BUILDAPP" "$tmp/kx.ini" -o "$tmp/kx-out" >"$tmp/out" 2>"$tmp/err"
+check "control: crash_reboot = firmware asks nothing of the kernel's kexec" \
+	sh -c "test $? -eq 1 && ! grep -q crash_reboot '$tmp/err'"
+rm -rf "$tmp/kx-out"
+
 # Every command answers --help with its usage, exit 0 (readme.sh holds
 # the usage to the man page and README).
 for c in $("$BUILDAPP" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'); do
