@@ -309,6 +309,10 @@ static void prepare_host_crashes(const struct init_env *env)
 
 	if (hostcrash_plan_cost(&env->plan, crashes, sizeof(crashes)) == 0)
 		return;
+	if (sweep_host_crashes_left(&env->plan, RESULTS_DIR) == 0) {
+		log_info("host crashes: all of this plan's are made: nothing to load for them");
+		return;
+	}
 	watchdog_mark(0, "loading this kit's kernel for the host crashes");
 	if (want == CRASH_REBOOT_KEXEC)
 		esp = kitkernel_mount_boot(env->boot_disk, KEXEC_ESP, why, sizeof(why)) == 0;

@@ -84,6 +84,13 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
  * errno (reported): a run that cannot be finished is journaled failed. */
 int sweep_finish_crashes(const struct sweep_env *env);
 
+/* The host crashes PLAN still has to make with the results in
+ * RESULTS_DIR: its durability runs with crash = host neither journaled
+ * nor left by a crash for this boot to finish (a boot with none left
+ * need not ready one: hostcrash_prepare).  A journal that cannot be read
+ * counts as empty. */
+size_t sweep_host_crashes_left(const struct plan *plan, const char *results_dir);
+
 /* Whether a cell with summary C (all its journaled runs) gets one more
  * run under [sweep] target_ci and max_runs of S: not a durability cell
  * (its runs are crashes, as many as planned), fewer than max_runs runs

@@ -145,3 +145,28 @@ int sweep_finish_crashes(const struct sweep_env *env)
 	journal_release(&done);
 	return r;
 }
+
+size_t sweep_host_crashes_left(const struct plan *plan, const char *results_dir)
+{
+	char journal_path[PATH_MAX], **paths = NULL;
+	struct journal done = {.n_runs = 0};
+	size_t left = 0, pending = 0;
+
+	if (plan->profile.workload.crash != CRASH_HOST)
+		return 0;
+	snprintf(journal_path, sizeof(journal_path), "%s/runs.jsonl", results_dir);
+	if (journal_read(journal_path, &done) < 0)
+		done.n_runs = 0;
+	for (size_t i = 0; i < plan->n_runs; i++) {
+		const struct plan_cell *cell = &plan->cells[plan->runs[i].cell];
+		left += cell->workload == WORKLOAD_DURABILITY &&
+			!journal_has_run(&done, cell->id, plan->runs[i].index);
+	}
+	journal_release(&done);
+	if (hostcrash_list(results_dir, &paths, &pending) < 0)
+		pending = 0;
+	for (size_t i = 0; i < pending; i++)
+		free(paths[i]);
+	free(paths);
+	return left > pending ? left - pending : 0;
+}

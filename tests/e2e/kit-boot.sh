@@ -93,6 +93,11 @@ grep -q "boot-appliance: limit [0-9]*s (plan in $clone/out/lvm-unsafe-demo.manif
 # its firmware once, at its first boot (SeaBIOS's log).
 grep -qx 'boot-appliance: firmware boots: 1' "$work/demo.err" ||
 	fail "demo: the host crashes went through the firmware"
+# Each boot with a crash still to make loaded the kernel for it; the last
+# one, with none left, did not.
+[ "$(grep -c 'host crashes: loading this kit.s kernel and initramfs for kexec' "$work/demo.out")" -eq 6 ] &&
+	grep -q "host crashes: all of this plan's are made: nothing to load for them" "$work/demo.out" ||
+	fail "demo: the kernel was not loaded for kexec exactly where a crash was still to come"
 # PID 1 reaps: libvirt sees each QEMU gone as it exits (an unreaped
 # zombie once made every domain destroy wait 40 s, twice a run).
 ! grep -q "Failed to terminate process" "$work/demo.out" ||
