@@ -180,3 +180,19 @@ int files_read_regular(const char *path, size_t max, char **ret, size_t *ret_len
 		*ret_len = n;
 	return 0;
 }
+
+bool files_last_line(const char *path, char *buf, size_t size)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	char line[256];
+	bool any = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[strspn(line, " \t")])
+			continue;
+		snprintf(buf, size, "%s", line);
+		any = true;
+	}
+	return any;
+}

@@ -3,6 +3,7 @@
 #ifndef BUILDAPP_FILES_H
 #define BUILDAPP_FILES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -30,5 +31,11 @@ int files_remove_tree(const char *path);
  * Returns 0, -EISDIR, -EINVAL (not a regular file), -EFBIG (larger than
  * MAX) or another negative errno. */
 int files_read_regular(const char *path, size_t max, char **ret, size_t *ret_len);
+
+/* The last line of PATH with something in it but white space, without
+ * its line end, into BUF of SIZE bytes (lines longer than 255 bytes are
+ * read in pieces): what a failed tool said last on its stderr.  Returns
+ * true when there was one. */
+bool files_last_line(const char *path, char *buf, size_t size);
 
 #endif

@@ -17,6 +17,7 @@
 #include "atomicfile.h"
 #include "cleanup.h"
 #include "command.h"
+#include "files.h"
 #include "guestproto.h"
 #include "log.h"
 #include "parse.h"
@@ -73,14 +74,9 @@ static struct {
 /* The last line the failed command left in ERR_PATH, else its status. */
 static void command_failure(const char *err_path, int r, char *why, size_t len)
 {
-	_cleanup_fclose_ FILE *f = fopen(err_path, "re");
-	char line[256], last[256] = "";
+	char last[200];
 
-	while (f && fgets(line, sizeof(line), f))
-		if (line[strspn(line, " \t\n")])
-			snprintf(last, sizeof(last), "%s", line);
-	last[strcspn(last, "\n")] = '\0';
-	if (last[0])
+	if (files_last_line(err_path, last, sizeof(last)))
 		snprintf(why, len, "kexec -s -l: %s", last);
 	else if (r < 0)
 		snprintf(why, len, "kexec -s -l: %s", strerror(-r));

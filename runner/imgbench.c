@@ -10,6 +10,7 @@
 
 #include "cleanup.h"
 #include "command.h"
+#include "files.h"
 #include "log.h"
 #include "qcow2cache.h"
 
@@ -47,23 +48,6 @@ static char *image_opts(const char *image, const struct imgbench_opts *o)
 		     o->format ? o->format : "qcow2", esc, o->cache_size) < 0)
 		return NULL;
 	return s;
-}
-
-/* The last non-empty line of the file at PATH, into BUF; false: none. */
-static bool last_line(const char *path, char *buf, size_t size)
-{
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
-	char line[256];
-	bool any = false;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!*line)
-			continue;
-		snprintf(buf, size, "%s", line);
-		any = true;
-	}
-	return any;
 }
 
 int imgbench_run(const char *image, const struct imgbench_opts *o,
@@ -118,7 +102,7 @@ int imgbench_run(const char *image, const struct imgbench_opts *o,
 	r = command_check((char *const *)argv, &copts, &out);
 	if (r < 0) {
 		char last[256];
-		if (o->log && last_line(o->log, last, sizeof(last)))
+		if (o->log && files_last_line(o->log, last, sizeof(last)))
 			log_error("qemu-img bench failed: %s", last);
 		return r;
 	}
