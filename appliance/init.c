@@ -35,6 +35,7 @@
 #include "names.h"
 #include "bench.h"
 #include "keys.h"
+#include "kvmboot.h"
 #include "kitkernel.h"
 #include "parse.h"
 #include "plan.h"
@@ -295,6 +296,30 @@ static long long disk_io_errors(const char *disk)
 	return end != buf && n >= 0 ? n : -1;
 }
 
+/* This boot's guests run under TCG ([guest] accel = tcg, or a server that
+ * is itself emulated by TCG): KVM's modules, which the coldplug loaded for
+ * the CPU, go again, so that nothing makes a KVM VM.  libvirt's probe of
+ * QEMU would, and on a server emulated by TCG, KVM VMs made and destroyed
+ * wedge its kernel now and then, silently (docs/testing.md, "The virtual
+ * lab server's CPU"). */
+static void unload_kvm_for_tcg(const struct init_env *env)
+{
+	enum vm_accel accel = env->profile.guest.accel;
+	static const char *const modules[] = {"kvm_amd", "kvm_intel", "kvm"};
+
+	if (access("/dev/kvm", F_OK) < 0 ||
+	    !(accel == VM_ACCEL_TCG || (accel == VM_ACCEL_AUTO && kvmboot_host_emulated())))
+		return;
+	for (size_t i = 0; i < sizeof(modules) / sizeof(modules[0]); i++)
+		command_run((char *[]){"modprobe", "-q", "-r", (char *)modules[i], NULL}, NULL, 1);
+	if (access("/dev/kvm", F_OK) == 0)
+		log_warning("guests run under TCG here, but KVM's modules could not be unloaded: "
+			    "libvirt may still make KVM VMs");
+	else
+		log_info("guests run under TCG here (%s): KVM's modules unloaded",
+			 accel == VM_ACCEL_TCG ? "[guest] accel = tcg" : "this server is emulated by TCG");
+}
+
 #define KEXEC_ESP "/run/buildapp-esp"
 
 /* A plan with host crashes coming back by kexec loads the kernel and the
@@ -378,6 +403,7 @@ static int run_sweep(struct init_env *env)
 		.results_in_ram = env->in_ram,
 		.result_lines = stdout,
 	};
+	unload_kvm_for_tcg(env);
 	prepare_host_crashes(env);
 	log_clear_last_error();
 	env->io_errors_before = disk_io_errors(env->target.name);

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -78,6 +81,27 @@ static bool kvm_probe(void)
 	if (vm < 0)
 		return false;
 	return kvm_run_probe(fd, vm);
+}
+
+bool kvmboot_host_emulated(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char vendor[13];
+
+	/* The hypervisor bit, then its vendor leaf. */
+	__cpuid(1, a, b, c, d);
+	if (!(c & (1u << 31)))
+		return false;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &c, 4);
+	memcpy(vendor + 8, &d, 4);
+	vendor[12] = '\0';
+	return strcmp(vendor, "TCGTCGTCGTCG") == 0;
+#else
+	return false;
+#endif
 }
 
 bool kvmboot_dev_usable(void)
@@ -186,7 +210,7 @@ int kvmboot_decide(void)
 		return accel;
 	if (accel == KVMBOOT_ACCEL_KVM)
 		return KVMBOOT_KVM;
-	if (accel == KVMBOOT_ACCEL_TCG || !kvmboot_dev_usable())
+	if (accel == KVMBOOT_ACCEL_TCG || kvmboot_host_emulated() || !kvmboot_dev_usable())
 		return KVMBOOT_TCG;
 	switch (kvmboot_cached()) {
 	case 1:

@@ -23,6 +23,13 @@ enum kvmboot_accel {
  * is none of auto, kvm, tcg. */
 int kvmboot_env_accel(void);
 
+/* True when this host is itself a guest of QEMU's TCG (CPUID's hypervisor
+ * leaf says "TCGTCGTCGTCG"): a virtual lab server.  Its KVM is TCG's
+ * emulation of SVM, where a nested guest never finished a run and KVM
+ * VMs made and destroyed now and then wedge the kernel (docs/testing.md):
+ * kvmboot_decide answers TCG there. */
+bool kvmboot_host_emulated(void);
+
 /* True when this process can really use KVM: /dev/kvm opens, and a VM
  * with one vCPU runs a few real-mode instructions (the node alone proves
  * nothing in containers and nested guests).  Not proof that a Linux guest
@@ -34,8 +41,9 @@ enum kvmboot_answer {
 	KVMBOOT_KVM,
 	KVMBOOT_KVM_UNCHECKED, /* usable, but no kernel was booted under it yet */
 };
-/* The one rule: BUILDAPP_ACCEL=kvm|tcg when set; else TCG when
- * kvmboot_dev_usable() is false; else the answer kept for this host boot
+/* The one rule: BUILDAPP_ACCEL=kvm|tcg when set; else TCG on a host
+ * emulated by TCG (kvmboot_host_emulated) or where kvmboot_dev_usable()
+ * is false; else the answer kept for this host boot
  * (kvmboot_cached); else KVMBOOT_KVM_UNCHECKED: the caller boots a kernel
  * its own way (kvmboot_probe, or the runner's check through libvirt) and
  * keeps the answer (kvmboot_remember).  Returns the enum kvmboot_answer

@@ -23,9 +23,8 @@
 # and the number of firmware boots is printed at the end: a kit whose
 # host crashes come back by kexec goes through the firmware once.
 # --cpu is the server's QEMU CPU model: default max under KVM, and
-# max,erms=off,fsrm=off,svm=off,vmx=off under TCG, where its nested guests
-# then start about three times as fast (scripts/bench-nested-cpu.sh) and
-# never under a KVM of the server's own (docs/testing.md).
+# max,erms=off,fsrm=off under TCG, where its nested guests then start
+# about three times as fast (scripts/bench-nested-cpu.sh).
 # --secure-boot is UEFI with Secure Boot enforcing (OVMF's secboot code
 # with Microsoft's keys enrolled).  --cdrom boots IMAGE (NAME.iso) from
 # a CD drive, with a USB stick holding a RESULTS partition plugged in,
@@ -241,18 +240,14 @@ machine=q35
 # its own translated code in, freed and then cleared for the next one)
 # takes its slow path.  With the byte-wise forms a nested guest's QEMU
 # took 10-17 s to start after the first run of a sweep, 3-5 s without
-# them (scripts/bench-nested-cpu.sh).  Nor does it offer SVM (or VMX):
-# with TCG's SVM the server loads kvm_amd, libvirt's probe of QEMU
-# creates a KVM VM, and creating and destroying KVM VMs there wedges the
-# server's kernel now and then, both vCPUs busy and nothing on the
-# console, not even a lockup report (seen twice between lvcreate and the
-# sweep's first run; two loops of `qemu-system-x86_64 -M none -accel kvm`
-# in such a server wedged it within ten VMs).  A guest nested under that
-# KVM never finished a run anyway: the server's guests run under TCG.
-# A KVM server gets the host's CPU as it is.
+# them (scripts/bench-nested-cpu.sh).  It still offers SVM: with svm=off
+# a static glibc program (busybox) aborts in _dl_get_origin on such a
+# server.  The kit, seeing itself emulated, unloads KVM instead
+# (docs/testing.md, "The virtual lab server's CPU").  A KVM server gets
+# the host's CPU as it is.
 if [ -z "$cpu" ]; then
 	cpu=max
-	[ "$accel" = kvm ] || cpu=max,erms=off,fsrm=off,svm=off,vmx=off
+	[ "$accel" = kvm ] || cpu=max,erms=off,fsrm=off
 fi
 set -- -accel "$accel" -M "$machine" -m "$memory" -smp "$smp" -cpu "$cpu" \
 	-nodefaults -display none $reboot -serial stdio \
