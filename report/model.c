@@ -378,6 +378,7 @@ static void hosts_from(json_object *a, struct model *m, bool *oom)
 		h->info = json_object_get(member(o, "info"));
 		h->runs = count(o, "runs");
 		h->failed = count(o, "failed");
+		h->planned = count(o, "planned_runs");
 		if ((e = member(o, "efficiency"))) {
 			h->has_efficiency = true;
 			h->efficiency = (struct model_efficiency){

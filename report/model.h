@@ -185,6 +185,8 @@ struct model_host {
 	/* The bundle's host.json as it was read (a reference), or NULL. */
 	struct json_object *info;
 	unsigned runs, failed;
+	/* The runs its plan.json holds (total_runs); 0: no plan in the bundle. */
+	unsigned planned;
 	bool has_efficiency;
 	struct model_efficiency efficiency;
 };

@@ -281,6 +281,8 @@ static json_object *hosts_json(const struct model *m)
 		add(o, "info", json_object_get(h->info));
 		add(o, "runs", json_object_new_int64(h->runs));
 		add(o, "failed", json_object_new_int64(h->failed));
+		if (h->planned)
+			add(o, "planned_runs", json_object_new_int64(h->planned));
 		if (h->has_efficiency) {
 			e = json_object_new_object();
 			add(e, "ratio", jsonget_new_number(h->efficiency.ratio));

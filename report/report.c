@@ -526,6 +526,10 @@ static int hosts_fill(const struct builder *bd)
 		h->info = json_object_get(bu->host);
 		h->runs = (unsigned)bu->j.n_runs;
 		h->failed = (unsigned)failed;
+		json_object *total = NULL;
+		if (bu->plan && json_object_object_get_ex(bu->plan, "total_runs", &total) &&
+		    json_object_is_type(total, json_type_int) && json_object_get_int64(total) > 0)
+			h->planned = (unsigned)json_object_get_int64(total);
 		h->has_efficiency = efficiency_of(bu->timings, &h->efficiency);
 	}
 	return 0;

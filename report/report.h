@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 struct model;
+struct model_host;
 
 enum report_format {
 	REPORT_HTML = 1 << 0,
@@ -74,5 +75,9 @@ void report_write_answer_lines(const struct model *report, FILE *f);
 void report_write_answers(const struct model *report, FILE *f);
 /* Where REPORT's answers were measured: "on SRV-A", "on 3 servers". */
 void report_answers_where(const struct model *report, char *buf, size_t size);
+/* Whether HOST's journal holds fewer runs than its plan (a sweep stopped
+ * before its end: the server powered off, a stick pulled, a timeout);
+ * if so, the sentence that says so, in BUF. */
+bool report_host_unfinished(const struct model_host *host, char *buf, size_t size);
 
 #endif

@@ -328,8 +328,13 @@ static int write_hosts(xmlTextWriterPtr w, const struct model *mo)
 		XW(report_html_element(w, "h3", NULL, h->label ? h->label : "host"));
 		XW(xmlwrite_start(w, "dl"));
 		XW(dl_item(w, "bundle", h->source, "hash"));
-		snprintf(buf, sizeof(buf), "%u, %u failed", h->runs, h->failed);
-		XW(dl_item(w, "runs", buf, h->failed ? "differs" : NULL));
+		if (h->planned)
+			snprintf(buf, sizeof(buf), "%u (plan: %u), %u failed", h->runs,
+				 h->planned, h->failed);
+		else
+			snprintf(buf, sizeof(buf), "%u, %u failed", h->runs, h->failed);
+		XW(dl_item(w, "runs", buf,
+			   h->failed || h->runs < h->planned ? "differs" : NULL));
 		XW(write_efficiency(w, h));
 		if (h->info && json_object_is_type(h->info, json_type_object))
 			XW(write_host_info(w, h->info));
@@ -743,6 +748,11 @@ static int write_page(xmlTextWriterPtr w, const struct model *mo)
 	XW(xmlwrite_start(w, "header"));
 	XW(report_html_element(w, "h1", NULL, title));
 	XW(report_html_element(w, "p", "method", mo->method ?: ""));
+	for (size_t i = 0; i < mo->n_hosts; i++) {
+		char unfinished[320];
+		if (report_host_unfinished(&mo->hosts[i], unfinished, sizeof unfinished))
+			XW(report_html_element(w, "p", "differs", unfinished));
+	}
 	XW(xmlwrite_end_full(w));
 	XW(write_answers(w, mo));
 	XW(write_baseline(w, mo));

@@ -44,8 +44,10 @@ static void text_hosts(const struct model *mo, FILE *f)
 	fprintf(f, "\n== Hosts ==\n");
 	for (size_t k = 0; k < mo->n_hosts; k++) {
 		const struct model_host *h = &mo->hosts[k];
-		fprintf(f, "%s (%s): %d runs, %d failed", str(h->label), str(h->source),
-			(int)h->runs, (int)h->failed);
+		fprintf(f, "%s (%s): %u runs", str(h->label), str(h->source), h->runs);
+		if (h->planned)
+			fprintf(f, " (plan: %u)", h->planned);
+		fprintf(f, ", %u failed", h->failed);
 		/* host.json's own members, as it holds them. */
 		for (size_t i = 0; h->info && i < sizeof fields / sizeof fields[0]; i++) {
 			json_object *v = NULL;
@@ -176,6 +178,17 @@ void report_answers_where(const struct model *mo, char *buf, size_t size)
 		snprintf(buf, size, "on %zu servers", mo->n_hosts);
 }
 
+bool report_host_unfinished(const struct model_host *h, char *buf, size_t size)
+{
+	if (!h->planned || h->runs >= h->planned)
+		return false;
+	snprintf(buf, size,
+		 "%s did not finish its sweep: its journal holds %u of the %u runs its plan "
+		 "holds; what follows is from the runs it made",
+		 str(h->label), h->runs, h->planned);
+	return true;
+}
+
 void report_write_answers(const struct model *mo, FILE *f)
 {
 	char where[160];
@@ -202,6 +215,9 @@ static int write_txt(const struct model *mo, FILE *f)
 			fprintf(f, "Sweep efficiency of %s: %.2f (%.0f s measuring in %.0f s "
 				"of wall time)\n", str(h->label), h->efficiency.ratio,
 				h->efficiency.measured_seconds, h->efficiency.wall_seconds);
+		char unfinished[320];
+		if (report_host_unfinished(h, unfinished, sizeof unfinished))
+			fprintf(f, "Unfinished: %s.\n", unfinished);
 	}
 	fprintf(f, "\n");
 	report_write_answers(mo, f);

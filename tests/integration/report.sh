@@ -147,6 +147,27 @@ check "plans that differ: the keys are listed" \
 check "plans that differ: the baseline key too" \
 	grep -q '^p3: \[report\] baseline = "" (first bundle: "cache:unsafe")$' "$tmp/p3out/report.txt"
 
+# A sweep that stopped before its end (its server powered off, its stick
+# pulled): the report says how many of the plan's runs it holds, in
+# every format; a bundle with all of them says nothing of the kind.
+cp -r "$tmp/a" "$tmp/cut10"
+printf '[appliance]\ninclude = %s/profiles/ci-smoke.ini\n[sweep]\nruns = 10\n' "$TOP" >"$tmp/p10.ini"
+"$BUILDAPP" plan --json "$tmp/p10.ini" >"$tmp/cut10/plan.json"
+planned=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["total_runs"])' "$tmp/cut10/plan.json")
+"$BUILDAPP" report "$tmp/cut10" -o "$tmp/cutout" 2>/dev/null
+check "unfinished: report.txt says so under the title" \
+	grep -q "^Unfinished: cut10 did not finish its sweep: its journal holds 20 of the $planned runs its plan holds; what follows is from the runs it made\.$" \
+	"$tmp/cutout/report.txt"
+check "unfinished: the host line counts the planned runs" \
+	grep -q "^cut10 (.*): 20 runs (plan: $planned), 1 failed" "$tmp/cutout/report.txt"
+check "unfinished: report.json has planned_runs" \
+	python3 -c 'import json, sys; h = json.load(open(sys.argv[1]))["hosts"][0]; sys.exit(not (h["runs"] == 20 and h["planned_runs"] == int(sys.argv[2])))' \
+	"$tmp/cutout/report.json" "$planned"
+check "unfinished: report.html says so in its header" \
+	grep -q '<p class="differs">cut10 did not finish its sweep: its journal holds 20 of the' "$tmp/cutout/report.html"
+check "finished: no such line when the journal holds the plan's runs" \
+	sh -c '! grep -q "^Unfinished" "$1" && grep -q "^p (.*): 20 runs (plan: 8), " "$1"' - "$tmp/pout/report.txt"
+
 # Bad input: exit 2, one message, nothing written.
 bad() { # description, expected message, INPUT...
 	bdesc=$1 msg=$2
