@@ -77,7 +77,7 @@ void report_write_answers(const struct model *report, FILE *f);
 void report_answers_where(const struct model *report, char *buf, size_t size);
 /* Whether HOST's journal holds fewer runs than its plan (a sweep stopped
  * before its end: the server powered off, a stick pulled, a timeout);
- * if so, the sentence that says so, in BUF. */
+ * if so, the sentence that says so, in BUF (BUF may be NULL with SIZE 0). */
 bool report_host_unfinished(const struct model_host *host, char *buf, size_t size);
 
 #endif

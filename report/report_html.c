@@ -334,7 +334,7 @@ static int write_hosts(xmlTextWriterPtr w, const struct model *mo)
 		else
 			snprintf(buf, sizeof(buf), "%u, %u failed", h->runs, h->failed);
 		XW(dl_item(w, "runs", buf,
-			   h->failed || h->runs < h->planned ? "differs" : NULL));
+			   h->failed || report_host_unfinished(h, NULL, 0) ? "differs" : NULL));
 		XW(write_efficiency(w, h));
 		if (h->info && json_object_is_type(h->info, json_type_object))
 			XW(write_host_info(w, h->info));
