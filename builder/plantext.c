@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hostcrash.h"
+#include "jobfile.h"
 #include "keys.h"
 #include "parse.h"
 #include "questions.h"
@@ -129,6 +130,7 @@ int plantext_write(const struct plan *plan, FILE *f)
 		durable += plan->cells[i].workload == WORKLOAD_DURABILITY;
 	write_profile_text(&plan->profile, f);
 	write_cache_table(plan, f);
+	jobfile_describe(&plan->profile, f);
 	if (durable && crashes != s->runs)
 		fprintf(f, "\nMatrix: %zu cells: %zu x %u runs, %zu durability cell%s x %u runs "
 			"(durability_runs) = %zu runs", plan->n_cells, plan->n_cells - durable,

@@ -555,6 +555,9 @@ psync_ok:
 	if (w->fio_ioengine != AXIS_BIT(FIO_IOENGINE_AUTO) &&
 	    (r = jobfile_check_engines(&st->profile, GUESTPROTO_FIO, why, sizeof(why))) < 0)
 		return bad_key(st, "workload", "fio_ioengine", why);
+	r = jobfile_check_steadystate(&st->profile, GUESTPROTO_FIO, why, sizeof(why));
+	if (r < 0)
+		return bad_key(st, "workload", "fio_steadystate", why);
 	if (built_in)
 		return 0;
 	r = resolve_job_path(st);

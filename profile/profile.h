@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "fioargs.h"
 
 #define PROFILE_NAME_MAX 64
 #define PROFILE_STR_MAX 256
@@ -191,7 +192,11 @@ struct profile_workload {
 	uint64_t fio_size;
 	bool fio_direct;
 	unsigned fio_fsync; /* fsync every N writes; 0: never */
-	unsigned fio_runtime; /* seconds; 0: until fio_size is done */
+	unsigned fio_runtime; /* seconds, time_based; 0: until fio_size is done */
+	unsigned fio_ramp;    /* fio's ramp_time, seconds; 0: none */
+	char fio_steadystate[FIOARGS_SS_MAX]; /* fio's steadystate= spec; "": none */
+	unsigned fio_ss_duration; /* ss_dur, seconds */
+	unsigned fio_ss_ramp;     /* ss_ramp, seconds */
 	uint64_t bonnie_size;
 	bool bonnie_fast;    /* -f: no per-character tests */
 	uint64_t dd_bs;
@@ -277,6 +282,9 @@ bool cache_mode_allows_native_aio(enum cache_mode mode);
 /* True for rw and randrw: fio_rwmixread means something only there. */
 bool fio_rw_mixed(enum fio_rw rw);
 /* fio's engine for ENGINE at IODEPTH: auto is psync at 1, libaio above. */
+/* The fio settings of P every job gets unless it sets them itself
+ * (lib/fioargs.h). */
+void profile_fioargs(const struct profile *p, struct fioargs *ret);
 enum fio_ioengine fio_ioengine_resolve(enum fio_ioengine engine, uint64_t iodepth);
 /* Whether the sweep adds runs after the planned ones: [sweep] target_ci
  * set and max_runs above runs. */
