@@ -76,3 +76,11 @@ void profile_fioargs(const struct profile *p, struct fioargs *ret)
 				.ss_dur = w->fio_ss_duration, .ss_ramp = w->fio_ss_ramp};
 	snprintf(ret->ss, sizeof(ret->ss), "%s", w->fio_steadystate);
 }
+
+bool profile_host_cells_direct(const struct profile *p)
+{
+	for (int m = 0; m < _CACHE_MAX; m++)
+		if ((p->guest.cache & AXIS_BIT(m)) && cache_mode_flags(m).direct)
+			return true;
+	return false;
+}

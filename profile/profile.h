@@ -281,10 +281,14 @@ struct cache_flags cache_mode_flags(enum cache_mode mode);
 bool cache_mode_allows_native_aio(enum cache_mode mode);
 /* True for rw and randrw: fio_rwmixread means something only there. */
 bool fio_rw_mixed(enum fio_rw rw);
-/* fio's engine for ENGINE at IODEPTH: auto is psync at 1, libaio above. */
+/* Whether P's host-native cells open image files with direct I/O: when
+ * a cache mode of its guests bypasses the host's page cache (none,
+ * directsync), the host cells they are compared with do too. */
+bool profile_host_cells_direct(const struct profile *p);
 /* The fio settings of P every job gets unless it sets them itself
  * (lib/fioargs.h). */
 void profile_fioargs(const struct profile *p, struct fioargs *ret);
+/* fio's engine for ENGINE at IODEPTH: auto is psync at 1, libaio above. */
 enum fio_ioengine fio_ioengine_resolve(enum fio_ioengine engine, uint64_t iodepth);
 /* Whether the sweep adds runs after the planned ones: [sweep] target_ci
  * set and max_runs above runs. */
