@@ -78,8 +78,12 @@ static int check_reached(struct check *c, const struct profile *p, const struct 
 		if (strcmp(keys_format(p, k, a, sizeof(a)), keys_format(&def, k, b, sizeof(b))) == 0)
 			continue;
 		bool reached = false;
-		for (size_t j = 0; j < s->n_jobs && !reached; j++)
-			reached = takes(&s->jobs[j], keys[i].knob, keys[i].var);
+		for (size_t j = 0; j < s->n_jobs && !reached; j++) {
+			const struct jobscan_setting *d = &s->jobs[j].knob[JOBKNOB_SS_DUR];
+			reached = takes(&s->jobs[j], keys[i].knob, keys[i].var) &&
+				  !(keys[i].knob == JOBKNOB_SS && d->line && d->var < 0 &&
+				    strspn(d->value, "0") == strlen(d->value));
+		}
 		if (!reached)
 			return refuse(c, s->jobs[0].knob[keys[i].knob].line,
 				      "[workload] %s = %s reaches no job: each sets %s itself "
@@ -568,7 +572,10 @@ static void describe_job(const struct profile *p, const struct jobscan_job *j,
 		is_zero(ramp) ? "none" : ramp,
 		!is_zero(ramp) && strspn(ramp, "0123456789") == strlen(ramp) ? " s" : "",
 		source(j, JOBKNOB_RAMP, "fio_ramp", src[3], sizeof(src[3])));
-	if (*ss)
+	const struct jobscan_setting *dur = &j->knob[JOBKNOB_SS_DUR];
+	if (*ss && dur->line && dur->var < 0 && is_zero(dur->value))
+		fprintf(f, "; no steady state (ss_dur=0, line %u)", dur->line);
+	else if (*ss)
 		fprintf(f, "; steady state %s (%s)", ss,
 			source(j, JOBKNOB_SS, "fio_steadystate", src[4], sizeof(src[4])));
 	fputc('\n', f);

@@ -88,8 +88,8 @@ static const struct option {
 	/* time and rate */
 	{"runtime", KNOB, JOBKNOB_RUNTIME}, {"timeout", KNOB, JOBKNOB_RUNTIME},
 	{"time_based", KNOB, JOBKNOB_TIME_BASED}, {"ramp_time", KNOB, JOBKNOB_RAMP},
-	{"steadystate", KNOB, JOBKNOB_SS}, {"ss", KNOB, JOBKNOB_SS}, {"ss_dur", PLAIN, 0},
-	{"steadystate_duration", PLAIN, 0}, {"ss_ramp", PLAIN, 0},
+	{"steadystate", KNOB, JOBKNOB_SS}, {"ss", KNOB, JOBKNOB_SS}, {"ss_dur", KNOB, JOBKNOB_SS_DUR},
+	{"steadystate_duration", KNOB, JOBKNOB_SS_DUR}, {"ss_ramp", PLAIN, 0},
 	{"steadystate_ramp_time", PLAIN, 0}, {"thinktime", PLAIN, 0},
 	{"thinktime_spin", PLAIN, 0}, {"thinktime_blocks", PLAIN, 0},
 	{"thinktime_blocks_type", PLAIN, 0}, {"thinktime_iotime", PLAIN, 0},

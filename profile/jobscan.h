@@ -32,6 +32,7 @@ enum jobscan_knob {
 	JOBKNOB_IODEPTH,
 	JOBKNOB_RW,         /* rw, readwrite */
 	JOBKNOB_SS,         /* steadystate, ss */
+	JOBKNOB_SS_DUR,     /* ss_dur, steadystate_duration: 0 turns it off */
 	_JOBKNOB_MAX
 };
 

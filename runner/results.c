@@ -237,6 +237,20 @@ static json_object *fio_jobs(const char *out, json_object **ret_root, struct res
 	return jobs;
 }
 
+/* Whether a metric from index FROM on is PREFIX_read_... or
+ * PREFIX_write_... */
+static bool results_find_prefixed(const struct results *r, size_t from, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (size_t i = from; i < r->n_metrics; i++)
+		if (strncmp(r->metrics[i].name, prefix, n) == 0 &&
+		    (strncmp(r->metrics[i].name + n, "_read_", 6) == 0 ||
+		     strncmp(r->metrics[i].name + n, "_write_", 7) == 0))
+			return true;
+	return false;
+}
+
 /* fio's steadystate of JOB, when it had one. */
 static void fio_steady(json_object *job, const char *prefix, struct results *r)
 {
@@ -272,12 +286,13 @@ static int fio_job_metrics(json_object *job, const char *prefix, struct results 
 	}
 	if ((e = fio_direction(job, prefix, "read", r)) < 0 ||
 	    (e = fio_direction(job, prefix, "write", r)) < 0 ||
-	    (before == r->n_metrics ? 0 : (e = fio_sync(job, prefix, r))) < 0) {
+	    (e = fio_sync(job, prefix, r)) < 0) {
 		set_error(r, e == -ENOSPC ? "fio output has more metrics than a run keeps"
 					  : "fio output lacks iops, bw, clat_ns or lat_ns");
 		return e;
 	}
-	if (r->n_metrics == before) {
+	/* Syncs alone are not I/O: a job reports reads or writes. */
+	if (!results_find_prefixed(r, before, prefix)) {
 		set_error(r, "fio did no I/O");
 		return -EBADMSG;
 	}
