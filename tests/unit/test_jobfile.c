@@ -305,6 +305,10 @@ static void test_steadystate_key(void **state)
 		       NULL, "t.ini:4: [workload] fio_steadystate: 'lat:5%': a steadystate spec is "
 			     "iops, iops_slope, bw or bw_slope",
 		       NULL);
+	/* Checked even where no cell runs fio. */
+	expect_refused("[workload]\nkinds = dd\nfio_steadystate = nonsense\n", NULL,
+		       "t.ini:3: [workload] fio_steadystate: 'nonsense': a steadystate spec is",
+		       NULL);
 	expect_refused("[workload]\nkinds = fio\nfio_steadystate = iops_slope:0.1%\n"
 		       "fio_steadystate_duration = 10\n",
 		       NULL, "[workload] fio_steadystate: 'iops_slope:0.1%' needs "
