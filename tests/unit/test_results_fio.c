@@ -18,6 +18,7 @@
 
 #include "cleanup.h"
 #include "journal.h"
+#include "jobscan.h"
 #include "results.h"
 #include "testfile.h"
 
@@ -179,6 +180,54 @@ static void names_that_extend_another(void **state)
 	}
 }
 
+/* Every pair of job names the profile's check accepts, the parser
+ * accepts, each job's metrics under names no other job's have: names
+ * that are another's plus '_' and a direction or a metric's word. */
+static void every_name_pair(void **state)
+{
+	static const char *const names[] = {"a", "a_read", "a_write", "a_sync", "a_sync_lat",
+					    "a_read_lat", "a_read_read", "read", "sync", "a-b"};
+	static const char job[] =
+		"{\"jobname\":\"%s\",\"read\":{\"total_ios\":1,\"iops\":1,\"bw\":1,"
+		"\"clat_ns\":{\"N\":1,\"mean\":1,\"percentile\":{\"99.000000\":1}},"
+		"\"lat_ns\":{\"N\":1,\"mean\":1}},\"write\":{\"total_ios\":1,\"iops\":1,"
+		"\"bw\":1,\"clat_ns\":{\"N\":1,\"mean\":1},\"lat_ns\":{\"N\":1,\"mean\":1,"
+		"\"percentile\":{\"50.000000\":1}}},\"sync\":{\"total_ios\":1,"
+		"\"lat_ns\":{\"N\":1,\"mean\":1}}}";
+	const size_t n = sizeof(names) / sizeof(names[0]);
+	struct results r;
+	struct jobscan scan;
+	char a[600], b[600], out[1400], file[400], why[600];
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < n; k++) {
+			if (i == k)
+				continue;
+			snprintf(file, sizeof(file), "[global]\nfilename=${BUILDAPP_TARGET}\n"
+						     "[%s]\nrw=randrw\nfsync=1\n[%s]\nstonewall\n"
+						     "rw=randrw\nfsync=1\n",
+				 names[i], names[k]);
+			if (jobscan_text("t.fio", file, false, &scan, why, sizeof(why)) < 0)
+				fail_msg("the check refuses %s and %s: %s", names[i], names[k], why);
+			snprintf(a, sizeof(a), job, names[i]);
+			snprintf(b, sizeof(b), job, names[k]);
+			snprintf(out, sizeof(out), "{\n\"jobs\":[%s,%s]}\n", a, b);
+			memset(&r, 0, sizeof(r));
+			if (results_parse_fio_jobs(out, &r) < 0)
+				fail_msg("the parser refuses %s and %s: %s", names[i], names[k],
+					 r.error);
+			/* Each job: 5 metrics a direction (iops, bw, 2 means,
+			 * a percentile), sync's mean. */
+			assert_int_equal(r.n_metrics, 2 * 11);
+			for (size_t x = 0; x < r.n_metrics; x++)
+				for (size_t y = x + 1; y < r.n_metrics; y++)
+					if (strcmp(r.metrics[x].name, r.metrics[y].name) == 0)
+						fail_msg("%s and %s: %s twice", names[i], names[k],
+							 r.metrics[x].name);
+		}
+}
+
 /* steadystate per job: reached by one, not by the other; in the journal
  * by the jobs' metric prefix. */
 static void steady_state_per_job(void **state)
@@ -246,6 +295,7 @@ int main(void)
 		cmocka_unit_test(sync_and_total_latency),
 		cmocka_unit_test(note_before_the_json),
 		cmocka_unit_test(names_that_extend_another),
+		cmocka_unit_test(every_name_pair),
 		cmocka_unit_test(steady_state_per_job),
 		cmocka_unit_test(refused_shapes),
 	};
