@@ -1,15 +1,15 @@
 #!/bin/sh
 # A fio job file swept as a matrix, really run: profiles/fio-matrix-small.ini
 # (a 2M file written whole, then a random reader and a sequential writer,
-# each with a ramp and a time basis, at iodepths 1 and 4 under cache none
+# each with a ramp and a time basis, at iodepths 1, 2 and 4 under cache none
 # and unsafe, in TCG guests and on the host baseline through a loop device)
 # with one more job in its job file: a database log's writes, psync at the
-# cell's depth (at 4 fio prints a note before its JSON) with an fsync after
+# cell's depth (above 1 fio prints a note before its JSON) with an fsync after
 # each, and a steady state asked of every timed job.  Every run has every
 # job's metrics in the journal, total and completion latency percentiles
 # and the log's sync latency, guest and host alike; the host cells' records
 # say their image was opened with direct I/O (cache none's guests bypass
-# the host's page cache); the runs at depth 4 keep fio's note; each run
+# the host's page cache); the runs at depths 2 and 4 keep fio's note; each run
 # says which jobs reached their steady state.  The report compares the
 # depths and the modes; report.html has the chart of a metric against the
 # depth (its screenshot is kept in $B/test-logs/fio-jobfile/).  Then the
@@ -32,7 +32,7 @@ mkdir -p "$OUT" "$tmp/target" "$tmp/p"
 P="$TOP/profiles/fio-matrix-small.ini"
 JOB="$TOP/profiles/jobs/read-then-write.fio"
 "$BUILDAPP" plan "$P" >"$tmp/plan.txt" 2>&1
-check "plan: 4 guest cells and 2 host cells, 12 runs" grep -q '^Matrix: 6 cells x 2 runs = 12 runs' "$tmp/plan.txt"
+check "plan: 6 guest cells and 3 host cells, 18 runs" grep -q '^Matrix: 9 cells x 2 runs = 18 runs' "$tmp/plan.txt"
 check "plan: the prefill is not timed, as its file says" \
 	grep -q '^  prefill (line [0-9]*, group 0): direct=1 (fio_direct); fsync none, end_fsync=1 (fio_fsync); until its size is done (line [0-9]*); ramp none (line [0-9]*)$' "$tmp/plan.txt"
 check "plan: the random reader has the profile's ramp and time basis" \
@@ -66,25 +66,25 @@ rc=$?
 cat "$tmp/err"
 j="$tmp/res/runs.jsonl"
 check "run exits 0" test $rc -eq 0
-check "12 runs journaled, all ok" sh -c "test \$(grep -c '\"status\":\"ok\"' '$j') -eq 12"
+check "18 runs journaled, all ok" sh -c "test \$(grep -c '\"status\":\"ok\"' '$j') -eq 18"
 for m in fio_randread_read_iops fio_randread_read_clat_p99 fio_randread_read_lat_p99 \
 	fio_randread_read_lat_p50 fio_seqwrite_write_bw fio_seqwrite_write_clat_p99_9 \
 	fio_seqwrite_write_lat_p99_9 fio_synclog_write_lat_p99 fio_synclog_sync_lat_p99 \
 	fio_prefill_write_iops; do
-	check "every run, guest and host, has $m" sh -c "test \$(grep -c '\"name\":\"$m\"' '$j') -eq 12"
+	check "every run, guest and host, has $m" sh -c "test \$(grep -c '\"name\":\"$m\"' '$j') -eq 18"
 done
 check "the host cells ran the job file too" sh -c \
-	"test \$(grep '\"guest\":false' '$j' | grep -c 'fio_seqwrite_write_iops') -eq 4"
+	"test \$(grep '\"guest\":false' '$j' | grep -c 'fio_seqwrite_write_iops') -eq 6"
 check "the host cells' records say direct I/O" sh -c \
-	"test \$(grep '\"guest\":false' '$j' | grep -c '\"host_io\":\"direct\"') -eq 4"
+	"test \$(grep '\"guest\":false' '$j' | grep -c '\"host_io\":\"direct\"') -eq 6"
 check "... and the guests' say nothing of it" sh -c "! grep -v '\"guest\":false' '$j' | grep -q host_io"
 note='"note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1"'
-check "the runs at depth 4 keep fio's note" sh -c "test \$(grep 'qd=4' '$j' | grep -c '\"notes\":\[.*$note') -eq 6"
+check "the runs at depths 2 and 4 keep fio's note" sh -c "test \$(grep 'qd=[24]' '$j' | grep -c '\"notes\":\[.*$note') -eq 12"
 check "... the runs at depth 1 do not have it" sh -c "! grep 'qd=1' '$j' | grep -q '$note'"
 check "every run says whether each timed job reached its steady state" sh -c \
-	"test \$(grep -c '\"steadystate\":{\"fio_randread\":\(true\|false\),\"fio_seqwrite\":\(true\|false\),\"fio_synclog\":\(true\|false\)}' '$j') -eq 12"
+	"test \$(grep -c '\"steadystate\":{\"fio_randread\":\(true\|false\),\"fio_seqwrite\":\(true\|false\),\"fio_synclog\":\(true\|false\)}' '$j') -eq 18"
 check "cell ids name the depth" grep -q '"id":"raw/raw/sparse/unsafe/threads/virtio/fio/qd=4"' "$j"
-check "the host cells' ids too" grep -q '"id":"raw/raw/sparse/-/-/host/fio/qd=4"' "$j"
+check "the host cells' ids too" grep -q '"id":"raw/raw/sparse/-/-/host/fio/qd=2"' "$j"
 r="$tmp/res/report.txt"
 check "the report answers the depth question" grep -q '^fio_iodepth=4 vs 1, fio_randread_read_iops (fio, cache=none)' "$r"
 check "the report answers the cache question" grep -q 'unsafe vs none, fio_randread_read_iops' "$r"
