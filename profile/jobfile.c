@@ -120,6 +120,11 @@ static int check_jobs(struct check *c, const struct profile *p, const struct job
 
 	if (s->n_jobs == 0)
 		return refuse(c, 0, "no job: a job is a [name] section");
+	size_t reported = 0;
+	for (size_t i = 0; i < s->n_jobs; i++)
+		reported += !s->jobs[i].unreported;
+	if (!reported)
+		return refuse(c, 0, "no job reports anything: each has stats=0");
 	for (size_t i = 0; i < s->n_jobs; i++) {
 		const struct jobscan_job *j = &s->jobs[i];
 		const struct jobscan_setting *n = &j->knob[JOBKNOB_NUMJOBS];
@@ -613,9 +618,10 @@ int jobfile_describe(const struct profile *p, FILE *f)
 		return ferror(f) ? -EIO : 0;
 	}
 	for (size_t i = 0; i < s.n_jobs; i++) {
-		char name[64];
-		snprintf(name, sizeof(name), "%s (line %u, group %u)", s.jobs[i].name,
-			 s.jobs[i].line, s.jobs[i].group);
+		char name[96];
+		snprintf(name, sizeof(name), "%s (line %u, group %u%s)", s.jobs[i].name,
+			 s.jobs[i].line, s.jobs[i].group,
+			 s.jobs[i].unreported ? ", not reported: stats=0" : "");
 		describe_job(p, &s.jobs[i], name, f);
 	}
 	return ferror(f) ? -EIO : 0;

@@ -26,6 +26,7 @@ enum kind {
 	BUFFERED, /* buffered: direct's opposite */
 	FLUSH,    /* fdatasync, end_fsync...: said by the plan */
 	GROUPREP, /* group_reporting */
+	STATS,    /* stats: 0 runs the job and reports nothing */
 	NEWGROUP, /* stonewall, wait_for_previous, new_group */
 };
 
@@ -44,7 +45,7 @@ static const struct option {
 	{"wait_for", PLAIN, 0}, {"numjobs", KNOB, JOBKNOB_NUMJOBS},
 	{"group_reporting", GROUPREP, 0}, {"startdelay", PLAIN, 0},
 	{"exitall", PLAIN, 0}, {"exit_what", PLAIN, 0}, {"loops", PLAIN, 0},
-	{"thread", PLAIN, 0},
+	{"thread", PLAIN, 0}, {"stats", STATS, 0},
 	/* the target and how much of it */
 	{"filename", TARGET, 0}, {"directory", TARGET, 0}, {"size", PLAIN, 0},
 	{"filesize", PLAIN, 0}, {"io_size", PLAIN, 0}, {"io_limit", PLAIN, 0},
@@ -136,7 +137,6 @@ static const struct {
 	{"allow_mounted_write", "it lets fio write a disk that holds a mounted filesystem"},
 	{"unified_rw_reporting", "it reports reads and writes as one, which the kit "
 				 "cannot name: each direction is reported on its own"},
-	{"stats", "it turns off the numbers the kit reads"},
 	{"kb_base", "it changes the units of fio's numbers"},
 	{"unit_base", "it changes the units of fio's numbers"},
 	{"name", "it renames the job: a job is named by its [section], which names its "
@@ -407,6 +407,9 @@ static int scan_option(struct scan *s, unsigned line, char *text)
 		break;
 	case GROUPREP:
 		j->group_reporting = truth(value);
+		return 0;
+	case STATS:
+		j->unreported = !truth(value);
 		return 0;
 	case NEWGROUP:
 		j->new_group = truth(value);

@@ -51,6 +51,7 @@ struct jobscan_job {
 	bool target;          /* filename= or directory= the kit fills in */
 	bool group_reporting; /* set for it */
 	bool new_group;       /* stonewall, wait_for_previous or new_group */
+	bool unreported;      /* stats=0: runs, reports nothing (a prefill) */
 	char flushes[96];     /* fdatasync, end_fsync... as written, or "" */
 	struct jobscan_setting knob[_JOBKNOB_MAX];
 };

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,6 +252,25 @@ static bool results_find_prefixed(const struct results *r, size_t from, const ch
 	return false;
 }
 
+/* Whether JOB is what fio 3.33 writes for a job with stats=0 (a
+ * prefill the job file does not report): an entry with no name, the
+ * group UINT32_MAX, no I/O. */
+static bool fio_unreported(json_object *job)
+{
+	static const char *const dirs[] = {"read", "write", "trim", "sync"};
+	json_object *v;
+	bool ok = true;
+
+	if (json_object_object_get_ex(job, "jobname", &v) ||
+	    !json_object_object_get_ex(job, "groupid", &v) ||
+	    json_object_get_int64(v) != UINT32_MAX)
+		return false;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (json_object_object_get_ex(job, dirs[i], &v) && json_num(v, "total_ios", &ok) != 0)
+			return false;
+	return true;
+}
+
 /* fio's steadystate of JOB, when it had one. */
 static void fio_steady(json_object *job, const char *prefix, struct results *r)
 {
@@ -323,6 +343,8 @@ int results_parse_fio_jobs(const char *out, struct results *r)
 		return e;
 	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
 		json_object *job = json_object_array_get_idx(jobs, i), *name;
+		if (fio_unreported(job))
+			continue;
 		if (!json_object_object_get_ex(job, "jobname", &name) ||
 		    !json_object_is_type(name, json_type_string)) {
 			set_error(r, "fio output: job %zu has no name (a reporting group "

@@ -167,9 +167,14 @@ static void test_job_files(void **state)
 		{"filename-format", "line 4", "filename_format: refused"},
 		{"write-log", "line 5", "write_lat_log: refused: it writes a file"},
 	};
+	static const struct {
+		const char *file, *what;
+	} refused_whole[] = {
+		{"all-unreported", "no job reports anything: each has stats=0"},
+	};
 	static const char *const accepted[] = {"group-stonewall", "gtod-reduce", "disable-clat",
 					       "psync-note", "seq-names", "seq-names-reversed",
-					       "fsync", "steadystate"};
+					       "fsync", "steadystate", "prefill"};
 	const char *top = getenv("TOP") ? getenv("TOP") : ".";
 	char profile[1024], want[128];
 	struct profile p;
@@ -183,6 +188,14 @@ static void test_job_files(void **state)
 		snprintf(want, sizeof(want), "%s.fio' %s: ", refused[i].file, refused[i].line);
 		expect_refused(profile, NULL, "t.ini:3: [workload] fio_job:", want,
 			       refused[i].what, NULL);
+	}
+	for (size_t i = 0; i < sizeof(refused_whole) / sizeof(refused_whole[0]); i++) {
+		snprintf(profile, sizeof(profile),
+			 "[workload]\nkinds = fio\nfio_job = %s/tests/unit/data/fio-jobs/%s.fio\n",
+			 top, refused_whole[i].file);
+		snprintf(want, sizeof(want), "%s.fio': %s", refused_whole[i].file,
+			 refused_whole[i].what);
+		expect_refused(profile, NULL, "t.ini:3: [workload] fio_job:", want, NULL);
 	}
 	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
 		/* psync-note's depth is the cell's: 1 and 4. */

@@ -85,6 +85,20 @@ static void groups_by_their_job(void **state)
 	assert_int_equal(r.n_notes, 0);
 }
 
+/* A prefill with stats=0 runs and reports nothing: fio's nameless empty
+ * entry for it is no job's, and the first metrics are the first measured
+ * job's. */
+static void unreported_prefill(void **state)
+{
+	struct results r;
+
+	(void)state;
+	parse("prefill", &r);
+	has(&r, "fio_randread_read_iops", "fio_randread_read_lat_p99", NULL);
+	none_named(&r, "fio_prefill");
+	assert_string_equal(r.metrics[0].name, "fio_randread_read_iops");
+}
+
 /* gtod_reduce: fio measured no latency; its zeros are not data. */
 static void no_latency_measured(void **state)
 {
@@ -291,6 +305,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(groups_by_their_job),
+		cmocka_unit_test(unreported_prefill),
 		cmocka_unit_test(no_latency_measured),
 		cmocka_unit_test(sync_and_total_latency),
 		cmocka_unit_test(note_before_the_json),

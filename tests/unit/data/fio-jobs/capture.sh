@@ -14,7 +14,7 @@ export BUILDAPP_TARGET="$work/fio.dat" BUILDAPP_DIR="$work" BUILDAPP_SIZE=419430
 	BUILDAPP_IODEPTH=4 BUILDAPP_BS=4096 BUILDAPP_NUMJOBS=1 BUILDAPP_IOENGINE=libaio \
 	BUILDAPP_RW=randwrite BUILDAPP_RWMIXREAD=50 BUILDAPP_RUNTIME=0 BUILDAPP_DIRECT=1 \
 	BUILDAPP_FSYNC=0 BUILDAPP_RAMP=0
-for f in group-stonewall gtod-reduce disable-clat psync-note seq-names \
+for f in group-stonewall gtod-reduce disable-clat psync-note seq-names prefill \
 	seq-names-reversed fsync steadystate; do
 	rm -f "$work/fio.dat"
 	fio --output-format=json --direct=1 --lat_percentiles=1 "$f.fio" >"$f.out"
