@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hostcrash.h"
+#include "jobfile.h"
 #include "keys.h"
 #include "parse.h"
 #include "questions.h"
@@ -129,6 +130,7 @@ int plantext_write(const struct plan *plan, FILE *f)
 		durable += plan->cells[i].workload == WORKLOAD_DURABILITY;
 	write_profile_text(&plan->profile, f);
 	write_cache_table(plan, f);
+	jobfile_describe(&plan->profile, f);
 	if (durable && crashes != s->runs)
 		fprintf(f, "\nMatrix: %zu cells: %zu x %u runs, %zu durability cell%s x %u runs "
 			"(durability_runs) = %zu runs", plan->n_cells, plan->n_cells - durable,
@@ -150,6 +152,17 @@ int plantext_write(const struct plan *plan, FILE *f)
 		snprintf(num, sizeof(num), "%zu", i + 1);
 		write_cell_row(f, num, &plan->cells[i]);
 	}
+	for (size_t i = 0; i < plan->n_cells; i++)
+		if (plan->cells[i].host) {
+			fprintf(f, "  (host cells: an LV as it is; an image file through a "
+				   "loop device %s)\n",
+				profile_host_cells_direct(&plan->profile)
+					? "with direct I/O, past the host's page cache, as "
+					  "the guests of cache none or directsync"
+					: "and the host's page cache, as the guests of "
+					  "these cache modes");
+			break;
+		}
 	if (plan->n_excluded) {
 		fprintf(f, "\nLeft out (%zu cells that cannot run):\n", plan->n_excluded);
 		for (size_t i = 0; i < plan->n_excluded; i++)

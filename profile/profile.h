@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "fioargs.h"
 
 #define PROFILE_NAME_MAX 64
 #define PROFILE_STR_MAX 256
@@ -191,7 +192,11 @@ struct profile_workload {
 	uint64_t fio_size;
 	bool fio_direct;
 	unsigned fio_fsync; /* fsync every N writes; 0: never */
-	unsigned fio_runtime; /* seconds; 0: until fio_size is done */
+	unsigned fio_runtime; /* seconds, time_based; 0: until fio_size is done */
+	unsigned fio_ramp;    /* fio's ramp_time, seconds; 0: none */
+	char fio_steadystate[FIOARGS_SS_MAX]; /* fio's steadystate= spec; "": none */
+	unsigned fio_ss_duration; /* ss_dur, seconds */
+	unsigned fio_ss_ramp;     /* ss_ramp, seconds */
 	uint64_t bonnie_size;
 	bool bonnie_fast;    /* -f: no per-character tests */
 	uint64_t dd_bs;
@@ -276,6 +281,13 @@ struct cache_flags cache_mode_flags(enum cache_mode mode);
 bool cache_mode_allows_native_aio(enum cache_mode mode);
 /* True for rw and randrw: fio_rwmixread means something only there. */
 bool fio_rw_mixed(enum fio_rw rw);
+/* Whether P's host-native cells open image files with direct I/O: when
+ * a cache mode of its guests bypasses the host's page cache (none,
+ * directsync), the host cells they are compared with do too. */
+bool profile_host_cells_direct(const struct profile *p);
+/* The fio settings of P every job gets unless it sets them itself
+ * (lib/fioargs.h). */
+void profile_fioargs(const struct profile *p, struct fioargs *ret);
 /* fio's engine for ENGINE at IODEPTH: auto is psync at 1, libaio above. */
 enum fio_ioengine fio_ioengine_resolve(enum fio_ioengine engine, uint64_t iodepth);
 /* Whether the sweep adds runs after the planned ones: [sweep] target_ci

@@ -466,6 +466,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	for (size_t i = 0; r >= 0 && i < res.n_metrics; i++)
 		r = journal_run_add_metric(&jr, res.metrics[i].name,
 					   res.metrics[i].value, res.metrics[i].unit);
+	journal_run_add_notes(&jr, &res);
 	if (r >= 0 && !isnan(reset_seconds))
 		r = journal_run_add_metric(&jr, "reset_seconds", reset_seconds, "s");
 	/* A run cut short by a signal is not a result: not journaled, made

@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* DIR/NAME holding the LEN bytes of DATA (created or truncated); fails
@@ -23,6 +24,24 @@ static inline void write_data(const char *dir, const char *name,
 static inline void write_file(const char *dir, const char *name, const char *text)
 {
 	write_data(dir, name, text, strlen(text));
+}
+
+/* The fixture tests/unit/data/NAME (under $TOP, else .), whole and
+ * NUL-terminated, at most 1 MiB (caller frees); fails the test if it
+ * cannot be read. */
+static inline char *read_data(const char *name)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/tests/unit/data/%s",
+		 getenv("TOP") ? getenv("TOP") : ".", name);
+	FILE *f = fopen(path, "re");
+	assert_non_null(f);
+	char *buf = calloc(1, 1 << 20);
+	assert_non_null(buf);
+	size_t n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
 }
 
 #endif
