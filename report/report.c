@@ -317,13 +317,6 @@ static int dup_into(char **ret, const char *s)
 	return (*ret = strdup(s)) ? 0 : -ENOMEM;
 }
 
-/* Counts of records (a durability run's acknowledged and lost): summed
- * per cell, not compared as ratios of means. */
-static bool record_counts(const char *unit)
-{
-	return unit && strncmp(unit, "records", 7) == 0;
-}
-
 static int cell_fill(struct builder *bd, const struct rcell *c, const char *metric,
 		     struct model_cell *o)
 {
@@ -364,7 +357,8 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 	o->failed = (unsigned)sc->n_failed;
 	o->cache_mismatches = (unsigned)sc->n_cache_mismatch;
 	/* What the crashes lost is said by crash, not as a mean of records. */
-	if (m && strcmp(m->name, "lost") == 0 && (r = report_loss_cell(c, o)) < 0)
+	if (m && strcmp(m->name, "lost") == 0 ? (r = report_loss_cell(c, o)) < 0
+	    : m && (r = report_loss_records_cell(m, v, n, o)) < 0)
 		return r;
 	return m ? report_cmp_baseline(bd, c, m, v, n, o) : 0;
 }
@@ -388,7 +382,7 @@ static int metric_fill(struct builder *bd, struct mcells *m, bool primary,
 	}
 	/* Counts of records are not compared as ratios of means; what a
 	 * durability cell lost is compared by crash. */
-	if (record_counts(m->unit))
+	if (summary_unit_records(m->unit))
 		return strcmp(m->metric, "lost") == 0 &&
 				       strcmp(m->workload, workload_kind_name(WORKLOAD_DURABILITY)) == 0
 			       ? report_loss_cmp(bd, m, o)

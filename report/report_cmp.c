@@ -2,6 +2,7 @@
  * against its reference level per pair of cells and pooled, with their
  * sentences; and the check against a baseline bundle. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "cleanup.h"
 #include "compare.h"
 #include "report_builder.h"
+#include "stats.h"
 
 static struct model_ratio ratio_of(const struct compare_ratio *c)
 {
@@ -119,11 +121,44 @@ static const char *said_level(const char *axis, const char *level, char *buf, si
 	return buf;
 }
 
+/* The resolution the runs of the strata S (N of them) were recorded to,
+ * as a number (0.001), NAN when their values show none. */
+static double resolution_of(const struct compare_sample *level,
+			    const struct compare_sample *ref, size_t n)
+{
+	int place = 0;
+	for (size_t i = 0; i < n; i++) {
+		int a = stats_resolution_place(level[i].v, level[i].n),
+		    b = stats_resolution_place(ref[i].v, ref[i].n);
+		if (a == INT_MIN || b == INT_MIN)
+			return NAN;
+		place = a < place ? a : place;
+		place = b < place ? b : place;
+	}
+	return pow(10, place);
+}
+
+/* What a comparison whose runs did not vary (compare.h's no_spread) says
+ * after its change: why it has no interval, and what would answer. */
+static void no_spread_text(const struct mcells *m, double resolution, char *buf, size_t size)
+{
+	char at[64] = "";
+
+	if (isfinite(resolution)) {
+		int dec = resolution < 1 ? (int)lround(-log10(resolution)) : 0;
+		snprintf(at, sizeof at, " at the metric's resolution (%.*f %s)", dec, resolution,
+			 m->unit ? m->unit : "");
+	}
+	snprintf(buf, size, "not shown: no run varied%s, so there is no interval; runs "
+		 "read to a finer resolution (longer runs) would answer, more runs only if "
+		 "they vary", at);
+}
+
 /* "unsafe vs directsync, fio_write_iops (fio, backend=raw): +54% [+41%,
  * +68%], n=5 each, better" or "...: no difference shown at n=2 each (+3%
- * [-10%, +18%])". */
+ * [-10%, +18%])"; RESOLUTION the runs' (no_spread). */
 static void sentence(const struct mcells *m, const char *level, const char *ref,
-		     const char *where, const struct compare_ratio *c,
+		     const char *where, const struct compare_ratio *c, double resolution,
 		     char *buf, size_t size)
 {
 	char ns[48], pr[24], lo[24], hi[24];
@@ -137,7 +172,14 @@ static void sentence(const struct mcells *m, const char *level, const char *ref,
 			   m->workload, *where ? ", " : "", where);
 	if (len < 0 || (size_t)len >= size)
 		return;
-	if (isnan(c->low))
+	if (c->no_spread) {
+		char why[256];
+		/* Two significant digits of the change, no interval to say more. */
+		double pct = fabs(c->ratio - 1) * 100;
+		compare_percent(c->ratio, pct < 1 ? 2 : pct < 10 ? 1 : 0, pr, sizeof pr);
+		no_spread_text(m, resolution, why, sizeof why);
+		snprintf(buf + len, size - (size_t)len, "%s, %s, %s", pr, ns, why);
+	} else if (isnan(c->low))
 		snprintf(buf + len, size - (size_t)len, "%s, too few runs for an interval (%s)",
 			 pr, ns);
 	else if (c->shown)
@@ -162,6 +204,8 @@ static int comparison_fill(const struct mcells *m, const char *axis, const char 
 	o->n_reference = (unsigned)c->n_reference;
 	o->shown = c->shown;
 	o->better = c->shown && is_better(c->ratio, m->lower);
+	o->no_spread = c->no_spread;
+	o->resolution = NAN;
 	if (!(o->axis = strdup(axis)) || !(o->level = strdup(level)) ||
 	    !(o->reference = strdup(ref)) || !(o->sentence = strdup(text)))
 		return -ENOMEM;
@@ -341,8 +385,8 @@ static int add_unmeasured(struct builder *bd, const struct mcells *m, size_t a,
 	return comparison_fill(m, ax->name, level, ref, 1, &none, text, o);
 }
 
-void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, char *where,
-			     size_t size)
+void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, const char *how,
+			     char *where, size_t size)
 {
 	char over[200];
 	size_t used = 0;
@@ -353,7 +397,7 @@ void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, char 
 		    !bd->decides[a][x] && used < sizeof over)
 			used += (size_t)snprintf(over + used, sizeof over - used, "%s%s",
 						 used ? ", " : "", bd->axes[x].name);
-	snprintf(where, size, "pooled over %zu settings of %s", k, over);
+	snprintf(where, size, "%s over %zu settings of %s", how, k, over);
 }
 
 /* Where a comparison's sentences go besides its metric's list: nowhere,
@@ -418,8 +462,11 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 				r = -ENOMEM;
 				break;
 			}
-			sentence(m, said, ref, where, &cmp, text, sizeof text);
+			double res = resolution_of(sl, sr, 1);
+			sentence(m, said, ref, where, &cmp, res, text, sizeof text);
 			r = comparison_fill(m, ax->name, level, ref, 1, &cmp, text, one);
+			if (cmp.no_spread)
+				one->resolution = res;
 		}
 	}
 	size_t k = st.n;
@@ -430,10 +477,13 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 		size_t head = k == 1 ? out->n_comparisons - 1 : SIZE_MAX;
 		if (k > 1 && !dependent &&
 		    compare_ratio_pooled(st.level, st.ref, k, CONFIDENCE, &cmp) == 0) {
-			report_cmp_pooled_where(bd, a, k, where, sizeof where);
-			sentence(m, said, ref, where, &cmp, text, sizeof text);
+			double res = resolution_of(st.level, st.ref, k);
+			report_cmp_pooled_where(bd, a, k, "pooled", where, sizeof where);
+			sentence(m, said, ref, where, &cmp, res, text, sizeof text);
 			struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
 			r = o ? comparison_fill(m, ax->name, level, ref, k, &cmp, text, o) : -ENOMEM;
+			if (r == 0 && cmp.no_spread)
+				o->resolution = res;
 			head = out->n_comparisons - 1;
 		}
 		/* The headline is the pooled sentence, or the only one; pairs
