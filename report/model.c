@@ -324,6 +324,7 @@ static void comparison_from(json_object *o, struct model_comparison *c, bool *oo
 	c->better = boolean(o, "better");
 	c->unmeasured = measured && !json_object_get_boolean(measured);
 	c->no_spread = boolean(o, "did_not_vary");
+	c->disagree = boolean(o, "settings_disagree");
 	c->resolution = number(o, "resolution");
 	c->sentence = text(o, "sentence", oom);
 }

@@ -118,6 +118,10 @@ struct model_comparison {
 	 * values show none. */
 	bool no_spread;
 	double resolution;
+	/* Pooled: its pairs were shown to go different ways (one better,
+	 * one worse; or one against the mean's way), so it is not shown and
+	 * gives no answer ("settings_disagree"). */
+	bool disagree;
 	char *sentence;
 };
 

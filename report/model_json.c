@@ -209,6 +209,8 @@ static json_object *comparison_json(const struct model_comparison *c)
 	add(o, "sentence", json_object_new_string(c->sentence));
 	if (c->unmeasured)
 		add(o, "measured", json_object_new_boolean(false));
+	if (c->pooled)
+		add(o, "settings_disagree", json_object_new_boolean(c->disagree));
 	if (c->no_spread) {
 		add(o, "did_not_vary", json_object_new_boolean(true));
 		add(o, "resolution", jsonget_new_number(c->resolution));

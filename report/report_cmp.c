@@ -190,6 +190,34 @@ static void sentence(const struct mcells *m, const char *level, const char *ref,
 			 ns, pr, lo, hi);
 }
 
+/* "unsafe vs directsync, fio_write_iops (fio, pooled over 2 settings of
+ * backend): the settings point different ways (shown better in 1 and
+ * worse in 1 of the 2), so no answer is given over them (each setting's
+ * stands); their mean +0% [-5%, +5%], n=15 each". */
+static void disagree_sentence(const struct mcells *m, const char *level, const char *ref,
+			      const char *where, const struct compare_ratio *c, size_t k,
+			      size_t better, size_t worse, char *buf, size_t size)
+{
+	char ns[48], pr[24], lo[24], hi[24], shown[96];
+	int dec = compare_percent_decimals(c->low, c->high);
+
+	compare_n_text(c->n_level, c->n_reference, ns, sizeof ns);
+	compare_percent(c->ratio, dec, pr, sizeof pr);
+	compare_percent(c->low, dec, lo, sizeof lo);
+	compare_percent(c->high, dec, hi, sizeof hi);
+	if (better && worse)
+		snprintf(shown, sizeof shown, "shown better in %zu and worse in %zu", better, worse);
+	else
+		snprintf(shown, sizeof shown, "shown %s in %zu", better ? "better" : "worse",
+			 better ? better : worse);
+	int n = snprintf(buf, size, "%s vs %s, %s (%s%s%s): the settings point different ways "
+			 "(%s of the %zu), so no answer is given over them (each setting's "
+			 "stands); their mean %s [%s, %s], %s", level, ref, m->metric,
+			 m->workload, *where ? ", " : "", where, shown, k, pr, lo, hi, ns);
+	if (n < 0)
+		buf[0] = '\0'; /* (a longer one is cut short) */
+}
+
 /* Fills comparison O (its held axes already in) of level LEVEL of AXIS
  * against REF over STRATA pairs.  Returns 0 or -ENOMEM. */
 static int comparison_fill(const struct mcells *m, const char *axis, const char *level,
@@ -425,6 +453,9 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 	/* Pairs with a side not measured: added after the measured ones,
 	 * which the pooling below counts from the end of OUT. */
 	struct model_metric unmeasured = {0};
+	/* The pairs shown better and worse: settings that point different
+	 * ways get no answer over them. */
+	size_t better = 0, worse = 0;
 	int r = 0;
 
 	for (size_t i = 0; i < m->n && r == 0; i++) {
@@ -467,10 +498,12 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 			r = comparison_fill(m, ax->name, level, ref, 1, &cmp, text, one);
 			if (cmp.no_spread)
 				one->resolution = res;
+			better += cmp.shown && is_better(cmp.ratio, m->lower);
+			worse += cmp.shown && !is_better(cmp.ratio, m->lower);
 		}
 	}
 	size_t k = st.n;
-	bool dependent = strata_share_a_cell(&st);
+	bool dependent = strata_share_a_cell(&st), disagree = false;
 	if (r == 0 && k > 0) {
 		struct compare_ratio cmp;
 		/* The headline: the only pair's, or the pooled one's. */
@@ -478,12 +511,24 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 		if (k > 1 && !dependent &&
 		    compare_ratio_pooled(st.level, st.ref, k, CONFIDENCE, &cmp) == 0) {
 			double res = resolution_of(st.level, st.ref, k);
+			/* Settings shown to go opposite ways, or one shown
+			 * against the mean's way: the mean hides them. */
+			bool up = is_better(cmp.ratio, m->lower);
+			disagree = (better && worse) || (cmp.shown && (up ? worse : better));
 			report_cmp_pooled_where(bd, a, k, "pooled", where, sizeof where);
-			sentence(m, said, ref, where, &cmp, res, text, sizeof text);
+			if (disagree) {
+				cmp.shown = false;
+				disagree_sentence(m, said, ref, where, &cmp, k, better, worse, text,
+						  sizeof text);
+			} else {
+				sentence(m, said, ref, where, &cmp, res, text, sizeof text);
+			}
 			struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
 			r = o ? comparison_fill(m, ax->name, level, ref, k, &cmp, text, o) : -ENOMEM;
 			if (r == 0 && cmp.no_spread)
 				o->resolution = res;
+			if (r == 0)
+				o->disagree = disagree;
 			head = out->n_comparisons - 1;
 		}
 		/* The headline is the pooled sentence, or the only one; pairs
@@ -492,7 +537,7 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 		 * pooled. */
 		bool pooled = k > 1 && head != SIZE_MAX;
 		size_t pairs = out->n_comparisons - k - (pooled ? 1 : 0);
-		bool each = to >= 0 || dependent;
+		bool each = to >= 0 || dependent || disagree;
 		for (size_t i = pairs; r == 0 && headlines && each && k > 1 &&
 				       (to >= 0 || k <= MAX_DEPENDENT_HEADLINES) && i < pairs + k;
 		     i++)

@@ -401,6 +401,7 @@ static int write_comparisons(xmlTextWriterPtr w, const struct model_metric *m)
 		XW(htmltext_element(w, "td", shown ? "yes" : NULL,
 				    shown ? "shown" : !measured ? "not measured"
 						    : c->no_spread ? "runs did not vary"
+						    : c->disagree  ? "settings disagree"
 								   : "none shown"));
 		XW(xmlwrite_end_full(w));
 	}

@@ -58,7 +58,10 @@ static void not_resolved(const struct verdict_ratio *r, struct verdict *v)
 	char n[32];
 	compare_n_text(r->n_level, r->n_reference, n, sizeof n);
 	v->outcome = VERDICT_NOT_RESOLVED;
-	if (r->no_spread)
+	if (r->disagree)
+		snprintf(v->text, sizeof v->text,
+			 "not resolved at %s: the settings point different ways", n);
+	else if (r->no_spread)
 		snprintf(v->text, sizeof v->text,
 			 "not resolved at %s: no run varied at the metric's resolution, so there "
 			 "is no interval (a finer resolution would answer)", n);
@@ -177,9 +180,9 @@ int verdict_judge(const struct verdict_claim *claim, const struct verdict_ratio 
 	double d = log(r->ratio);
 	/* An interval of no width is runs that did not vary, not a ratio
 	 * known exactly. */
-	if (r->no_spread || (isfinite(r->low) && r->low == r->high)) {
+	if (r->disagree || r->no_spread || (isfinite(r->low) && r->low == r->high)) {
 		struct verdict_ratio still = *r;
-		still.no_spread = true;
+		still.no_spread = !r->disagree;
 		if (bounded && !(claim->bound > 0))
 			judge_bounded(claim, &still, d, NAN, confidence, &v);
 		else

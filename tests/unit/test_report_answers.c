@@ -2,7 +2,8 @@
  * journals: no answer over several settings that every setting
  * contradicts (the crashes of unequal settings added would flip it:
  * Simpson), settings that point different ways left unanswered over
- * them, crash counts that differ between cells; a comparison whose runs
+ * them (crashes, or runs shown faster in one and slower in another),
+ * crash counts that differ between cells; a comparison whose runs
  * did not vary is no finding, and no verdict on a published claim rests
  * on it; the test named is the one used (61 crashes a side); a p of
  * 0.0502 does not print as 0.05; and no interval over records, in any
@@ -66,9 +67,10 @@ static void cell_of(struct journal_run *run, enum backend backend, enum cache_mo
 /* N runs of a durability cell of BACKEND x CACHE after a host crash: the
  * first K lose all of the 192 they acknowledged, the others none; then
  * FAILED failed runs and EMPTY ok runs that acknowledged nothing (no
- * crash whose loss counts). */
+ * crash whose loss counts).  Their acknowledgements come at SPEED a
+ * second, give or take one. */
 static void crashes(const char *d, enum backend backend, enum cache_mode cache, unsigned n,
-		    unsigned k, unsigned failed, unsigned empty, unsigned *position)
+		    unsigned k, unsigned failed, unsigned empty, double speed, unsigned *position)
 {
 	char path[PATH_MAX + 16];
 	snprintf(path, sizeof path, "%s/runs.jsonl", d);
@@ -82,8 +84,8 @@ static void crashes(const char *d, enum backend backend, enum cache_mode cache, 
 		snprintf(run.crash, sizeof run.crash, "host");
 		if (i < n + empty) {
 			double acked = i < n ? 192 : 0, lost = i < k ? 192 : 0;
-			assert_int_equal(journal_run_add_metric(&run, "acks_per_second", 30 + i % 3,
-								"1/s"), 0);
+			assert_int_equal(journal_run_add_metric(&run, "acks_per_second",
+								speed - 1 + i % 3, "1/s"), 0);
 			assert_int_equal(journal_run_add_metric(&run, "lost", lost, "records lost"), 0);
 			assert_int_equal(journal_run_add_metric(&run, "acknowledged", acked, "records"),
 					 0);
@@ -128,35 +130,35 @@ static int setup(void **state)
 	 * writethrough in 11 of 12, on qcow2 unsafe in 1 of 12 and
 	 * writethrough in 0 of 3.  Added, 4 of 15 against 11 of 15. */
 	bundle("simpson", simpson, sizeof simpson);
-	crashes(simpson, BACKEND_LVM, CACHE_UNSAFE, 3, 3, 0, 0, &position);
-	crashes(simpson, BACKEND_LVM, CACHE_WRITETHROUGH, 12, 11, 0, 0, &position);
-	crashes(simpson, BACKEND_QCOW2, CACHE_UNSAFE, 12, 1, 0, 0, &position);
-	crashes(simpson, BACKEND_QCOW2, CACHE_WRITETHROUGH, 3, 0, 0, 0, &position);
+	crashes(simpson, BACKEND_LVM, CACHE_UNSAFE, 3, 3, 0, 0, 40, &position);
+	crashes(simpson, BACKEND_LVM, CACHE_WRITETHROUGH, 12, 11, 0, 0, 30, &position);
+	crashes(simpson, BACKEND_QCOW2, CACHE_UNSAFE, 12, 1, 0, 0, 30, &position);
+	crashes(simpson, BACKEND_QCOW2, CACHE_WRITETHROUGH, 3, 0, 0, 0, 40, &position);
 	/* Crash counts that differ: a failed run, a run that acknowledged
 	 * nothing, a cell cut short. */
 	position = 0;
 	bundle("unequal", unequal, sizeof unequal);
-	crashes(unequal, BACKEND_LVM, CACHE_UNSAFE, 5, 5, 1, 0, &position);
-	crashes(unequal, BACKEND_LVM, CACHE_WRITETHROUGH, 4, 0, 0, 1, &position);
-	crashes(unequal, BACKEND_QCOW2, CACHE_UNSAFE, 4, 3, 0, 0, &position);
-	crashes(unequal, BACKEND_QCOW2, CACHE_WRITETHROUGH, 6, 0, 0, 0, &position);
+	crashes(unequal, BACKEND_LVM, CACHE_UNSAFE, 5, 5, 1, 0, 30, &position);
+	crashes(unequal, BACKEND_LVM, CACHE_WRITETHROUGH, 4, 0, 0, 1, 30, &position);
+	crashes(unequal, BACKEND_QCOW2, CACHE_UNSAFE, 4, 3, 0, 0, 30, &position);
+	crashes(unequal, BACKEND_QCOW2, CACHE_WRITETHROUGH, 6, 0, 0, 0, 30, &position);
 	/* Settings that point different ways. */
 	position = 0;
 	bundle("disagree", disagree, sizeof disagree);
-	crashes(disagree, BACKEND_LVM, CACHE_UNSAFE, 3, 3, 0, 0, &position);
-	crashes(disagree, BACKEND_LVM, CACHE_WRITETHROUGH, 3, 0, 0, 0, &position);
-	crashes(disagree, BACKEND_QCOW2, CACHE_UNSAFE, 3, 0, 0, 0, &position);
-	crashes(disagree, BACKEND_QCOW2, CACHE_WRITETHROUGH, 3, 3, 0, 0, &position);
+	crashes(disagree, BACKEND_LVM, CACHE_UNSAFE, 3, 3, 0, 0, 30, &position);
+	crashes(disagree, BACKEND_LVM, CACHE_WRITETHROUGH, 3, 0, 0, 0, 30, &position);
+	crashes(disagree, BACKEND_QCOW2, CACHE_UNSAFE, 3, 0, 0, 0, 30, &position);
+	crashes(disagree, BACKEND_QCOW2, CACHE_WRITETHROUGH, 3, 3, 0, 0, 30, &position);
 	/* 61 crashes a side: past the 60 where Fisher's test once stood in. */
 	position = 0;
 	bundle("sixty-one", sixty_one, sizeof sixty_one);
-	crashes(sixty_one, BACKEND_LVM, CACHE_UNSAFE, 61, 4, 0, 0, &position);
-	crashes(sixty_one, BACKEND_LVM, CACHE_WRITETHROUGH, 61, 0, 0, 0, &position);
+	crashes(sixty_one, BACKEND_LVM, CACHE_UNSAFE, 61, 4, 0, 0, 30, &position);
+	crashes(sixty_one, BACKEND_LVM, CACHE_WRITETHROUGH, 61, 0, 0, 0, 30, &position);
 	/* p = 0.0502. */
 	position = 0;
 	bundle("near", near, sizeof near);
-	crashes(near, BACKEND_LVM, CACHE_UNSAFE, 16, 4, 0, 0, &position);
-	crashes(near, BACKEND_LVM, CACHE_WRITETHROUGH, 16, 0, 0, 0, &position);
+	crashes(near, BACKEND_LVM, CACHE_UNSAFE, 16, 4, 0, 0, 30, &position);
+	crashes(near, BACKEND_LVM, CACHE_WRITETHROUGH, 16, 0, 0, 0, 30, &position);
 	/* Runs that did not vary at qemu-img's millisecond: each L2 cache
 	 * size's two runs alike, raw's apart. */
 	static const double small[] = {1.234, 1.234}, large[] = {1.223, 1.223},
@@ -247,6 +249,20 @@ static void test_simpson(void **state)
 			    "(exact Mantel-Haenszel test, p=1)");
 	assert_string_equal(c->test, "exact Mantel-Haenszel test");
 	assert_true(c->strata == 2 && !c->shown && !c->disagree && fabs(c->p - 1) < 1e-9);
+	/* Its acknowledgements came faster under unsafe on the LV and slower
+	 * on qcow2, each shown: no answer over both either. */
+	const struct model_metric *acks = metric_of(m, "acks_per_second");
+	const struct model_comparison *pooled = NULL;
+	for (size_t i = 0; i < acks->n_comparisons; i++)
+		if (acks->comparisons[i].pooled && strcmp(acks->comparisons[i].axis, "cache") == 0)
+			pooled = &acks->comparisons[i];
+	assert_non_null(pooled);
+	assert_true(pooled->disagree && !pooled->shown && !pooled->better);
+	assert_string_equal(pooled->sentence,
+			    "unsafe vs writethrough, acks_per_second (durability, pooled over 2 "
+			    "settings of backend): the settings point different ways (shown better "
+			    "in 1 and worse in 1 of the 2), so no answer is given over them (each "
+			    "setting's stands); their mean +0% [-3%, +3%], n=15 each");
 	/* The added counts are nowhere. */
 	for (size_t i = 0; i < m->n_headlines; i++)
 		assert_null(strstr(m->headlines[i], "of 15"));
@@ -257,6 +273,10 @@ static void test_simpson(void **state)
 	assert_non_null(strstr(text, "\"level_loss\":null,\"reference_loss\":null,\"test\":\"exact "
 				     "Mantel-Haenszel test\",\"p\":1,\"shown\":false,"
 				     "\"settings_disagree\":false,\"crashes_to_resolve\":null"));
+	assert_non_null(strstr(text, "\"better\":false,\"sentence\":\"unsafe vs writethrough, "
+				     "acks_per_second (durability, pooled over 2 settings of backend): "
+				     "the settings point different ways"));
+	assert_non_null(strstr(text, "\"settings_disagree\":true"));
 	struct model *back = NULL;
 	json_object *again = NULL;
 	assert_int_equal(model_from_json(o, &back), 0);
