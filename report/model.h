@@ -40,7 +40,7 @@ struct model_run {
 	bool first;
 };
 
-/* A ratio of means with its interval (NAN: none). */
+/* A ratio of geometric means with its interval (NAN: none). */
 struct model_ratio {
 	double ratio, low, high;
 };
