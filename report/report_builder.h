@@ -110,8 +110,9 @@ int report_loss_cell(const struct rcell *c, struct model_cell *out);
 /* A cell's count of records per crash M (a durability workload's
  * acknowledged, lost_missing...; summary_unit_records), its ok values V
  * (N of them), said by crash in OUT's display: "in 2 of 3 crashes; per
- * crash 50, 5, 0", "per crash 192, 165"; nothing for another metric.
- * Returns 0 or -ENOMEM. */
+ * crash 50, 5, 0", "in 11 of 12 crashes; per crash 0 to 192, median
+ * 192", "192 in each of 3 crashes", "per crash 192, 165"; nothing for
+ * another metric.  Returns 0 or -ENOMEM. */
 int report_loss_records_cell(const struct summary_metric *m, const double *v, size_t n,
 			     struct model_cell *out);
 /* The loss comparisons of a durability workload's "lost" metric M into

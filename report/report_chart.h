@@ -13,10 +13,12 @@
 #include "xmlwrite.h"
 
 /* What a chart's bars and dots are: a cell's runs (its mean, a dot per
- * run), or its crashes (the share of them that lost, a dot per crash). */
+ * run), its crashes (the share of them that lost, a dot per crash), or a
+ * count of records per crash (the mean, no interval, a dot per crash). */
 enum report_chart_kind {
 	REPORT_CHART_RUNS,
 	REPORT_CHART_CRASHES,
+	REPORT_CHART_COUNTS,
 };
 /* Writes the chart of METRIC (a workload's metric, model.h) as an inline
  * <svg>, its legend as KIND says; N makes its ids unique in the page.

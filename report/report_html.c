@@ -15,6 +15,7 @@
 #include "htmltext.h"
 #include "report_chart.h"
 #include "report_loss_html.h"
+#include "summary.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(xmlTextWriter, xmlFreeTextWriter)
 
@@ -427,7 +428,9 @@ static int write_metric(xmlTextWriterPtr w, const char *workload,
 	snprintf(buf, sizeof(buf), "%s is better", better);
 	XW(htmltext_element(w, "span", "better", buf));
 	XW(xmlwrite_end_full(w));
-	XW(report_chart_write(w, metric, (*chart)++, REPORT_CHART_RUNS));
+	XW(report_chart_write(w, metric, (*chart)++,
+			      summary_unit_records(metric->unit) ? REPORT_CHART_COUNTS
+								 : REPORT_CHART_RUNS));
 	XW(report_axischart_write(w, metric));
 	XW(xmlwrite_end_full(w));
 	XW(report_chart_values(w, metric));

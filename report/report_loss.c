@@ -89,30 +89,42 @@ int report_loss_cell(const struct rcell *c, struct model_cell *out)
 	return (out->display = strdup(text)) ? 0 : -ENOMEM;
 }
 
+/* Up to this many crashes' counts are listed; more by their range. */
+#define RECORDS_LISTED 6
+
 int report_loss_records_cell(const struct summary_metric *m, const double *v, size_t n,
 			     struct model_cell *out)
 {
-	char text[256];
-	size_t used = 0;
+	char text[256], counts[200];
+	bool lost = strcmp(m->unit, "records lost") == 0, alike = true;
 
-	if (!summary_unit_records(m->unit) || !m->crashes)
+	if (!summary_unit_records(m->unit) || !m->crashes || !n)
 		return 0;
-	/* Lost records: in how many crashes, then each crash's count. */
-	if (strcmp(m->unit, "records lost") == 0)
-		used = (size_t)snprintf(text, sizeof text, "in %zu of %zu crash%s; ",
-					m->crashes_above_zero, m->crashes,
-					m->crashes == 1 ? "" : "es");
-	used += (size_t)snprintf(text + used, sizeof text - used, "per crash ");
-	for (size_t i = 0; i < n && used < sizeof text; i++) {
-		char one[32];
-		snprintf(one, sizeof one, "%s%.6g", i ? ", " : "", v[i]);
-		/* Room for this one and a ", ...". */
-		if (used + strlen(one) + 6 >= sizeof text) {
-			snprintf(text + used, sizeof text - used, ", ...");
-			break;
-		}
-		used += (size_t)snprintf(text + used, sizeof text - used, "%s", one);
+	for (size_t i = 1; i < n; i++)
+		alike &= v[i] == v[0];
+	/* Each crash's count: "192 in each", "50, 5", "0 to 192, median
+	 * 192". */
+	if (alike) {
+		snprintf(counts, sizeof counts, "%.6g in each", v[0]);
+	} else if (n <= RECORDS_LISTED) {
+		size_t used = 0;
+		for (size_t i = 0; i < n && used < sizeof counts; i++)
+			used += (size_t)snprintf(counts + used, sizeof counts - used, "%s%.6g",
+						 i ? ", " : "", v[i]);
+	} else {
+		snprintf(counts, sizeof counts, "%.6g to %.6g, median %.6g", m->stats.min,
+			 m->stats.max, stats_median(v, n));
 	}
+	if (!lost && alike)
+		snprintf(text, sizeof text, "%s of %zu crash%s", counts, n, n == 1 ? "" : "es");
+	else if (!lost)
+		snprintf(text, sizeof text, "per crash %s", counts);
+	else if (m->crashes_above_zero == 0)
+		snprintf(text, sizeof text, "in 0 of %zu crash%s", m->crashes,
+			 m->crashes == 1 ? "" : "es");
+	else
+		snprintf(text, sizeof text, "in %zu of %zu crash%s; per crash %s",
+			 m->crashes_above_zero, m->crashes, m->crashes == 1 ? "" : "es", counts);
 	free(out->display);
 	out->too_few_runs = false;
 	return (out->display = strdup(text)) ? 0 : -ENOMEM;
