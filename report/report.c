@@ -346,8 +346,10 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 	o->n = (unsigned)s->n;
 	o->mean = s->mean;
 	o->sd = s->sd;
-	o->ci_low = s->mean - s->ci95;
-	o->ci_high = s->mean + s->ci95;
+	/* Runs that all read the same have no interval, not one of no
+	 * width (docs/results.md, "Runs that did not vary"). */
+	o->ci_low = s->ci95 > 0 ? s->mean - s->ci95 : NAN;
+	o->ci_high = s->ci95 > 0 ? s->mean + s->ci95 : NAN;
 	o->too_few_runs = wide;
 	if (n && !(o->runs = calloc(n, sizeof *o->runs)))
 		return -ENOMEM;

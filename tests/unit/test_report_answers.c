@@ -395,11 +395,16 @@ static void test_flat(void **state)
 		assert_null(strstr(c->sentence, "["));
 	}
 	assert_true(seen);
-	/* Nor is a cell's: "1.234 in each of 2 runs", not "1.234 ± 0". */
+	/* Nor is a cell's: "1.234 in each of 2 runs", not "1.234 ± 0", and
+	 * no interval (the chart draws no whisker). */
 	size_t alike = 0;
-	for (size_t i = 0; i < b->n_cells; i++)
-		alike += strcmp(b->cells[i].display, "1.234 in each of 2 runs") == 0 ||
-			 strcmp(b->cells[i].display, "1.223 in each of 2 runs") == 0;
+	for (size_t i = 0; i < b->n_cells; i++) {
+		const struct model_cell *c = &b->cells[i];
+		bool same = strcmp(c->display, "1.234 in each of 2 runs") == 0 ||
+			    strcmp(c->display, "1.223 in each of 2 runs") == 0;
+		assert_true(same == (isnan(c->ci_low) && isnan(c->ci_high)));
+		alike += same;
+	}
 	assert_int_equal(alike, 2);
 	/* The claims on it are not resolved: "lower", and "10x lower". */
 	json_object *o = NULL, *refs, *verdicts;
