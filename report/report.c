@@ -317,13 +317,6 @@ static int dup_into(char **ret, const char *s)
 	return (*ret = strdup(s)) ? 0 : -ENOMEM;
 }
 
-/* Counts of records (a durability run's acknowledged and lost): summed
- * per cell, not compared as ratios of means. */
-static bool record_counts(const char *unit)
-{
-	return unit && strncmp(unit, "records", 7) == 0;
-}
-
 static int cell_fill(struct builder *bd, const struct rcell *c, const char *metric,
 		     struct model_cell *o)
 {
@@ -353,8 +346,10 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 	o->n = (unsigned)s->n;
 	o->mean = s->mean;
 	o->sd = s->sd;
-	o->ci_low = s->mean - s->ci95;
-	o->ci_high = s->mean + s->ci95;
+	/* Runs that all read the same have no interval, not one of no
+	 * width (docs/results.md, "Runs that did not vary"). */
+	o->ci_low = s->ci95 > 0 ? s->mean - s->ci95 : NAN;
+	o->ci_high = s->ci95 > 0 ? s->mean + s->ci95 : NAN;
 	o->too_few_runs = wide;
 	if (n && !(o->runs = calloc(n, sizeof *o->runs)))
 		return -ENOMEM;
@@ -364,7 +359,8 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 	o->failed = (unsigned)sc->n_failed;
 	o->cache_mismatches = (unsigned)sc->n_cache_mismatch;
 	/* What the crashes lost is said by crash, not as a mean of records. */
-	if (m && strcmp(m->name, "lost") == 0 && (r = report_loss_cell(c, o)) < 0)
+	if (m && strcmp(m->name, "lost") == 0 ? (r = report_loss_cell(c, o)) < 0
+	    : m && (r = report_loss_records_cell(m, v, n, o)) < 0)
 		return r;
 	return m ? report_cmp_baseline(bd, c, m, v, n, o) : 0;
 }
@@ -388,7 +384,7 @@ static int metric_fill(struct builder *bd, struct mcells *m, bool primary,
 	}
 	/* Counts of records are not compared as ratios of means; what a
 	 * durability cell lost is compared by crash. */
-	if (record_counts(m->unit))
+	if (summary_unit_records(m->unit))
 		return strcmp(m->metric, "lost") == 0 &&
 				       strcmp(m->workload, workload_kind_name(WORKLOAD_DURABILITY)) == 0
 			       ? report_loss_cmp(bd, m, o)
