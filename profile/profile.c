@@ -64,3 +64,28 @@ unsigned profile_cell_runs(const struct profile_sweep *s, enum workload_kind w)
 {
 	return w == WORKLOAD_DURABILITY && s->durability_runs ? s->durability_runs : s->runs;
 }
+
+size_t axis_listed(axis_mask m, const struct axis_order *order, int *out)
+{
+	axis_mask done = 0;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < order->n && i < AXIS_MASK_BITS; i++) {
+		axis_mask bit = AXIS_BIT(order->v[i] % AXIS_MASK_BITS);
+		if ((m & bit) && !(done & bit)) {
+			out[n++] = order->v[i];
+			done |= bit;
+		}
+	}
+	for (int v = 0; v < AXIS_MASK_BITS; v++)
+		if ((m & AXIS_BIT(v)) && !(done & AXIS_BIT(v)))
+			out[n++] = v;
+	return n;
+}
+
+int axis_first(axis_mask m, const struct axis_order *order, int def)
+{
+	int values[AXIS_MASK_BITS];
+
+	return axis_listed(m, order, values) ? values[0] : def;
+}
