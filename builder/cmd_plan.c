@@ -15,7 +15,10 @@ static void plan_usage(FILE *f)
 	fprintf(f, "Usage: buildapp plan PROFILE.ini [--json]\n\n"
 		   "Prints the resolved profile (after includes and defaults), the\n"
 		   "cache-mode table of the modes it sweeps, the matrix cells, the\n"
-		   "cells left out and why, and the run order.\n\n"
+		   "cells left out and why, each compared axis's reference level (the\n"
+		   "first it lists), the questions of [report] compare, what the lab\n"
+		   "server must give (the disk under test's size, memory, boots, what\n"
+		   "is known of the time) and the run order.\n\n"
 		   "  --json   the plan as JSON (format in docs/plan.md)\n"
 		   "  --help   this text\n");
 }

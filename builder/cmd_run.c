@@ -166,34 +166,29 @@ static int attach_image(const struct profile *p, const char *path,
 	char own_buf[SAFETY_ITEM_MAX];
 	const char *own = volumes_layout_read(results, own_buf, sizeof(own_buf)) == 0
 				  ? own_buf : NULL;
-	struct storage_spec spec;
-	struct storage_target t = {.kind = STORAGE_TARGET_DISK,
-				   .device = "/dev/loop0",
-				   .mountpoint = "/mnt"};
-	_cleanup_free_ struct recipe *r = calloc(1, sizeof(*r));
 	_cleanup_free_ char *out = NULL;
 	char *argv[] = {"losetup", "--find", "--show", "--partscan", (char *)path, NULL};
 	struct stat st;
+	uint64_t disk_size;
 	int k;
 
-	if (!r)
-		return -ENOMEM;
-	volumes_spec_from_profile(p, &spec);
-	if (storage_spec_check(&spec) || recipe_build(&spec, &t, r) < 0) {
+	if ((k = volumes_disk_size(p, &disk_size)) < 0) {
+		if (k == -ENOMEM)
+			return k;
 		log_error("profile '%s': [storage] cannot be laid out on a disk",
 			  p->path);
 		return -EINVAL;
 	}
 	if (stat(path, &st) < 0) {
 		_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd < 0 || ftruncate(fd, (off_t)r->disk_size) < 0)
+		if (fd < 0 || ftruncate(fd, (off_t)disk_size) < 0)
 			return log_error_errno(-errno, "creating '%s'", path);
 	} else if ((k = volumes_check_target(p, path, own)) < 0) {
 		return k;
-	} else if ((uint64_t)st.st_size < r->disk_size) {
+	} else if ((uint64_t)st.st_size < disk_size) {
 		log_error("target '%s' is %llu bytes; the backends need %llu", path,
 			  (unsigned long long)st.st_size,
-			  (unsigned long long)r->disk_size);
+			  (unsigned long long)disk_size);
 		return -EINVAL;
 	}
 	k = tool_run(argv, NULL, &out);
