@@ -90,11 +90,17 @@ static void run_usage(FILE *f)
 		"journal are skipped: run the same command again to resume.\n\n"
 		"  --target PATH    where the backends' volumes are created\n"
 		"  --results DIR    results directory (default: results)\n"
-		"  --cache DIR      build cache (default ~/.cache/buildapp)\n"
+		"  --cache DIR      build cache (default $XDG_CACHE_HOME/buildapp\n"
+		"                   or ~/.cache/buildapp)\n"
 		"  --connect URI    libvirt URI (default qemu:///embed, no daemon)\n"
 		"  --accel MODE     auto (KVM when it boots a guest), kvm or tcg;\n"
 		"                   default: the profile's [guest] accel\n"
-		"  --help           this text\n");
+		"  -h, --help       this text\n");
+	commands_help_exit(f, "failure, or a run of the sweep that failed (recorded, and "
+			      "the sweep went on)",
+			   "an invalid profile, a target the safety rules refuse, crash = host, "
+			   "which only a booted kit makes",
+			   false);
 }
 
 static int parse_run_args(int argc, char **argv, struct run_options *o)

@@ -1,7 +1,7 @@
 # Headers of this folder and the ones below it only (GNUmakefile).
 $(B)/builder/%.o: INCDIRS = $(BUILDER_INCDIRS)
 
-BUILDER_SRCS := builder/main.c \
+BUILDER_SRCS := builder/main.c builder/commands.c \
 	builder/cmd_plan.c builder/cmd_kernel.c builder/cmd_provision.c builder/cmd_kit.c \
 	builder/cmd_run.c builder/cmd_build.c builder/cmd_hostroot.c \
 	builder/cmd_image.c builder/cmd_results.c builder/cmd_verify.c builder/cmd_report.c \
