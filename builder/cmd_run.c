@@ -225,7 +225,8 @@ static void detach_image(const char *dev)
 }
 
 /* Builds the guest kit, attaches an image file target to a loop device,
- * and runs the sweep. */
+ * and runs the sweep.  Returns 0, 1 when a run of it failed, or a
+ * negative errno. */
 static int run_sweep(const struct run_options *o, const struct plan *plan)
 {
 	const struct profile *p = &plan->profile;
@@ -308,7 +309,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	signals_reraise();
 	if (r < 0)
 		return r;
-	return out.failed ? 3 : 0;
+	return out.failed ? 1 : 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -345,5 +346,5 @@ int cmd_run(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	if (r < 0)
 		return 1;
-	return r == 3 ? 1 : 0;
+	return r > 0 ? 1 : 0;
 }
