@@ -41,35 +41,56 @@ static void add_once(json_object *a, const char *s, size_t len)
 		json_object_array_add(a, json_object_new_string(name));
 }
 
+/* The licenses Debian ships whole that [TEXT, END) points to, by their
+ * files' names (/usr/share/common-licenses/GPL-2), into NAMES; how many
+ * it names. */
+static size_t common_licenses(const char *text, const char *end, json_object *names)
+{
+	static const char common[] = "/usr/share/common-licenses/";
+	size_t found = 0;
+
+	for (const char *p = text; (p = strstr(p, common)) && p < end; p += sizeof(common) - 1) {
+		const char *v = p + sizeof(common) - 1;
+		size_t n = strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-+_");
+		while (n && v[n - 1] == '.')
+			n--;
+		if (n && v + n <= end) {
+			add_once(names, v, n);
+			found++;
+		}
+	}
+	return found;
+}
+
 int licenses_of_copyright(const char *text, json_object **ret)
 {
 	json_object *names = json_object_new_array();
 	bool dep5 = strncmp(text, "Format:", 7) == 0;
 
-	for (const char *line = text; line && *line;) {
+	for (const char *line = text; dep5 && line && *line;) {
 		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
-		if (dep5 && len >= 8 && strncmp(line, "License:", 8) == 0) {
+		if (len >= 8 && strncmp(line, "License:", 8) == 0) {
 			const char *v = line + 8;
 			size_t n = len - 8;
 			while (n && (*v == ' ' || *v == '\t'))
 				v++, n--;
 			while (n && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\r'))
 				n--;
-			add_once(names, v, n);
+			/* No name: the license is in the field's text, which may
+			 * point to the licenses Debian ships whole. */
+			const char *stop = line + len;
+			while (!n && *stop == '\n' && (stop[1] == ' ' || stop[1] == '\t')) {
+				const char *next = strchr(stop + 1, '\n');
+				stop = next ? next : stop + 1 + strlen(stop + 1);
+			}
+			if (n || !common_licenses(line, stop, names))
+				add_once(names, v, n);
 		}
 		line = end ? end + 1 : NULL;
 	}
-	/* Free text: the licenses Debian ships whole, named by their files. */
-	static const char common[] = "/usr/share/common-licenses/";
-	for (const char *p = text; !dep5 && (p = strstr(p, common)); p += sizeof(common) - 1) {
-		const char *v = p + sizeof(common) - 1;
-		size_t n = strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-+_");
-		while (n && v[n - 1] == '.')
-			n--;
-		if (n)
-			add_once(names, v, n);
-	}
+	if (!dep5)
+		common_licenses(text, text + strlen(text), names);
 	*ret = names;
 	return dep5;
 }

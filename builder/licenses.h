@@ -24,10 +24,11 @@ struct json_object *licenses_json(struct json_object *sizes, const char *const *
 				  size_t n_files);
 
 /* The license names of the Debian copyright file TEXT into *RET (a new
- * JSON array): a machine-readable one's License: names, in order, each
- * once ("" for a license given only in words); of a file in free text,
- * the /usr/share/common-licenses/NAME it points to.  Returns whether the
- * file is machine-readable (its first line is Format:). */
+ * JSON array), in order, each once: a machine-readable file's License:
+ * names (a field with no name: the /usr/share/common-licenses/NAME its
+ * text points to, else ""); of a file in free text, the
+ * /usr/share/common-licenses/NAME it points to.  Returns whether the file
+ * is machine-readable (its first line is Format:). */
 int licenses_of_copyright(const char *text, struct json_object **ret);
 
 #endif

@@ -30,13 +30,18 @@ static void test_machine_readable(void **state)
 		"Files: lib/*\nLicense: LGPL-2.1 \n text of it\n .\n"
 		"\n"
 		"Files: other/*\nLicense:\n QEMU as a whole is released under the GPL.\n"
+		" Its text is in /usr/share/common-licenses/GPL-2.\n"
 		"\n"
-		"License: GPL-2+\n the license's text, once more\n",
+		"Files: more/*\nLicense:\n Do what you like.\n"
+		"\n"
+		"License: GPL-2+\n the license's text, once more\n"
+		" (/usr/share/common-licenses/GPL-3 is not this field's)\n",
 		&names));
-	assert_int_equal(json_object_array_length(names), 3);
+	assert_int_equal(json_object_array_length(names), 4);
 	assert_string_equal(name_at(names, 0), "GPL-2+");
 	assert_string_equal(name_at(names, 1), "LGPL-2.1");
-	assert_string_equal(name_at(names, 2), ""); /* in words only */
+	assert_string_equal(name_at(names, 2), "GPL-2"); /* no name, its text's */
+	assert_string_equal(name_at(names, 3), ""); /* in words only */
 	json_object_put(names);
 }
 
