@@ -84,3 +84,28 @@ bool profile_host_cells_direct(const struct profile *p)
 			return true;
 	return false;
 }
+
+size_t axis_listed(axis_mask m, const struct axis_order *order, int *out)
+{
+	axis_mask done = 0;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < order->n && i < AXIS_MASK_BITS; i++) {
+		axis_mask bit = AXIS_BIT(order->v[i] % AXIS_MASK_BITS);
+		if ((m & bit) && !(done & bit)) {
+			out[n++] = order->v[i];
+			done |= bit;
+		}
+	}
+	for (int v = 0; v < AXIS_MASK_BITS; v++)
+		if ((m & AXIS_BIT(v)) && !(done & AXIS_BIT(v)))
+			out[n++] = v;
+	return n;
+}
+
+int axis_first(axis_mask m, const struct axis_order *order, int def)
+{
+	int values[AXIS_MASK_BITS];
+
+	return axis_listed(m, order, values) ? values[0] : def;
+}

@@ -284,8 +284,8 @@ static void test_l2_cache_and_host_cells(void **state)
 	}
 	assert_int_equal(n_qcow2, 18);
 	assert_int_equal(n_host, 1);
-	assert_string_equal(plan.cells[0].id, "qcow2/qcow2/off/none/threads/virtio/tarball-write");
-	assert_string_equal(plan.cells[2].id, "qcow2/qcow2/off/l2=1M/none/threads/virtio/tarball-write");
+	assert_string_equal(plan.cells[0].id, "qcow2/qcow2/off/none/threads/virtio/fio");
+	assert_string_equal(plan.cells[2].id, "qcow2/qcow2/off/l2=1M/none/threads/virtio/fio");
 	assert_int_equal(plan.cells[2].l2_cache, 1 << 20);
 	check_runs_complete(&plan);
 
