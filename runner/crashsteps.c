@@ -290,6 +290,14 @@ static int read_facts(struct crash *k)
 {
 	struct crashfacts *f = k->facts;
 	char text[8192], wc[32], path[PATH_MAX];
+
+	/* /proc/meminfo reads the global counters, which each CPU updates
+	 * in batches (tens of pages a CPU behind, until vmstat's work folds
+	 * them every second): stat_refresh folds them now (vmstat_refresh). */
+	snprintf(path, sizeof(path), "%s/stat_refresh", host->vm);
+	if (sysfs_write(path, "1") < 0)
+		log_warning("cannot write '%s': Dirty and Writeback may lag by a few "
+			    "pages a CPU", path);
 	_cleanup_close_ int fd = open(host->meminfo, O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
 

@@ -24,9 +24,10 @@
  * 3. sync RESULTS alone (syncfs of its filesystem): the crashed run's
  *    console log and everything else it holds, which a global sync()
  *    would have written together with the disk under test's pages.
- * 4. read the facts (/proc/meminfo's Dirty and Writeback, the disk's
- *    write cache): after the sync, Dirty is the disk under test's pages
- *    (and other filesystems'), not RESULTS'.
+ * 4. read the facts (/proc/meminfo's Dirty and Writeback, folded first
+ *    through vm.stat_refresh, and the disk's write cache): after the
+ *    sync, Dirty is the disk under test's pages (and other
+ *    filesystems'), not RESULTS'.
  * 5. the trigger (hostcrash.h's kexec or reset; a power cut).
  *
  * When the trigger returns, the host is still up: the writeback settings

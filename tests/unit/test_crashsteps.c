@@ -184,7 +184,7 @@ struct seen {
 	int how;
 	bool qemu_stopped;
 	char writeback[32], expire[32], dirty_bytes[32], background_bytes[32];
-	char min_ratio_disk[8], min_ratio_lv[8];
+	char min_ratio_disk[8], min_ratio_lv[8], stat_refresh[8];
 	bool crash_file;
 	struct crashfacts facts;
 	int64_t dirty_now; /* meminfo's Dirty then */
@@ -283,6 +283,8 @@ static void results_synced(const char *path)
 		return;
 	synced_results = true;
 	qemu_stopped_at_sync = stopped(qemu);
+	/* Written again by the facts' step, after this. */
+	put_knob(vm, "stat_refresh", "");
 	read_knob(vm, "dirty_writeback_centisecs", writeback_at_sync, sizeof(writeback_at_sync));
 	snprintf(tmp, sizeof(tmp), "%s.sync", meminfo);
 	FILE *f = fopen(tmp, "w");
@@ -308,6 +310,7 @@ static int fake_reboot(int how)
 	read_knob(vm, "dirty_background_bytes", s->background_bytes, sizeof(s->background_bytes));
 	read_knob(block, "vdz/bdi/min_ratio", s->min_ratio_disk, sizeof(s->min_ratio_disk));
 	read_knob(block, "dm-3/bdi/min_ratio", s->min_ratio_lv, sizeof(s->min_ratio_lv));
+	read_knob(vm, "stat_refresh", s->stat_refresh, sizeof(s->stat_refresh));
 	hostcrash_path(results, 17, path, sizeof(path));
 	s->crash_file = hostcrash_read(path, &c) == 0;
 	if (s->crash_file) {
@@ -423,6 +426,7 @@ static void reset_knobs(void)
 	put_knob(vm, "dirty_ratio", "20");
 	put_knob(vm, "dirty_background_bytes", "0");
 	put_knob(vm, "dirty_background_ratio", "10");
+	put_knob(vm, "stat_refresh", "");
 	put_knob(block, "vdz/queue/write_cache", "write back");
 	put_knob(block, "vdz/bdi/min_ratio", "0");
 	/* An LV on the disk's first partition. */
@@ -478,6 +482,8 @@ static void check_at_reboot(const struct seen *s, const char *mechanism)
 	/* 50 over the disk and the LV on it. */
 	assert_string_equal(s->min_ratio_disk, "25");
 	assert_string_equal(s->min_ratio_lv, "25");
+	/* meminfo's counters folded after RESULTS' sync, for the facts. */
+	assert_string_equal(s->stat_refresh, "1");
 	assert_true(s->crash_file);
 	assert_string_equal(s->facts.mechanism, mechanism);
 	assert_int_equal(s->facts.dirty_kib, 4242);
