@@ -148,14 +148,17 @@ int volreset_run(const struct storage_volume *v, const char *pristine,
 int volreset_sync(const struct storage_volume *v)
 {
 	_cleanup_close_ int fd = open(v->path, O_RDONLY | O_CLOEXEC);
-	_cleanup_free_ char *copy = strdup(v->path);
+	_cleanup_free_ char *copy = NULL;
 	int r;
 
-	if (!copy)
-		return -ENOMEM;
 	if (fd < 0 || fsync(fd) < 0)
 		return log_error_errno(-errno, "cannot sync '%s' after its reset", v->path);
-	if (!v->block_device && (r = files_fsync_dir(dirname(copy))) < 0)
+	if (v->block_device)
+		return 0;
+	copy = strdup(v->path);
+	if (!copy)
+		return -ENOMEM;
+	if ((r = files_fsync_dir(dirname(copy))) < 0)
 		return log_error_errno(r, "cannot sync the directory of '%s' after its reset",
 				       v->path);
 	return 0;
