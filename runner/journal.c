@@ -15,6 +15,7 @@
 #include <json.h>
 
 #include "cleanup.h"
+#include "files.h"
 #include "jsonget.h"
 #include "log.h"
 #include "names.h"
@@ -483,12 +484,7 @@ int journal_run_from_json(const char *line, struct journal_run *ret)
 static int fsync_parent(const char *path)
 {
 	_cleanup_free_ char *copy = strdup(path);
-	if (!copy)
-		return -ENOMEM;
-	_cleanup_close_ int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd) < 0)
-		return -errno;
-	return 0;
+	return copy ? files_fsync_dir(dirname(copy)) : -ENOMEM;
 }
 
 /* The length of FD's contents up to and including its last newline: what
