@@ -189,10 +189,13 @@ void disks_describe(const struct disk_info *disks, size_t n, char *buf, size_t l
 		char dev[DISK_NAME_MAX + 8], size[32], ids[512] = "";
 
 		snprintf(dev, sizeof dev, "/dev/%s", d->name);
+		/* Those with white space (a t10 WWID) cannot name it on the
+		 * kernel command line: left out. */
 		if (safety_probe(dev, &f) == 0)
 			for (size_t k = 0, u = 0; k < f.n_identities && u < sizeof ids; k++)
-				u += (size_t)snprintf(ids + u, sizeof ids - u, "%s%s", k ? ", " : "",
-						      f.identities[k]);
+				if (!strpbrk(f.identities[k], " \t"))
+					u += (size_t)snprintf(ids + u, sizeof ids - u, "%s%s",
+							      u ? ", " : "", f.identities[k]);
 		used += (size_t)snprintf(buf + used, len - used,
 					 "%s%s: %s, model %s, identities: %s", i ? "; " : "",
 					 d->name, format_size(d->size, size, sizeof size),
