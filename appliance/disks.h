@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Block devices of the lab server as the appliance sees them in sysfs
  * (no udev in the appliance, so no /dev/disk/by-*). */
 #ifndef BUILDAPP_DISKS_H

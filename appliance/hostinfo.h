@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host.json: what a bundle says about the host its sweep ran on (CPU,
  * memory, the disk under test and its write cache, kernel, QEMU and
  * libvirt versions, KVM or TCG, the kit and the plan), documented in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host settings of the lab server for a sweep ([host] of the profile):
  * the physical write cache of the disk under test, the page cache, the
  * vm.dirty_* ratios, the I/O scheduler and read-ahead.  Each is applied,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* An empty ICU data library, put in the host root in place of
  * libicudata's 30 MiB of converter tables, collation rules and locale
  * data (builder/icustub.c).  It is ICU's own bootstrap "stubdata": the

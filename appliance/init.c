@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp-init: PID 1 of the appliance.  Mounts the API filesystems,
  * then forks the worker and only reaps (reaper.h).  The worker loads the
  * drivers the hardware asks for, mounts RESULTS, picks the disk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The benchmark guest's kernel when the kit stores it once.  With
  * [appliance] kernel = auto the guest boots the appliance's own kernel,
  * byte for byte; the image then carries it only on the ESP, and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Headers of this folder and the ones below it only (GNUmakefile).
 $(B)/appliance/%.o: INCDIRS = $(APPLIANCE_INCDIRS)
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The appliance's network, for an upload only: the first Ethernet
  * interface that gets a DHCP lease (busybox udhcpc), configured with
  * busybox ip.  Nothing listens on it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Sending a finished bundle to a WebDAV server (nginx's dav module,
  * Apache's mod_dav) with libcurl: MKCOL a hidden temporary collection,
  * PUT every file and a SHA256SUMS of them, then MOVE it to the bundle's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Content-addressed build cache: a build's outputs live in
  * CACHE/KIND-HASH/, HASH the sha256 of everything that went in, so an
  * unchanged build is found instead of redone. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp PROFILE.ini: the kit of a profile (builder/kit.h). */
 #include <errno.h>
 #include <getopt.h>

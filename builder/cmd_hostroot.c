@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp hostroot: the appliance's root as an initramfs, alone (the
  * step `buildapp PROFILE.ini` runs before assembling the image). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp image: the disk image alone, from a kernel and an initramfs.
  * The low-level step of `buildapp PROFILE.ini`, for tests and for kits
  * whose root is built elsewhere. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp kernel [SETTING]: the kernel a build takes, for scripts. */
 #include <errno.h>
 #include <limits.h>

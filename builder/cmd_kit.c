@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp kit PROFILE.ini -o DIR [--cache DIR] [--no-image]
  *
  * Builds (or finds in the cache) the guest kit and the guest image of a

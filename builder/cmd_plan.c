@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp plan PROFILE.ini [--json] */
 #include <getopt.h>
 #include <stdio.h>

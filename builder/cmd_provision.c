@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp provision: create the profile's storage backends on an image
  * file or a disk, after the safety checks, and say what was made. */
 #include <errno.h>

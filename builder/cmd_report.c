@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp report: the report of one or more result bundles (results
  * directories, used kit images, sticks) written as report.html, .csv,
  * .json and .txt.  Images are read through libguestfs, without mounting

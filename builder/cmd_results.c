@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp results: copies what the appliance left on RESULTS out of a
  * used image or the stick/disk it was written to (read-only, one
  * libguestfs launch). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp run PROFILE.ini --target DIR [--results DIR] ...
  *
  * The appliance's side of the work on this host, without building an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp verify KIT: is this the kit its manifest describes?
  *
  * KIT is NAME.img (raw or qcow2), a disk or stick it was written to,

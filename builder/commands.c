@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What every command's --help ends with: its exit statuses. */
 #include "commands.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The buildapp subcommands.  Each takes the arguments after its name
  * (argv[0] is the subcommand) and returns the process exit status: 0
  * success, 1 failure, or one of these: the one list, which docs/buildapp.1

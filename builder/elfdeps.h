@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared-library closure of ELF programs, as the dynamic loader itself
  * resolves it (`ld.so --list`: DT_RUNPATH/DT_RPATH, $ORIGIN, the system
  * directories), without running them.  The headers are read with libelf. */

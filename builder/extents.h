@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The data extents of a sparse file (lseek SEEK_DATA / SEEK_HOLE), for
  * the steps that must not pay for its holes: hashing a kit image, copying
  * filesystem images into it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Filesystem images built on the build host, before the disk is
  * assembled: the ESP (FAT32, mtools + syslinux) and the RESULTS
  * partition (ext4, mke2fs).  Made here rather than inside the libguestfs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The libguestfs handle as every builder command opens it: errors are not
  * printed by the library but reported once by gfshandle_error(), progress
  * events draw a progress line on stderr. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest image: the pristine content of the disk under test, an ext4
  * filesystem on the whole disk (no partition table) holding the workload
  * data: /data/workload.tar (the tarball), /tree (it, extracted: what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest kit: the kernel and initramfs every benchmark guest boots
  * (direct kernel boot).  The initramfs holds the guest agent as /init,
  * busybox, fio and bonnie++ (those the profile's workload kinds use) with

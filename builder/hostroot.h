@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The appliance's root filesystem, as a compressed initramfs: the build
  * host's installed Debian packages (supermin --prepare/--build -f chroot),
  * trimmed of documentation and locales, the disk/filesystem/KVM modules of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The host root's ICU data library swapped for an empty one.  libxml2
  * (which libvirt parses its XML with) links libicuuc, and libicuuc links
  * libicudata: 30 MiB (10 compressed) of converter tables, collation and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The bootable disk image: GPT with
  *   1  ESP (FAT32, "legacy BIOS bootable"): kernel, initramfs, SYSLINUX
  *      for BIOS (gptmbr.bin in the MBR); for UEFI shim and GRUB as Debian

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Writing initramfs archives (cpio "newc", zstd-compressed: the Debian
  * kernel has CONFIG_RD_ZSTD) with libarchive.  Entries are written in a
  * fixed order with fixed inode numbers and mtimes, so the same tree gives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kit: everything `buildapp PROFILE.ini` writes for one profile.
  *   OUT/NAME.img            the bootable disk image (builder/image.h)
  *   OUT/NAME.iso            the same kit as a hybrid CD image (a BMC's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel modules for the guest kit: the load order of a set of modules,
  * their dependencies and their softdeps, as libkmod (modprobe's library)
  * resolves them from /lib/modules/VERSION's indexes. */

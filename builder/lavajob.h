@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kit as LAVA jobs (docs/lab.md): NAME.netboot/lava-x86.yaml, a job
  * for LAVA's x86 device type (the netboot kernel and initrd deployed by
  * TFTP, booted by iPXE with a few kernel arguments: the kit's settings

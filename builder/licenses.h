@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a kit carries, by license: the Debian packages it embeds, each
  * with the license names its /usr/share/doc/PKG/copyright gives, for the
  * manifest (docs/kit.md, "The manifest"), so a team that ships a kit

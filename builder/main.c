@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* buildapp: build a bootable storage-benchmark appliance from a profile. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plan as `buildapp plan` prints it for a reader: the resolved
  * profile, the cache-mode table, the matrix and the run order. */
 #ifndef BUILDAPP_PLANTEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Progress of the builder's long steps on stderr: a step line, then its
  * percentage (libguestfs progress events, archive writing).  On a
  * terminal one line is redrawn; in a log one line per 25%.  Silent below

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reproducible builds: the build time and every identifier that would
  * otherwise be random (filesystem UUIDs, volume serials, GPT GUIDs) are
  * derived from the profile name and SOURCE_DATE_EPOCH, so two builds of

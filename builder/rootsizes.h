@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the bytes of the appliance's host root are: its files' sizes
  * summed by the Debian package that installed them (dpkg's file lists),
  * the kernel modules, and the rest (files no package lists: generated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Temporary files and directories of a build, removed on failure and on
  * SIGINT/SIGTERM/SIGHUP (a cleanup of the signal policy, signals.h), so an
  * interrupted build leaves nothing behind.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where the builder finds its companions and keeps its cache. */
 #ifndef BUILDAPP_TOOLS_H
 #define BUILDAPP_TOOLS_H

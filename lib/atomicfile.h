@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Files written whole or not at all: through a temporary file beside the
  * target, fsync'd, then renamed, and the directory fsync'd, so a reader
  * never sees half of one and a crash after the call leaves the new one. */

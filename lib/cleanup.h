@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Scope-bound cleanup helpers (gcc/clang cleanup attribute).
  *
  * Every destructor used here accepts NULL, so a variable declared with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running programs without a shell: the one runner of the project.
  *
  * Used on both sides and in the guest: the builder runs mtools, mke2fs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Loss with the crash as its unit (docs/results.md, "Loss by crash").
  * The records of one crash are not independent trials: a crash loses
  * what the host's page cache held at that instant, often a run of the

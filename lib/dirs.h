@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Directories the tools keep their state in. */
 #ifndef BUILDAPP_DIRS_H
 #define BUILDAPP_DIRS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small jobs on files that both sides do: copying one, removing a tree.
  * Reports nothing: the caller names what it was doing. */
 #ifndef BUILDAPP_FILES_H

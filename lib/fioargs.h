@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kit's fio settings as fio's own options: what every job of a run
  * gets unless it sets the option itself.  One mapping for the three
  * places that need it: the guest agent (from the kernel command line),

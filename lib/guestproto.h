@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The protocol between the runner (host) and the guest agent (PID 1 of
  * the benchmark guest): kernel command line in, console lines out.
  * docs/guest-protocol.md is the reference; this header holds the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Typed look-ups of json-c object members, shared by the readers of the
  * journal, QEMU replies and the summary; exact, short JSON numbers; and
  * the one way a JSON file is written. */

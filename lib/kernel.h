@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The build host's kernel, as the appliance, the guests and the KVM probe
  * boot it. */
 #ifndef BUILDAPP_KERNEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Whether KVM is used on this host: decided here and only here, for
  * libguestfs' launches (the builder) and libvirt's guests (the runner).
  *

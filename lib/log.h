@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Messages to the user, on stderr.
  *
  * Library-like code returns a negative errno and leaves reporting to its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Headers of this folder only (GNUmakefile).
 $(B)/lib/%.o: INCDIRS = $(LIB_INCDIRS)
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Enum name tables.  NAME_TABLE defines PREFIX_names (a struct name_table) and PREFIX_name() for
  * enum PREFIX from the list of names in enum order. */
 #ifndef BUILDAPP_NAMES_H

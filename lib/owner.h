@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Directories that say whether the process that made them still lives:
  * DIR/.owner, locked (flock) by its maker for as long as it runs, however
  * it ends (SIGKILL, power cut).  A later run removes what a dead owner

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parsing of user-supplied scalars: sizes, integers, booleans.
  *
  * Each returns 0 and sets *ret only on success, -EINVAL for text that is

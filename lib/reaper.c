@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A parent that reaps (reaper.h). */
 #include <errno.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A parent that reaps, for programs whose descendants become orphans.
  *
  * libvirt starts QEMU as a daemon, so QEMU is an orphan: it ends under the

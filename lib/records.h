@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The self-checking records of the durability workload: the guest agent
  * writes them (appliance/agent/workload.c), the guest image holds the
  * blank file they overwrite (builder/guestimage.c), the runner reads them

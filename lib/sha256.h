@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SHA-256 as both sides print it: 64 lowercase hex digits. */
 #ifndef BUILDAPP_SHA256_H
 #define BUILDAPP_SHA256_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one signal and child policy of every program of the project.
  *
  * SIGINT, SIGTERM and SIGHUP are caught here and only here.  The handler

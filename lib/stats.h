@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Descriptive statistics of repeated runs: the numbers the summary prints
  * for each cell and metric, with a Student-t 95% confidence interval
  * computed from exact t quantiles (no normal approximation, no table), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small reads and writes of sysfs/procfs attributes. */
 #ifndef BUILDAPP_SYSFS_H
 #define BUILDAPP_SYSFS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The step a program is in, said when it starts, and a watchdog over it.
  *
  * A kit on a lab server has nobody watching its console: a step that

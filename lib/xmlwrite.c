@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "xmlwrite.h"
 
 int xmlwrite_start(xmlTextWriterPtr w, const char *name)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The few libxml2 xmlTextWriter calls every XML and HTML writer of
  * buildapp makes (libvirt's domain XML, report.html and its SVG charts):
  * a writer does the escaping, so no document can come out malformed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel command line as it carries a kit's settings to the
  * appliance's init: buildapp.KEY=VALUE words (a key of [host] or
  * [appliance], [guest] accel, [workload] crash_reboot) that override the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* [workload] fio_job: a user's fio job file, checked when the profile is
  * loaded so that a kit never carries one that does anything on the lab
  * server but I/O to its target, or one its guests cannot run.  The kit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A fio job file read the way fio reads it (fio 3.33: sections in order,
  * each job a copy of the [global] options before it, an inline ';' or
  * '#' starting a comment), against the options a job file may have: those

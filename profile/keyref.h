@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What only the builder needs of the profile language (profile/keys.h):
  * each key's documentation, typo hints for unknown names, and the
  * Markdown reference `buildapp keys` prints (docs/profile-keys.md). */

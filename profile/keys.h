@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The profile language: every section and key, with its type, default
  * and range (the list itself is keys_list.h).  The loader validates
  * against this table, the plan's JSON form of the profile is read and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every key of the profile language, in the order `buildapp keys` and the
  * plan list them: expanded by profile/keys.c into the table (without
  * the doc strings) and by profile/keyref.c into the doc strings, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Profile loader.
  *
  * Each file is read in one pass, line by line.  Each line is checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Profile loading: INI file (and its includes) -> struct profile. */
 #ifndef BUILDAPP_LOADER_H
 #define BUILDAPP_LOADER_H

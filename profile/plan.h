@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plan: the resolved profile and the sweep it asks for, as cells
  * (one combination of the matrix axes) and runs in the order they are to
  * be made.  The builder makes it (profile/planner.h); its JSON form is

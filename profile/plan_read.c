@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plan's JSON read back (plan.h's plan_parse_json, plan_read_json):
  * split from plan.c, which writes it and holds the cells' fields. */
 #include "plan.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Expands a profile into its plan: the matrix cells, the cells that are
  * impossible (with the reason) and the order of the runs. */
 #ifndef BUILDAPP_PLANNER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The resolved profile: every setting of a benchmark kit, typed, with
  * defaults applied.  The builder fills it from an INI file
  * (profile/loader.h); the appliance gets it back from the plan's JSON

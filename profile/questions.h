@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* [report] compare: the comparisons a profile exists for, which the
  * report answers first.  A list of "AXIS:LEVEL vs REFERENCE", each with
  * an optional "in METRIC" (default: each workload's primary metric),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The URL of [appliance] upload (or buildapp.upload= on the kernel
  * command line): a WebDAV collection the appliance sends its bundle to
  * (appliance/upload.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A result bundle read back: a results directory's journal (checked to
  * be whole and of this version), its summary, each summary cell's runs in
  * run index order, host.json, plan.json and timings.json, and the label

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Claims of a study judged on the report's comparisons (claims.h).  The
  * comparison for a claim is found among its metric's, the right way
  * round or inverted (the report compares each level with its axis's

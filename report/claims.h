@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A study's published claims (the "claims" of report/reference/NAME.json,
  * docs/report.md) judged on a report's comparisons by verdict.h's rules:
  * each claim names the comparison that tests it (workload, metric, axis,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Comparisons of two levels of an axis: the ratio of the level's mean to
  * the reference level's with its confidence interval, by Welch's t on the
  * log scale (the ratio of geometric means; Welch-Satterthwaite degrees of

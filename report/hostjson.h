@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host.json read back: the report's view of the host a bundle's sweep
  * ran on (written by the sweep's caller, appliance/hostinfo.h; the
  * format is in docs/report.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* HTML text as report.html's writers write it, through libxml2's writer:
  * text cleaned of what HTML cannot carry, elements of text, tables. */
 #include "htmltext.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The HTML text calls report.html's page and its charts share (the
  * writer's own are lib/xmlwrite.h's): below both, so that the page calls
  * the chart writers and never the reverse. */

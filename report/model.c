@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report model's structures read from its JSON form (report.json,
  * or a hand-made model of the tests), and freed.  Members a model leaves
  * out read as empty: no string (NULL), no number (NAN), zero, false. */

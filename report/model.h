@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report model of docs/report.md as C structures: what report.json
  * holds, read by the renderers through members the compiler checks
  * instead of string keys.  A model owns everything it points to (strings,

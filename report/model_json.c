@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report model's JSON form (report.json, docs/report.md) from its
  * structures: the members in the order report.json has always had them,
  * numbers in the fewest digits that read back exactly (jsonget.h), none

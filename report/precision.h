@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs until the profile's questions are answered: which cells of a
  * sweep under way need more runs so that each comparison the profile asks
  * ([report] compare) reaches the precision target ([sweep] target_ci),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The five published studies of the reference set, their tables shipped
  * as data (typed in from the studies, each with its source), and the
  * measured table of a report laid out as the study laid out its own. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The studies' published tables (report/reference/NAME.json), built
  * into the program by appliance/module.mk so the appliance, which writes
  * its report on the lab server, has them without an installed data path.

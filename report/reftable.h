@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The pieces the studies' layouts (reference.c) are made of: the cells of
  * a report model (docs/report.md) gathered into rows, one per
  * configuration, with one cell per (workload, metric) source; and a table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report model (docs/report.md, model.h's structures) from result
  * bundles (bundle.h): the cells placed on the axes the sweep varied, per
  * workload and metric, with failures, hosts and plan differences.  The

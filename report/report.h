@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report of one or more result bundles: the model of docs/report.md
  * (per workload and metric the cells with their runs and intervals, the
  * comparisons of every varied axis, failures, hosts, a baseline check and

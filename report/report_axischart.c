@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A metric against a numeric axis of the sweep (fio's iodepth, numjobs,
  * bs; the L2 cache size), drawn where that axis has more than two levels:
  * one line per setting of the other varied axes (each cache mode, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report builder's own types, shared by report.c (the model),
  * report_cmp.c (comparisons and the baseline check) and report_rack.c
  * (servers that stand out) as they fill the model's structures (model.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One metric as an SVG bar chart: a bar per cell at its mean with the 95%
  * interval as whiskers, every run as a dot beside its bar (the first one
  * hollow), cells grouped by the outer axes with the innermost level under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The SVG charts of report.html: one metric's bars and table of values,
  * and its line charts against fio's knobs.  Called by the page's writers
  * (report_html.c, report_loss_html.c); they call only htmltext.h. */

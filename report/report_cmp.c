@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The comparisons of the report model: every varied axis's levels
  * against its reference level per pair of cells and pooled, with their
  * sentences; and the check against a baseline bundle. */

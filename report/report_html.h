@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.html: one self-contained page (inline SVG and CSS, no script,
  * font or anything fetched) rendered from the report model of
  * docs/report.md, through libxml2's writer so the document cannot be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The answers as result lines for a lab's engine (runner/sweeplines.h):
  * one case per answer of report.txt's "== Answers ==", in its order. */
 #include "report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The loss half of the report: what a durability cell's crashes lost,
  * the crash as its unit (lib/crashloss.h), with what the journal
  * recorded of each host crash; and each level's loss against its

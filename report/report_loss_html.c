@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.html's loss by crash: a durability workload's "lost" metric
  * drawn and tabled with the crash as its unit (docs/results.md, "Loss by
  * crash"): a bar per cell at the share of its crashes that lost any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.html's loss by crash (report_loss_html.c): a section of the
  * page, written by report_html.c, that calls the chart writers. */
 #ifndef BUILDAPP_REPORT_LOSS_HTML_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A rack's bundles: a directory of bundles collected from many servers
  * (a WebDAV server's upload directory) read as one input, and the servers
  * whose results stand out from the others' (docs/results.md, "Servers

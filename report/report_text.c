@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report model (model.h) written out: report.txt (answers first),
  * report.csv (RFC 4180), report.json through model_json.c, and
  * report.html through report_html.c; each

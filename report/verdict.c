@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict rules of docs/results.md ("Verdicts"), on the log scale of
  * the report's comparisons: a ratio r with interval [low, high] is
  * d = ln r with a half-width of t * se, so se is recovered from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Verdicts on a published claim from a comparison's interval, by the
  * rules of docs/results.md ("Verdicts"): a claim about a direction
  * ("lower", "higher", optionally by at least a factor) is reproduced only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The acknowledgements of a durability run (docs/guest-protocol.md): the
  * guest's console log, read as it grows, and each ACK line's sequence
  * number appended to an acknowledgements file and made durable

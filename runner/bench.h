@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One sweep on this host, from inputs that are ready: provision the
  * backends on the target, open libvirt, check that guests boot, run the
  * sweep, and undo the setup.  Shared by `buildapp run` (which builds the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a host-native run writes to its block device (the LV, or the loop
  * device over an image file), recorded by the kernel's own
  * block_bio_queue tracepoint: every bio submitted to the device, read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a host crash leaves on record: the journal line of a durability
  * run that ended in its host's crash carries a "host_crash" object
  * (docs/results.md): the mechanism that crashed the host, why the way

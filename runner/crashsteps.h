@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A crash of the host, by whatever takes it down: the steps before the
  * trigger, then the trigger.
  *

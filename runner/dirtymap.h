@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a guest writes to its disk under test, tracked by QEMU itself: a
  * non-persistent dirty bitmap on the disk's top block node, added through
  * QMP while the domain is still paused, read back over QEMU's own NBD

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The libvirt domain of one benchmark run: a lean transient guest booted
  * straight into a kernel and initramfs, with the disk under test as its
  * only disk.  Built from a plain struct so callers need no XML. */

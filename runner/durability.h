@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The host side of the durability workload (docs/results.md): which run
  * identity and crash point a run gets from the plan's seed, where its
  * records are on the disk (the guest's RECORDS line), and the check

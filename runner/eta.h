@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sweep's remaining-time estimate.  Runs of one workload take about
  * the same time whatever the cell (the workload's size is fixed by the
  * profile), runs of different workloads do not: a fio job of seconds and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel command line that tells the guest agent what to run. */
 #ifndef BUILDAPP_GUESTCMDLINE_H
 #define BUILDAPP_GUESTCMDLINE_H

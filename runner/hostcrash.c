@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "hostcrash.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A durability run that ends with its host's crash ([workload] crash =
  * host): what the boot after it needs to finish the run, made durable on
  * RESULTS before the host goes down, as console/run-NNNN.crash beside

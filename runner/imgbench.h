@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The qemu-img-bench workload: host side, no guest.  Runs
  * `qemu-img bench -c N -S STEP` on an image (the qcow2 L2 cache study,
  * ../shared/reference/qcow2-l2-cache-rhbz1656507.txt) and times it. */

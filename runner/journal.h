@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run journal: one JSON object per line per finished run, appended
  * to results/runs.jsonl and fsync'd before the next run starts, so an
  * interrupted sweep loses nothing and can be resumed.  The format is

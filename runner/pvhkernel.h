@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest kernel as an ELF that QEMU boots through its PVH entry point
  * (-kernel, as libvirt's <os><kernel> passes it): the bzImage's own
  * payload, unpacked once on the host, so that no guest spends its boot

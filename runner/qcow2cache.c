@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "qcow2cache.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The qcow2 L2 cache of a cell, as QEMU is told it.  One QEMU option for
  * both paths: libvirt writes <metadata_cache><max_size> as the qcow2
  * node's cache-size (the L2 and refcount caches together), so qemu-img

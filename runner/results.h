@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parsing what a benchmark guest printed on its console (the protocol of
  * docs/guest-protocol.md) into named metrics.  fio's JSON and bonnie++'s
  * CSV arrive raw and are decoded here, on the host. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The state directory of a sweep (/tmp/buildapp-run-XXXXXX: libvirt's
  * embedded driver root, the volumes' mountpoint), and what a sweep killed
  * with SIGKILL leaves: its guest's QEMU (which outlives an embedded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The summary of a sweep, computed from its journal: per cell and metric
  * n, mean, sd, Student-t 95% CI, min, max and the first run on its own;
  * written as results/summary.json and as a text table sorted like the

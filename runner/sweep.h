@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sweep: every run of a plan, in plan order.  Each run resets its
  * backend volume to the pristine image, drops the host page cache when the
  * profile says so, runs the workload (a guest through libvirt, or

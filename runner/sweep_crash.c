@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The runs a host crash ended (crash = host, hostcrash.h), finished by
  * the boot after it (sweep_finish_crashes, sweep.h): each crashed run's
  * records read back from its volume, counted against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The runs of a sweep that boot no guest (sweep.h): a qemu-img bench
  * on the volume, and a host-native cell's workload on the guest's
  * filesystem mounted on this host, its writes traced for the reset

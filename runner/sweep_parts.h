@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the parts of the sweep share: sweep.c makes each run,
  * sweep_host.c the runs that boot no guest, sweep_crash.c finishes the
  * runs a host crash ended.  Private to runner/. */

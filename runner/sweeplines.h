@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sweep's result lines: what a lab's engine (LAVA's `monitors`, a
  * console scraper) reads off the lab server's console without knowing
  * buildapp.  One start line, one case line per finished run, per answer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where a sweep's wall time goes, and its efficiency: the time spent
  * measuring (guests boot to shutdown, host-native workloads, qemu-img
  * bench) over the wall time since the command started, kit build,

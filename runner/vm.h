@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running one benchmark guest to completion through libvirt.
  *
  * A vm_host is a libvirt connection with its event loop thread: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The record a sweep keeps beside the volumes it made, in a directory
  * target or in the ext4 filesystem of a disk target it partitioned
  * (buildapp-volumes.json, STORAGE_VOLUMES_RECORD): what they are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The reset before each run, in proportion to what the previous run on
  * the same volume wrote.  A volume whose last run's writes are known (a
  * guest run tracked by dirtymap.h that ended well, a host-native run

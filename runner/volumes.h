@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest disks of a sweep on this host: the profile's [storage]
  * section as a storage spec, provisioned with the native tools on a
  * directory or on the disk under test (after the safety checks), and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build-time benchmark: a cold kit build (empty caches), a warm rebuild,
 # and a bare libguestfs launch for scale, in one run; prints the figures,
 # the image size and the build's breakdown of the kit's bytes.

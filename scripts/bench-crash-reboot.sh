@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What a host crash's way back costs, through the firmware and by kexec
 # ([workload] crash_reboot, docs/results.md).  One kit of durability runs
 # with crash = host (one LVM LV, cache unsafe, CRASHES runs, so CRASHES

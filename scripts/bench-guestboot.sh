@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The benchmark guest's own boot: the time from QEMU's start to the
 # agent's first console line (BUILDAPP: BEGIN) and from QEMU's start to
 # its exit less the workload's own seconds (the agent's workload_seconds),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What the TCG lab server's CPU model costs its nested guests: one kit
 # (bench-nested.sh's profile: one LVM LV, cache unsafe, an 8M tarball
 # written RUNS times in a TCG guest) booted by scripts/boot-appliance.sh

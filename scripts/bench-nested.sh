@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The nested benchmark guest's boot, before and after the work on it:
 # each tarball-write run's boot to shutdown less the agent's own
 # workload_seconds, in a kit booted as a virtual lab server under TCG, so

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Provisioning time per storage backend.  Each backend is provisioned by
 # `buildapp provision` (one libguestfs launch) onto a fresh image file and
 # timed against a bare libguestfs launch measured in the same run (the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs until the questions are answered, replayed: the rule of
 # report/precision.h ([sweep] target_ci with [report] compare: one more
 # run a side while a comparison's 95% interval is wider than the target,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Time of `buildapp report` (every format) on three hosts' bundles
 # holding 10,000 runs in all (a wide sweep: 4 backends x 5 cache modes x 3
 # aio modes x 2 buses x 2 workloads = 240 cells per host, the runs spread

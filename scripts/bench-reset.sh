@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Reset time after the same guest write, for filled raw volumes of 1G, 4G
 # and 16G, fast (only what the run wrote, read from QEMU's dirty bitmap)
 # against full (every byte, `qemu-img convert -n -S 0`) measured in the

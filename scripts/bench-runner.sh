@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Wall time of one benchmark run made by the runner (`buildapp run`, the
 # whole command: kit lookup, provisioning, libvirt, reset, page-cache
 # drop, guest, parse, journal, summary) against bare qemu-system-x86_64

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sweep efficiency: the runs' measuring time (guests boot to shutdown,
 # host workloads) over the sweep's wall time, for `buildapp run` of a
 # profile on an image-file target (loop device, native provisioning), the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Does tracking what a run writes (a QEMU dirty bitmap on the guest's
 # disk; for the host-native cell, the kernel's block_bio_queue event on
 # the loop device: docs/runner.md) change what the run measures?  The

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Boots a buildapp image in qemu as a virtual lab server: q35, the image on
 # its own disk, a blank disk under test on AHCI (an emulated ATA disk, so
 # hdparm -W really talks to a drive), serial console on stdout.  Waits for
@@ -47,10 +48,10 @@ set -eu
 prog=boot-appliance
 usage() { # [STATUS]: 0 prints to stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '8,/^set -eu$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '/^# Usage:/,/^set -eu$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 	fi
-	sed -n '8,/^set -eu$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '/^# Usage:/,/^set -eu$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The main job, end to end on this machine: build a profile's kit
 # (default profiles/lvm-unsafe-demo.ini), boot it in qemu as a virtual lab
 # server with a blank disk under test, let it run its sweep, copy back the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian packages buildapp needs: without an option, what
 # building buildapp, building a kit and booting it (on a lab server, or in
 # QEMU with scripts/demo.sh and scripts/boot-appliance.sh) take; with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Writes the profile key table that `buildapp keys` prints into
 # docs/profile-keys.md, between its <!-- keys:begin --> and
 # <!-- keys:end --> lines (tests/integration/readme.sh fails when they

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Rebuilds the generated parts of docs/reproductions.md from the raw
 # bundles kept under docs/reproductions/STUDY/ (runs.jsonl, plan.json,
 # host.json, and `commit`: the buildapp commit that swept them and how):

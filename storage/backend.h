@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The storage backends a guest disk can live on, and their options.
  * Shared by the profile (profile/profile.h), the plan and storage/. */
 #ifndef BUILDAPP_BACKEND_H

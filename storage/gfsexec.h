@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The libguestfs executor: runs a whole recipe on an image file or block
  * device in ONE libguestfs launch (build time and tests; LVM works inside
  * libguestfs's appliance where the host has no device mapper).  Linked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A libguestfs handle set up the one way every launch here uses. */
 #ifndef BUILDAPP_GFSHANDLE_H
 #define BUILDAPP_GFSHANDLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The mark a kit's layout carries on a disk under test, so that the next
  * kit booted on the same server (a second LAVA job: a netbooted kit keeps
  * no RESULTS to tell it) knows the disk holds a layout a kit made, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The native executor: runs a recipe on this host's disks with the
  * system's tools (sfdisk, mkfs.ext4, lvm2, qemu-img), for the lab server
  * and `buildapp run`.  Needs root for anything but a directory target.

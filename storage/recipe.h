@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Recipes: from a storage spec and a target, the ordered steps that
  * provision every volume the spec asks for, and the volumes that result.
  * Pure: nothing here touches a disk.  Executed by native.h (the lab

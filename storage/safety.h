@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Whether a target may be written: the lab server's disks carry data.
  * Probing (what the target is, which signatures it carries, whether it is
  * mounted or the boot disk, its stable identities) is kept apart from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Storage backends: what a profile's [storage] section asks for (the
  * spec), the volumes a guest disk can live on, their allocation state and
  * the pristine reset before every run.  docs/storage.md describes the

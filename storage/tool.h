@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running the storage tools (qemu-img, lvm, mkfs.ext4, sfdisk): the
  * storage layer's use of the one runner (lib/command.h), which reports
  * their failures and kills them on SIGINT/SIGTERM/SIGHUP (signals.h). */

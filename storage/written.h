@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a run wrote, as guest-visible byte ranges, and the reset that
  * copies only those ranges back from the pristine image.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Unit tests: every tests/unit/test_*.c is one cmocka program, linked with
 # all of the project's code but builder/main.c.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

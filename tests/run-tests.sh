@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs the test suites: unit (cmocka programs and the fuzz corpus replay),
 # integration (tests/integration/*.sh) and e2e (tests/e2e/*.sh); slow
 # (tests/slow/*.sh: what another suite already covers, at a cost make

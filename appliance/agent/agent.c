@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest agent's own services to its workloads: console lines, the
  * kernel command line's parameters, the tools it runs. */
 #include "agent.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest agent: PID 1 of the benchmark guest (main.c), its workloads
  * (workload.c) and what they share (agent.c: this header).  Statically
  * linked and free of the project's libraries but a few of lib/'s (libc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* PID 1 of the benchmark guest: bring up the bare minimum (proc, sys,
  * devtmpfs, the disk drivers), find the disk under test, run the workload
  * the kernel command line names, report on the console and power off,

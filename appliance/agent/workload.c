@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The workloads the guest agent runs, on the disk under test mounted at
  * AGENT_MNT.  Timed workloads print METRIC lines; fio and bonnie++ print
  * their raw output, which the host parses (runner/results.c). */

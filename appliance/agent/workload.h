@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The workloads of the guest agent, each on the disk under test mounted
  * at agent_mnt (or, for fio with buildapp.fio_target=device, the disk
  * itself).  Timed workloads print METRIC lines; fio and bonnie++ print

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=sh
 # Sourced by scripts/bench-*.sh, which run from the tree's top as
 # docs/performance.md shows them.  Sets B (the build directory, default build) and buildapp

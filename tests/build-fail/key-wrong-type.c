@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A profile key declared with a type its field does not have must not
  * build: KEY_DEF checks the field's C type (profile/keys.h).
  * WRONG=1: a size field ([guest] memory, uint64_t) declared UINT (unsigned);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds that must fail: an upward #include from each folder, and profile
 # keys declared with a type their field does not have.  And what must not
 # be linked: the builder-only parts of the key table and the plan in the

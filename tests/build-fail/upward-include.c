@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* An upward #include: compiled as a file of FOLDER (lib, storage,
  * profile, runner, report or appliance) including UPWARD, a header of a folder above it, it must not
  * build.  With -DCONTROL the same file is compiled with every folder's

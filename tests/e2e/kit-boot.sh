@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README's quick start on a fresh machine, then the whole kit.
 #
 # A fresh `git clone` of this tree (with the working tree's changes to

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The kit as LAVA jobs, run by LAVA's own dispatcher (Debian's
 # lava-dispatcher, `lava-run`, no server): the kit of
 # tests/e2e/netboot-test.ini (one qemu-img bench run, no nested guest)

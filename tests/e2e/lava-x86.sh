@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The kit's x86 LAVA job as a lab runs it, on x86 servers emulated here
 # (tests/lib/x86-device.sh): LAVA's own dispatcher (`lava-run`) with a
 # device dictionary rendered from lava-server's x86.jinja2, whose power

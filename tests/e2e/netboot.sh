@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Netboot as a lab does it, on this machine: the kit of
 # tests/e2e/netboot-test.ini (kit-test's host settings, a one-run
 # qemu-img bench sweep on the disk under test, disk under test auto), its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 10, item 1: a power cut, then the same kit booted again on the
 # same disk under test.  The kit sweeps one cell of host-side qemu-img
 # bench runs (no nested guest, so each run takes seconds under TCG): the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # End to end on this host: the study orderings that this kind of machine
 # (TCG, a shared virtual disk) measures reliably, from the studies' small
 # variants, with their 95% intervals, so a runner change that erases an

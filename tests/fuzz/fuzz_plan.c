@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the appliance's plan reader gets a kit's plan.json
  * from whoever made the kit; whatever the bytes, it must refuse or
  * accept them without crashing, leaking or hanging, and what it accepts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the profile loader must never crash, leak or hang,
  * whatever the bytes. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the guest console parser reads what a guest printed,
  * kernel noise and all; whatever the bytes, for every workload, it must
  * not crash, overrun or hang, and its strings stay terminated. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Replays saved fuzz inputs (files, or every file of the directories given)
  * through the fuzz target as an ordinary test. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test driver for the guest kit (tests/integration/guest-boot.sh):
  *   guestkit-helper build CACHE KIND,...  builds the kit and the guest
  *       image for a small built-in profile with those workload kinds and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay-helper: the runs-until-answered rule (report/precision.h)
  * replayed on the runs of a recorded journal, against a fixed number of
  * runs, for scripts/bench-replay.sh.

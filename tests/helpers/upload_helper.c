@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Driver of the WebDAV upload test (tests/integration/upload-webdav.sh):
  * upload-helper DIR URL NAME [ATTEMPTS [BYTES_PER_SECOND]] uploads the
  * bundle DIR as the appliance does and prints where it went, or the

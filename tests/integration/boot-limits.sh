@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # scripts/boot-appliance.sh's limits, on a server that never boots (a
 # blank disk: the firmware finds nothing and the console stays silent):
 # the limit printed follows from the plan given, the console-silence

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Temporaries of interrupted builds (the pristine guest disk of a
 # tarball-read profile, made on the host: a staging tree, a debugfs
 # script and the image; a fresh cache each time):

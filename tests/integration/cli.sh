@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The buildapp CLI: exit statuses, messages and output of plan and --help
 # (the key reference and the synopses: readme.sh).
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The docs held to the code (tests/lib/docs-check.py says what is
 # checked): every metric name in docs' examples is one the code writes;
 # every repository path docs/, README, and the comments of scripts/ and

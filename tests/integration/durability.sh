@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The durability workload with `crash = guest` under `buildapp run`, all
 # five cache modes on a raw file: each run writes self-checking records,
 # the host makes each acknowledgement durable as the console shows it,

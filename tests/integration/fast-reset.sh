@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fast reset (only what the run wrote, read from QEMU's dirty bitmap)
 # leaves a volume byte for byte as the full reset does: for a filled raw
 # file and a filled qcow2 (whose whole file, metadata included, is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Driver of tests/integration/fast-reset.sh: the steps of a run and of
  * its two resets, one per invocation, so the script can hash the volume
  * between them.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad fio input, as a user meets it: a job file that would reach outside
 # its target (each unsafe option of tests/unit/data/fio-jobs/), an engine
 # the kit does not carry, a steadystate spec fio rejects.  `buildapp plan`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A fio job file swept as a matrix, really run: profiles/fio-matrix-small.ini
 # (a 2M file written whole, unreported, then a random reader and a sequential writer,
 # each with a ramp and a time basis, at iodepths 1, 2 and 4 under cache none

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the guest kit and the guest image (made on this host) into a
 # fresh cache, checks that a second build is a cache hit, then boots with
 # bare qemu: the fio workload (fsync=1, small sizes) on a virtio disk and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A host-native baseline cell really runs: [workload] host_baseline = yes
 # on a raw file in a directory target gives a guest dd cell and a host dd
 # cell; `buildapp run` makes both, and the host cell's journal line says no

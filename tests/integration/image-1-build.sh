@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the busybox kit image twice with one SOURCE_DATE_EPOCH and
 # compares bytes; also the qcow2 output.  Leaves the raw image in the
 # test cache for image-2-boot.

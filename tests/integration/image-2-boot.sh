@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Boots the busybox kit as an ISO image from a CD drive under SeaBIOS,
 # and as a disk image (from image-1-build, else built here) under OVMF
 # with Secure Boot enforcing (and, with its kernel unsigned, is refused

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A build killed midway (SIGTERM, then SIGINT) leaves nothing at the output
 # path and no temporaries; so does a build that fails.
 . "$TOP/tests/lib/common.sh"

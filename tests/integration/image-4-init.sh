@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The appliance init as PID 1: a kit whose initramfs is buildapp-init (with
 # busybox modprobe, hdparm, sdparm, nvme-cli and the disk modules) boots,
 # coldplugs, finds RESULTS and the disk under test by its serial, turns its

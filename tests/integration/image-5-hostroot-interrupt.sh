@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGTERM while supermin builds the host root: the tool and its children
 # are killed, the half-built root is removed, no initramfs is left.
 . "$TOP/tests/lib/common.sh"

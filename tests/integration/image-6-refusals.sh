@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What the appliance init refuses, it says on the console and in
 # appliance.txt, touches nothing, and powers off as the profile says:
 #   a. a hostile plan (`{"format": null, ...}`, which once crashed the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `buildapp kit`: usage errors, and a kit-only build (no libguestfs) of
 # the ci-smoke profile that the second time comes from the cache; without
 # --cache, the cache is made under an empty HOME or XDG_CACHE_HOME.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The benchmark guest from two empty caches gives the same bytes: kernel,
 # initramfs and the pristine disk (an ext4 whose UUID, hash seed and
 # times come from the inputs, not the clock), with two different

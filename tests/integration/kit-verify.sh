@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `buildapp verify`: a kit built with --sign is its manifest's, as an
 # image, a directory and netboot files; the signature is good with its key
 # (also to ssh-keygen alone, as docs/kit.md says), not with another, and

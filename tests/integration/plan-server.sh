@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What `buildapp plan` says the lab server must give, held to the code
 # that acts on it: for every shipped profile, the disk under test's
 # minimum size is the one `buildapp provision --dry-run --json` lays the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # README.md and the docs held to the binary and to each other
 # (tests/lib/readme-check.py says what is checked): README at most LIMIT
 # lines, no date or commit hash in it; every command, option and profile

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report.html is valid HTML5: the fixture report models
 # (tests/unit/data/report-*.json) rendered and checked by two validators
 # from Debian: html5lib's parser in strict mode (any parse error of the

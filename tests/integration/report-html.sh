@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report.html in a real browser: the fixture report models
 # (tests/unit/data/report-*.json) rendered and opened in headless
 # Chromium with the network off (every request goes to a dead proxy and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # buildapp report on journals made here: the answer and its files (the
 # CSV read back by python3's csv module), two bundles as two hosts, the
 # baseline check's exit status 3, bad input (a truncated journal, one of

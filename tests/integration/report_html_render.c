@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Driver of tests/integration/report-html.sh: renders a report model
  * (report.json, docs/report.md) to report.html.
  * Usage: report-html-render MODEL.json OUT.html */

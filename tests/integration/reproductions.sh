@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # docs/reproductions.md from its committed raw bundles: every study's
 # answers, tables and verdicts rebuilt byte for byte by the report of the
 # tree under test (scripts/reproductions.sh --check); every shipped study

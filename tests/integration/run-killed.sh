@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGKILL of `buildapp run` (no handler runs) while its guest runs.
 # With its guardian (buildapp-guard) killed too, the guest's QEMU
 # outlives it, with the image file's loop device attached and its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # buildapp run on an image file target: the file is created with the size
 # the backends need, attached to a loop device, partitioned and provisioned
 # with the native tools, one guest run is made on it, and afterwards no

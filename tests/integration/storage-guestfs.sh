@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every backend x preallocation on one image in one libguestfs launch,
 # checked in a second launch (see storage_guestfs.c).
 set -u

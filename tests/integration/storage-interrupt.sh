@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGTERM to buildapp while a storage tool runs (the qemu-img convert that
 # fills a volume: storage/tool.c, the same runner as a reset's convert)
 # stops that tool: buildapp dies of the signal (status 143) and no

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The native executor here: file backends in a directory, reset, and a
 # recipe with fill on a loop device; LVM too where a device mapper works.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # buildapp provision from the command line: --dry-run touches nothing,
 # refusals exit 2 naming the signatures, the native executor provisions a
 # directory and reports allocation as JSON.  (The libguestfs path is

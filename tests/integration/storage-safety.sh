@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Each safety refusal on real targets: an image file and a loop device
 # with a partition table (no wipe, no identity, wrong identity), a mounted
 # disk and the boot disk; and what is allowed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every backend x preallocation provisioned onto one image file in one
  * libguestfs launch, a second image with fill = yes in another, a third
  * with raw and qcow2 full volumes larger than 2 GiB (past guestfs_fill's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The native executor on this host: every file backend and preallocation
  * in a directory (checked through FIEMAP and qemu-img map), the pristine
  * reset, then a whole recipe with fill on a loop device, or with "lvm"

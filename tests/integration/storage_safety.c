@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The safety check as provision applies it, on a real target: probes
  * TARGET and decides with [host] wipe and disk.  Prints the facts and the
  * verdict; exit 0 allowed, 2 refused, 1 probe failed.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The sweep's remaining time and efficiency, read from a real `buildapp
 # run` on TCG guests (one raw 64M backend, a tiny fio job; two guest runs
 # in all, the guest kit from the shared build cache):

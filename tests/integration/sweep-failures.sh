@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # buildapp run when runs fail, on real TCG guests, with one-cell profiles
 # (one raw 64M backend, a small fio job) and one guest kit cache:
 #   a. guest timeout: each run's guest is made to hang (its QEMU stopped

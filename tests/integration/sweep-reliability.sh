@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # buildapp run against what labs do to a sweep, with qemu-img-bench cells
 # (host-side runs: no guest to boot) and one guest kit cache:
 #   a. a run that cannot start (its volume's reset fails: a qemu-img that

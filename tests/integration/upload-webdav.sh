@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The bundle upload against a real WebDAV server (nginx-core's dav module
 # on 127.0.0.1): a bundle arrives whole under its name with a SHA256SUMS
 # that sha256sum -c accepts and no temporary collection left; the same

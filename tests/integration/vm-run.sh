@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Boots tiny busybox guests through libvirt's embedded driver with the vm
 # API (runner/vm.c, driven by $B/tests/integration/vm-run):
 #   1. a guest that writes its disk and powers off: ok, timed, console

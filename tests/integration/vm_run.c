@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test driver for runner/vm.c: runs one guest through the vm API and
  * prints the result as key=value words on one line, for the shell tests.
  * Usage: vm-run [--uri URI] --statedir DIR --kernel F --initrd F --disk F

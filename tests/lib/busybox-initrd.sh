@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Makes a tiny initramfs for image tests: busybox, the disk and ext4
 # modules of the build host's kernel, and an /init that mounts RESULTS,
 # writes /boot-test.txt there (firmware type, kernel, disks) and powers off.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CHECK(cond, fmt, ...) for the C drivers of integration tests: reports a
  * failed condition with its place and a message, counts it in `failures`
  * and goes on, so one run shows every failure.  main() returns

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the image tests.  Needs $B, $BUILDAPP, $TOP (tests/run-tests.sh).
 # Sets: CACHE (shared between tests), KERNEL, KVER, ACCEL (kvm|tcg, probed
 # once), LIBGUESTFS_BACKEND_SETTINGS=force_tcg when KVM does not really work.

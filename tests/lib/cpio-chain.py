@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cpio-chain.py INITRD [NAME OUT]: the entries of an initrd made of zstd
 # cpio "newc" archives laid end to end (as the kernel unpacks them), one
 # line each: "ARCHIVE NAME SIZE" (ARCHIVE counts from 0).  With NAME, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The docs and the code's own words held to the code
 (tests/integration/docs-drift.sh).
 
@@ -32,7 +33,10 @@ What it checks:
 - exit statuses: builder/ returns no number but 0 and 1 (the others by
   their EXIT_* name of builder/commands.h), and every --help ends with an
   "Exit status:" paragraph that names 0, 1 and 2 and no status outside
-  0, 1 and commands.h's EXIT_*.
+  0, 1 and commands.h's EXIT_*;
+- license: every source file and script (.c, .h, .sh, .py, .R, .mk,
+  GNUmakefile, .ci/run) carries the SPDX-License-Identifier line of
+  COPYING's license in its first lines (after a #! line).
 """
 import argparse
 import glob
@@ -398,6 +402,21 @@ def check_exit_statuses(top, helps):
                     % (shown, sorted(said), sorted(allowed)))
 
 
+# --- license -------------------------------------------------------------
+SPDX = "SPDX-License-Identifier: GPL-2.0-or-later"
+
+
+def check_spdx(top, files):
+    for f in files:
+        base = os.path.basename(f)
+        if not (os.path.splitext(f)[1] in (".c", ".h", ".sh", ".py", ".R", ".mk")
+                or base == "GNUmakefile" or f == ".ci/run"):
+            continue
+        head = read(os.path.join(top, f)).split("\n", 2)
+        if not any(SPDX in line for line in head[:2]):
+            problem("%s: no '%s' line at its top" % (f, SPDX))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--top", required=True)
@@ -407,6 +426,7 @@ def main():
     check_metrics(o.top)
     check_paths(o.top, files)
     check_man_files(o.top, files)
+    check_spdx(o.top, files)
     helps = command_helps(o.buildapp)
     check_options(o.top, helps)
     check_exit_statuses(o.top, helps)

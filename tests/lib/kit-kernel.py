@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kit-kernel.py IMAGE NETBOOT_DIR MANIFEST: the kit stores the guest
 # kernel once (docs/kit.md).  The ESP's initrd, read out of the raw IMAGE
 # with mtools, carries no kit/vmlinuz but kit/vmlinuz.from naming the

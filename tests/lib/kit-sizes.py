@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kit-sizes.py MANIFEST HOSTROOT CPIO_BYTES ALLOCATED: the size breakdown
 # of a kit's manifest adds up, against measures made without it: the
 # files' sizes in the manifest, the cached host root's size, the bytes of

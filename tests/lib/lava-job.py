@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The LAVA side of the tests, with LAVA's own code (Debian's lava-dispatcher
 and lava-server's device-type templates; /usr/bin/python3, whose path has
 them).

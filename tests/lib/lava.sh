@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the LAVA tests, after common.sh and webdav.sh: what they need
 # of LAVA (Debian's lava-dispatcher, lava-server's device-type templates),
 # and a kit whose server uploads to the tests' WebDAV server.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the netboot tests, after common.sh and webdav.sh: a lab's
 # boot server and virtual lab servers booted from it, on this machine.
 # The kit's NAME.netboot/ is served over HTTP by the WebDAV server's nginx

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """pe-unsign.py IN OUT: OUT is the PE image IN (an EFI-stub kernel) without
 its Authenticode signature: the certificate table's data directory entry
 zeroed and the table cut off, as `sbattach --remove` does.  The kernel

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """README.md and the docs held to the binary (tests/integration/readme.sh).
 
 Usage: readme-check.py --buildapp PATH --limit LINES --readme FILE

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """A journal of one volume's sweep with [sweep] verify_reset = yes: runs
 ok of each CELL given and no other, with a metric whose name starts with its METRIC; a
 guest run with QEMU's cache=unsafe flags, a host-native run ("guest":

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the tests of `buildapp run`: the binary, and TCG unless the
 # caller says otherwise (KVM can pass every probe and still hang guests).
 : "${B:=build}"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by tests: a real WebDAV server (Debian's nginx-core, its dav
 # module) on 127.0.0.1 only, on a free port, for the tests' uploads.
 # webdav_start DIR: serves DIR/dav; /rack/ takes PUT, MKCOL, MOVE and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # An x86 lab server as LAVA drives one, emulated on this machine: the
 # chassis is a QEMU started and stopped by the device's power commands; its
 # serial port stays on a console server that listens whether the server is

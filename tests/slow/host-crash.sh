@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What each cache mode loses when the host dies, counted in crashes, and
 # how a crashed host goes down and comes back (docs/results.md).  A kit
 # of durability runs with crash = host, cache unsafe and writethrough,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Another team rebuilding a kit from the same profile and the same
 # packages gets the same kit: profiles/ci-smoke.ini built twice, each from
 # an empty cache of its own (XDG_CACHE_HOME for one, --cache for the

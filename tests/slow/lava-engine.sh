@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The whole LAVA engine on this machine, as a lab runs it, started and
 # stopped here (no systemd): PostgreSQL (a cluster of its own, on
 # 127.0.0.1), lava-server's web and API (gunicorn), its scheduler and a

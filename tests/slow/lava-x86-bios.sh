@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/e2e/lava-x86.sh with its emulated x86 servers under BIOS (SeaBIOS,
 # its console and so iPXE's on the serial port) instead of UEFI: the same
 # four LAVA jobs.  make check runs them under UEFI, where the x86 job

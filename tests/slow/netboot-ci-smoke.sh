@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Issue 11's "done when", as a lab would do it: one `buildapp
 # profiles/ci-smoke.ini` (as it is: [host] disk auto, the whole sweep of 2
 # backends x 2 cache modes x 2 runs of the nested fio guest), its

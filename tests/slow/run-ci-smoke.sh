@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # End to end on this host: `buildapp run profiles/ci-smoke.ini` builds the
 # guest kit, provisions raw and qcow2 volumes, boots 16 real guests through
 # libvirt (2 backends x cache unsafe/directsync x 4 runs of fio with an

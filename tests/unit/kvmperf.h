@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kvm-perf 2011 study's raw runs (tests/unit/data/), parsed for the
  * unit tests that use them as golden data.  Header-only: each test
  * program includes it once. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one runner (lib/command.c) and the one signal and child policy
  * (lib/signals.c): what a child gets (stdin, environment, its own process
  * group), what comes back (output, a cut, exit status, the killing

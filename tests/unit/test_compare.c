@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Comparisons: the ratio of geometric means and its Welch interval
  * against values computed independently, and the numbers as printed.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Loss with the crash as its unit (lib/crashloss.h) and the statistics it
  * rests on (lib/stats.h): Fisher's, Boschloo's and the stratified exact
  * tests, the median, Hoeffding's half-width, each crash's fraction, k of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A host crash and what it relies on (runner/crashsteps.h,
  * runner/hostcrash.h): the steps before the trigger in their order, each
  * way recorded before it acts, what is put back when the host stays up;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* appliance/disks: disks_fs_is, the filesystem type and label of a
  * partition as libblkid reads them, on images made by mke2fs and mtools
  * (a path under /dev/ reaches them through "..", as the appliance's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Domain XML: parsed back with libxml2 and checked with XPath. */
 #include <errno.h>
 #include <setjmp.h>

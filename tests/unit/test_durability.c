@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The durability workload's records (lib/records.h), the host's reading
  * of the acknowledgements (runner/acklog.h) and its check after the crash
  * (runner/durability.h) and the crash file of a host crash

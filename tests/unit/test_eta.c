@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sweep's remaining-time estimate (eta.h), the journal's run phases
  * and the efficiency kept in timings.json (timings.h). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lib/files (copy, tree copy and removal) and lib/sha256 (hex, one
  * buffer, incremental). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest kit's dependency resolution: shared libraries from ELF
  * dynamic sections (checked against ld.so's own answer) and kernel module
  * load order from modules.dep. */

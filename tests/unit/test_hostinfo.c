@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* host.json: /proc/cpuinfo parsing from a fixture, what is collected on
  * this host (against uname, sysconf, sysfs and sha256sum, asked
  * independently), the kit's identity, the file written atomically and

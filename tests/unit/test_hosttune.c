@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the host settings' refusals: a setting the device refuses
  * is told once, with its cause, as an error under strict = yes and as a
  * warning (recorded) under strict = no.  The disk does not exist, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* builder/icustub: the host root's ICU data swapped for the stub
  * (appliance/icudata_stub.c, built beside the tests), and
  * elfdeps_defines, which decides whether the stub fits the root's ICU. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the image builder's pure parts: reproducible ids, the
  * kernel command line of a kit, reproducible initramfs archives (and
  * their long zstd window), and the

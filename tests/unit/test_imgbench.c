@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* qemu-img bench, the host-side workload: run for real on a small qcow2
  * image (a fraction of a second), its time checked against the wall
  * clock; and through a stand-in qemu-img that records its arguments and

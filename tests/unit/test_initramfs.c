@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* builder/initramfs: archives written one after another (as the kit's
  * initramfs is: the host root, the appliance's files, the guest kernel)
  * are read back file by file, a long window included; a damaged archive

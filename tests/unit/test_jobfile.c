@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* [workload] fio_job and fio's knobs as axes: the job file's check when
  * the profile is loaded (a good file, one fio refuses with its line, one
  * with no target the kit fills in, and the other refusals), the bad

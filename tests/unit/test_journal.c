@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Journal: JSON round trip, append + read back, a torn last line, bad
  * lines, resume lookups. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest kernel stored once: a kit directory without the reference
  * needs nothing; with it, a kernel already there (netbooted) is kept only
  * when it hashes as the reference says, and one that must come from an

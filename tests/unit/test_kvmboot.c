@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one place that decides whether KVM is used: BUILDAPP_ACCEL, the
  * device probe, the answer kept until the host reboots, and the boot
  * check that looks for the kernel's panic on a real qemu's console (here

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* storage/layoutmark: the mark of a kit's layout, computed, checked, and
  * read back by libblkid off GPTs that sfdisk writes; one byte of the mark
  * changed, or of what it covers, and it is no mark. */

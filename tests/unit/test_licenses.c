@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The licenses a kit's manifest names: a Debian copyright file's license
  * names, machine-readable or in free text; and for packages and host
  * files, this host's dpkg and its copyright files (zlib1g: Zlib). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The first level a profile lists is the reference: a name axis keeps
  * the order it was written in through the key's text and JSON, the
  * planner's cells, the plan's JSON and back, and the report's levels

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the error idiom (docs/hacking.md): log_error_errno prints
  * the cause once, after the message; log_error_code prints the message
  * alone; both return a negative errno and leave the text as the last

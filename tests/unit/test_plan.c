@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Planner: matrix expansion, left-out cells, run order, JSON round trip. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plan reader against hostile plans: every shipped profile's plan
  * reads back, and each damage of a valid plan (a null, a wrong type, an
  * out-of-range index, a duplicate, another version...) is refused with a

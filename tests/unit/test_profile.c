@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Profile loader: shipped profiles, every bad-input class, includes. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The guest kernel's ELF out of a bzImage: written byte for byte as the
  * XZ payload holds it when the ELF has the PVH entry note; -ENOEXEC and
  * nothing written for a bzImage QEMU could not boot that way (no PVH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The qcow2 cache-size of an L2 cache, and reading it back from QEMU's
  * command line. */
 #include <setjmp.h>

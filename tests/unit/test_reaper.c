@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The reaping parent (lib/reaper.c): the worker's exit status and its
  * death by a signal pass through; an orphan of the worker ends under the
  * reaper, which reaps it at once; a signal sent to the reaper with kill()

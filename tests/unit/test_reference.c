@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The studies' tables (report/reference.c): each published table as
  * typed in from the study (row and column counts, spot checks, and every
  * number against the study's own text in tests/unit/data), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Report: the kvm-perf study's raw-image write runs journaled as a sweep
  * (cache x aio x bus), reported: the cache comparison finds unsafe
  * faster than directsync with an interval excluding 1, the same bundle

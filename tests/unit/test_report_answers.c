@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report's answers read as a statistician reads them, on made-up
  * journals: no answer over several settings that every setting
  * contradicts (the crashes of unequal settings added would flip it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report.html from hand-written report models (tests/unit/data/report-*.json,
  * docs/report.md): parsed back with libxml2's HTML parser, the page must
  * hold one bar per cell and one dot per run, the marks of mismatched and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report's answers as result lines (report_write_answer_lines): one
  * case per answer, in report.txt's order, with the change in percent the
  * sentence gives, on a bundle measured here (docs/reproductions). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The report's loss answers, the crash as the unit: a made-up journal
  * (tests/unit/data/durability-host-crash.jsonl) whose unsafe crashes
  * lost 50 and 5 of 192 acknowledged records and whose writethrough ones

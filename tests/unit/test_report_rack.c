@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A rack's report: a directory of four servers' bundles (and an upload
  * cut short under its temporary name) read as four hosts labelled by
  * their server and disk; the one server whose dd runs are half as fast

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parser of the guest's console output, on outputs captured from real
  * runs of fio 3.33 and bonnie++ 2.00a (tests/unit/data/) and the
  * published bonnie++ 1.03/1.96 lines of the reference studies. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fio's output as the guest prints it, read back: each job file of
  * tests/unit/data/fio-jobs/ the profile's check accepts, with fio 3.33's
  * own output of it (capture.sh there): every job's metrics under its own

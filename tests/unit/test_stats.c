@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Statistics: t quantiles against known values, and the golden data of
  * the kvm-perf 2011 study (tests/unit/data/kvm-perf-2011-ext4.txt): every
  * published mean and 95% interval reproduced to its printed precision,

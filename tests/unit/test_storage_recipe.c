@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Recipe generation for every backend and preallocation option. */
 #include <errno.h>
 #include <setjmp.h>

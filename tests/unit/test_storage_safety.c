@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Safety decisions: which targets may be written. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The profile's [storage] section as the storage module's spec. */
 #include <setjmp.h>
 #include <stdarg.h>

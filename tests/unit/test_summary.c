@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Summary: the kvm-perf study's write runs journaled as a sweep, summed
  * up again: the published means, the intervals (exact t), the study's
  * ordering, first runs, failed runs, and the files written. */

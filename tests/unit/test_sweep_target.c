@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* [sweep] target_ci and max_runs: which cells get one more run. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sweep's result lines (runner/sweeplines.h): their grammar, a run's
  * primary metric as the measurement, and a planned run the journal lacks
  * as a failed case. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a killed build leaves is removed by the next one only when its
  * owner is dead: owned directories by their .owner lock, NAME.tmpPID by
  * the pid. */

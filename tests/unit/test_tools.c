@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where the builder keeps its cache: one rule, and the directory is made
  * when missing (a fresh machine has no ~/.cache).  The kernel a setting
  * names: lib/kernel says why it refuses one without logging, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Upload URLs: what the profile and the command line take (http and
  * https collections; credentials on the command line only), what is
  * refused with its reason, and credentials left out of messages. */

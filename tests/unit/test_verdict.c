@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Verdict rules (report/verdict.c) on comparisons built from a known
  * log-scale standard error: the intervals are made here from t quantiles
  * of published tables (t(0.975, 4) = 2.776445, t(0.975, 10) = 2.228139,

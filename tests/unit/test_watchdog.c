@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The watchdog over a program's steps: what a process waits for is
  * described from /proc (its children with their command lines, its
  * threads), and a step past its limit is given up with that reason,

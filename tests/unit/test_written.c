@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The written ranges of a run (storage/written.h), the block node they
  * are tracked on (runner/dirtymap.h) and the kernel trace lines a
  * host-native run's are read from (runner/blocktrace.h). */

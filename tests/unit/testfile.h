@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A file the unit tests write as their fixture. */
 #ifndef BUILDAPP_TESTFILE_H
 #define BUILDAPP_TESTFILE_H

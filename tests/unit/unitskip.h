@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A cmocka test that cannot run here: UNIT_SKIP says why and skips it,
  * and main returns unit_result(...) so the program exits 77, a skip for
  * tests/run-tests.sh, rather than 0, when no test failed and one skipped

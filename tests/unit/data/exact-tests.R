@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Reference values of the exact tests of lib/stats.c, computed a way of
 # their own: R's phyper, dbinom, fisher.test and mantelhaen.test, every
 # table of the two sides enumerated.  tests/unit/test_crashloss.c and

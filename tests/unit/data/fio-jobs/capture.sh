@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Captures fio's own output for each job file here that the profile's
 # check accepts (tests/unit/test_jobfile.c says which): NAME.out is what
 # fio 3.33 prints on stdout for NAME.fio, notes and JSON, run as the kit
