@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include "cleanup.h"
 #include "log.h"
 #include "monotonic.h"
+#include "signals.h"
 #include "sysfs.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -25,8 +25,10 @@ static struct {
 	unsigned extra; /* seconds beyond the common limit */
 	bool reported;  /* said past half its limit */
 	bool given_up;
+	unsigned seq;   /* counts the steps marked */
 } step;
 static unsigned common_limit;
+static bool started;
 static watchdog_give_up_fn *give_up_fn;
 static void *give_up_data;
 
@@ -37,6 +39,7 @@ static void vmark(unsigned extra, const char *fmt, va_list ap)
 	step.started = monotonic_seconds();
 	step.extra = extra;
 	step.reported = step.given_up = false;
+	step.seq++;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -71,7 +74,31 @@ void watchdog_idle(void)
 {
 	pthread_mutex_lock(&lock);
 	step.started = 0;
+	step.seq++;
 	pthread_mutex_unlock(&lock);
+}
+
+bool watchdog_progressing(void)
+{
+	bool ok;
+
+	pthread_mutex_lock(&lock);
+	ok = started && (step.started <= 0 ||
+			 (!step.given_up &&
+			  monotonic_seconds() - step.started < common_limit + step.extra));
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+
+unsigned watchdog_current(char *buf, size_t len)
+{
+	unsigned seq;
+
+	pthread_mutex_lock(&lock);
+	snprintf(buf, len, "%s", step.started > 0 ? step.what : "");
+	seq = step.seq;
+	pthread_mutex_unlock(&lock);
+	return seq;
 }
 
 /* --- what this process waits for ------------------------------------ */
@@ -350,9 +377,6 @@ static void *watch(void *arg)
 
 int watchdog_start(unsigned limit, watchdog_give_up_fn *give_up, void *data)
 {
-	static bool started;
-	pthread_t thread;
-	sigset_t all, old;
 	int r;
 
 	if (started)
@@ -360,14 +384,11 @@ int watchdog_start(unsigned limit, watchdog_give_up_fn *give_up, void *data)
 	common_limit = limit;
 	give_up_fn = give_up;
 	give_up_data = data;
-	/* Signals stay with the threads that handle them (signals.h). */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	r = -pthread_create(&thread, NULL, watch, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	r = signals_thread_start(NULL, watch, NULL);
 	if (r < 0)
 		return r;
-	pthread_detach(thread);
+	pthread_mutex_lock(&lock);
 	started = true;
+	pthread_mutex_unlock(&lock);
 	return 0;
 }

@@ -28,6 +28,8 @@ KEYS_ENTRY(UINT, "appliance", "upload_retry", "1800", 0, 604800, appliance.uploa
 	"With no RESULTS partition (netbooted: the bundle only in RAM), how long in seconds a failed upload is tried again, with backoff, before the server stays up holding the bundle and says on its console how to get it (a stick with an ext4 partition labelled RESULTS plugged in gets it; the upload is tried every 5 minutes). A refusal no retry changes (an HTTP 4xx) is said at once and not retried. buildapp.upload_retry= on the kernel command line overrides it.")
 KEYS_ENTRY(UINT, "appliance", "stall_timeout", "600", 30, 86400, appliance.stall_timeout,
 	"Seconds a step of the booted kit (a tool, libvirt's start, the write of a file) may go on before its watchdog gives up on it: half-way the console says what it waits for; at the limit the reason goes to RESULTS (appliance.txt) and the server does what `after` says. A run may take its [guest] timeout plus this, a volume's fill or full reset this plus a second per 10 MiB. buildapp.stall_timeout= on the kernel command line overrides it.")
+KEYS_ENTRY(UINT, "appliance", "hardware_watchdog", "300", 0, 3600, appliance.hardware_watchdog,
+	"Timeout in seconds of the server's hardware watchdog (/dev/watchdog: the chipset's, or the BMC's through ipmi_watchdog), armed for the booted kit's work and fed while it makes progress (no step past its stall_timeout limit): a wedged kernel or a step past its limit stops the feeding and the watchdog resets the server; the boot after says so (appliance.txt, the journal of the run it cut short, the console's result lines) and goes on with the sweep with after = reboot, else stops there and does `after`. Disarmed before every power-off, reboot and crash the kit makes itself. A driver that takes no such timeout gets its nearest. 0: not armed. buildapp.hardware_watchdog= on the kernel command line overrides it.")
 KEYS_UNSTORED("appliance", "include",
 	"A base profile, relative to this file; this file's keys override it. At most 8 deep, no cycles.")
 
@@ -35,8 +37,8 @@ KEYS_ENTRY(STRING, "host", "disk", "auto", 0, 0, host.disk,
 	"Disk under test: 'auto' (the only disk that is neither the boot disk nor RESULTS), a /dev/disk/by-id name, a serial or a WWN.")
 KEYS_ENTRY(BOOL, "host", "wipe", "no", 0, 0, host.wipe,
 	"Allow writing over a disk that carries a partition table, filesystem, LVM or RAID signature (needs a stable identity in disk).")
-KEYS_NAMED(ENUM, "host", "write_cache", "keep", write_cache_setting, host.write_cache,
-	"Physical write cache of the disk under test (hdparm -W, sdparm WCE, NVMe feature 6), restored at the end.")
+KEYS_NAMED(LIST, "host", "write_cache", "keep", write_cache_setting, host.write_cache,
+	"Physical write cache of the disk under test (hdparm -W, sdparm WCE, NVMe feature 6), read back, and restored at the end; keep leaves it as the kit found it. A list is an axis (on, off, keep: each cell's runs with that setting, set and read back before each run), so one kit answers what the cache costs in speed and, with crash = power, what a power cut loses with it.")
 KEYS_NAMED(ENUM, "host", "page_cache", "drop", page_cache_setting, host.page_cache,
 	"drop: sync and drop the host page cache before each run.")
 KEYS_ENTRY(KEEP_UINT, "host", "dirty_ratio", "keep", 1, 100, host.dirty_ratio,

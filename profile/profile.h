@@ -138,12 +138,13 @@ struct profile_appliance {
 	char upload_ca[PROFILE_STR_MAX]; /* PEM CAs for https; "": the system's */
 	unsigned upload_retry; /* seconds a failed upload from RAM is retried */
 	unsigned stall_timeout; /* seconds a step of the booted kit may take (watchdog.h) */
+	unsigned hardware_watchdog; /* the server's watchdog's timeout, seconds; 0: off */
 };
 
 struct profile_host {
 	char disk[PROFILE_STR_MAX]; /* "auto", a by-id name, serial or WWN */
 	bool wipe;
-	enum write_cache_setting write_cache;
+	axis_mask write_cache; /* of enum write_cache_setting (axis) */
 	enum page_cache_setting page_cache;
 	int dirty_ratio;            /* -1: keep */
 	int dirty_background_ratio; /* -1: keep */

@@ -61,6 +61,10 @@ struct bench_inputs {
 	bool results_in_ram;
 	/* As sweep_env's: where the runs' result lines go, or NULL. */
 	FILE *result_lines;
+	/* As sweep_env's: the disk's write cache set for a cell's runs. */
+	int (*set_write_cache)(void *data, enum write_cache_setting setting, int *ret_on,
+			       char *why, size_t len);
+	void *write_cache_data;
 };
 
 /* Runs IN's sweep, after undoing what killed sweeps left (runstate_reap),

@@ -78,6 +78,11 @@ struct journal_run {
 	/* A run that ended in its host's crash: the crash's facts
 	 * (crashfacts.h); not present for others and in older lines. */
 	struct crashfacts host_crash;
+	/* The disk under test's write cache as read back after the sweep
+	 * set it for this run's cell ("on", "off"), in a sweep whose cells
+	 * vary it ([host] write_cache a list); "": not set per run (absent
+	 * from the line). */
+	char disk_write_cache[4];
 	struct result_metric *metrics; /* owned: the run's results, then
 					* reset_seconds */
 	size_t n_metrics;

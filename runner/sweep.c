@@ -366,6 +366,30 @@ static int check_results_space(const char *dir)
 			      format_size(RESULTS_FREE_MIN, need, sizeof(need)));
 }
 
+/* The disk's write cache of CELL, when the sweep varies it ([host]
+ * write_cache a list): set before each of its runs and read back into JR.
+ * Returns 0 or a negative errno (reported: the run fails with it). */
+static int set_cell_write_cache(const struct sweep_env *env, const struct plan_cell *cell,
+				struct journal_run *jr)
+{
+	const char *want = write_cache_setting_name((enum write_cache_setting)cell->write_cache);
+	char why[256];
+	int on, r;
+
+	if (cell->write_cache < 0)
+		return 0;
+	if (!env->set_write_cache)
+		return log_error_code(-EOPNOTSUPP, "write_cache = %s: the disk under test's write "
+				      "cache is an axis of this plan, which only a booted kit "
+				      "sets", want);
+	r = env->set_write_cache(env->write_cache_data, (enum write_cache_setting)cell->write_cache,
+				 &on, why, sizeof(why));
+	if (r < 0)
+		return log_error_code(r, "write_cache = %s: %s", want, why);
+	snprintf(jr->disk_write_cache, sizeof(jr->disk_write_cache), "%s", on ? "on" : "off");
+	return 0;
+}
+
 /* Everything a run needs before it can measure: its volume reset to the
  * pristine image, the page cache dropped; each one's wall time into PH. */
 static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell,
@@ -442,7 +466,9 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	jr.position = pr->position;
 	sweep_set_status(&jr, "ok", "");
 	log_clear_last_error();
-	r = prepare_run(env, cell, vol, &reset_seconds, &jr);
+	r = set_cell_write_cache(env, cell, &jr);
+	if (r >= 0)
+		r = prepare_run(env, cell, vol, &reset_seconds, &jr);
 	t = monotonic_seconds();
 	if (r >= 0 && cell->host)
 		r = sweep_run_host_native(env, pr, vol, &jr, &res);

@@ -53,6 +53,15 @@ struct sweep_env {
 	/* Where each finished run's result line goes (sweeplines.h), for a
 	 * lab's engine reading the console; NULL: none. */
 	FILE *result_lines;
+	/* Sets the disk under test's write cache as SETTING asks and reads
+	 * it back into *RET_ON (1/0), before each run of a cell that has a
+	 * write cache of its own ([host] write_cache a list); WHY says a
+	 * refusal.  Returns 0 or a negative errno.  DATA is
+	 * write_cache_data.  NULL: this host cannot (`buildapp run`), and
+	 * such a cell's runs are journaled failed with the reason. */
+	int (*set_write_cache)(void *data, enum write_cache_setting setting, int *ret_on,
+			       char *why, size_t len);
+	void *write_cache_data;
 };
 
 struct sweep_outcome {
