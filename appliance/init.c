@@ -510,6 +510,17 @@ static void write_report(const struct init_env *env, int status)
 		fprintf(f, "results: RAM (no %s partition)\n", RESULTS_LABEL);
 	else
 		fprintf(f, "results: /dev/%s\n", env->results_part);
+	/* What a power cut does to RESULTS' own synced writes: a disk with
+	 * a volatile cache keeps them only if it honours flushes. */
+	char rwc[32] = "";
+	if (env->boot_disk[0] && sysfs_read_block(env->boot_disk, "queue/write_cache", rwc,
+						  sizeof(rwc)) == 0)
+		fprintf(f, "results_write_cache: %s\n",
+			strcmp(rwc, "write back") == 0
+				? "on (a volatile cache: the journal, crash files and "
+				  "acknowledgements survive a power cut only if the disk "
+				  "honours flushes)"
+				: "off");
 	fprintf(f, "boot_disk: %s\n", env->boot_disk[0] ? env->boot_disk : "none");
 	fprintf(f, "disk_identity: %s\n", env->profile.host.disk);
 	if (env->have_target) {
