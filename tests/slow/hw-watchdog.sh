@@ -1,6 +1,7 @@
 #!/bin/sh
 # The server's hardware watchdog: a kit of four qemu-img bench runs with
-# hardware_watchdog = 30, booted on the virtual lab server with a
+# hardware_watchdog = 30 (two cells: the disk's write cache on and off,
+# set and read back before each run), booted on the virtual lab server with a
 # watchdog (boot-appliance.sh --watchdog: QEMU's i6300esb, whose expiry
 # resets the server).  The kit's initramfs gets one file more, a qemu-img
 # ahead of the real one in the root's PATH whose second `bench` stops the
@@ -26,6 +27,7 @@ hardware_watchdog = 30
 after = poweroff
 [host]
 disk = HWWD-DUT
+write_cache = on, off
 [storage]
 backends = raw
 size = 256M
@@ -36,7 +38,7 @@ kinds = qemu-img-bench
 bench_count = 200000
 bench_step = 64K
 [sweep]
-runs = 4
+runs = 2
 INI
 "$BUILDAPP" "$work/hw-watchdog.ini" -o "$work/out" --cache "$CACHE/hostroot"
 img=$work/out/hw-watchdog.img
@@ -85,7 +87,7 @@ grep -q '^hardware_watchdog_resets: 1$' "$work/report" ||
 	fail "appliance.txt does not count the watchdog's reset"
 grep -Eq "^reason: the hardware watchdog \(i6300ESB timer, 30 s\) reset the server during 'run 2/4: " \
 	"$work/report" || fail "appliance.txt's reason is not the watchdog's reset"
-grep -Eq '^BUILDAPP-SWEEP case=raw/raw/sparse/-/-/-/qemu-img-bench/run-2 result=fail' \
+grep -Eq '^BUILDAPP-SWEEP case=raw/raw/sparse/none/threads/-/qemu-img-bench/wc=o(n|ff)/run-1 result=fail' \
 	"$work/console" || fail "no failed result line for the run the reset cut short"
 grep -q '^BUILDAPP-SWEEP end result=fail' "$work/console" || fail "no failed end line"
 
@@ -95,10 +97,14 @@ cat "$work/runs.jsonl"
 python3 - "$work/runs.jsonl" <<'PY' || fail "the journal is not the first run ok and the second failed by the watchdog"
 import json, sys
 runs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-got = [(r["index"], r["status"]) for r in runs]
+got = [(r["position"], r["status"]) for r in runs]
 if got != [(0, "ok"), (1, "failed")]:
     sys.exit(f"journal {got}, expected run 1 ok and run 2 failed, the others not made")
 if "hardware watchdog" not in runs[1]["message"]:
     sys.exit("the failed run's message does not name the hardware watchdog: %s" % runs[1]["message"])
+# The disk's write cache, an axis: set for the first run's cell and read back.
+wc = runs[0]["cell"].get("write_cache")
+if wc not in ("on", "off") or runs[0].get("disk_write_cache") != wc:
+    sys.exit("the first run's disk write cache was not set and read back as its cell asks: %s" % runs[0])
 PY
 echo "a sweep that stopped feeding the watchdog: reset, said by the boot after it, and stopped as after = poweroff says"
