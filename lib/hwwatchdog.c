@@ -29,7 +29,6 @@ static struct {
 	unsigned options; /* WDIOF_* the driver has */
 	char record_path[PATH_MAX];
 	struct hwwatchdog_record rec;
-	unsigned seq; /* of the step the record holds */
 	bool thread;
 } armed = {.fd = -1};
 
@@ -144,20 +143,26 @@ int hwwatchdog_boot_reset(const char *sysfs_dir)
 	return (v & WDIOF_CARDRESET) != 0;
 }
 
-/* The step under way into the record when it changed; called with the
- * lock held. */
-static void record_step(void)
+/* The step WHAT into the record, written before the step goes on (a
+ * record written later by another thread may never be: whatever stops
+ * the process stops that thread too); called with the lock held. */
+static void record_step_locked(const char *what)
 {
-	char what[HWWATCHDOG_TEXT_MAX];
-	unsigned seq = watchdog_current(what, sizeof(what));
-
-	if (seq == armed.seq || !armed.record_path[0])
+	if (armed.fd < 0 || !armed.record_path[0])
 		return;
-	armed.seq = seq;
 	copy_line(armed.rec.step, sizeof(armed.rec.step), what);
 	armed.rec.step_at = now_unix();
 	/* Said once where it fails: the feeding goes on. */
 	hwwatchdog_record_write(armed.record_path, &armed.rec);
+}
+
+/* lib/watchdog's on_mark: each step as it is marked. */
+static void record_step(const char *what, void *data)
+{
+	(void)data;
+	pthread_mutex_lock(&lock);
+	record_step_locked(what);
+	pthread_mutex_unlock(&lock);
 }
 
 /* Feeds the device every quarter of its timeout while the process makes
@@ -179,7 +184,6 @@ static void *feed(void *arg)
 			ioctl(armed.fd, WDIOC_KEEPALIVE, 0);
 			fed = monotonic_seconds();
 		}
-		record_step();
 		pthread_mutex_unlock(&lock);
 	}
 	return NULL;
@@ -246,14 +250,16 @@ int hwwatchdog_arm(const char *device, unsigned timeout, const char *record,
 	armed.rec.armed_at = now_unix();
 	armed.options = info.options;
 	armed.fd = fd;
-	armed.seq = 0;
 	snprintf(armed.record_path, sizeof(armed.record_path), "%s", record ? record : "");
 	ioctl(fd, WDIOC_KEEPALIVE, 0);
-	if (record)
-		record_step();
+	char what[HWWATCHDOG_TEXT_MAX];
+	watchdog_current(what, sizeof(what));
+	record_step_locked(what);
 	r = start_thread();
 	*ret = armed.rec;
 	pthread_mutex_unlock(&lock);
+	if (r == 0 && record)
+		watchdog_on_mark(record_step, NULL);
 	if (r < 0) {
 		snprintf(why, why_len, "cannot start the thread that feeds it: %s", strerror(-r));
 		hwwatchdog_disarm();
@@ -271,6 +277,7 @@ int hwwatchdog_disarm(void)
 		pthread_mutex_unlock(&lock);
 		return 0;
 	}
+	watchdog_on_mark(NULL, NULL);
 	/* The magic close: 'V' written, then the device closed. */
 	(void)!write(armed.fd, "V", 1);
 	close(armed.fd);

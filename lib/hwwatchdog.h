@@ -10,8 +10,9 @@
  *
  * While armed it keeps a record file (the caller's path, on a disk that
  * outlives a reset): that it is armed, the device and its timeout, and the
- * step under way, rewritten (whole, synced) when the step changes, so the
- * boot after a reset can say what was under way. */
+ * step under way, rewritten (whole, synced) by each step as it is marked
+ * (watchdog_on_mark), so the boot after a reset can say what was under
+ * way. */
 #ifndef BUILDAPP_HWWATCHDOG_H
 #define BUILDAPP_HWWATCHDOG_H
 

@@ -29,6 +29,32 @@ static struct {
 } step;
 static unsigned common_limit;
 static bool started;
+static void (*on_mark_fn)(const char *what, void *data);
+static void *on_mark_data;
+
+void watchdog_on_mark(void (*fn)(const char *what, void *data), void *data)
+{
+	pthread_mutex_lock(&lock);
+	on_mark_fn = fn;
+	on_mark_data = data;
+	pthread_mutex_unlock(&lock);
+}
+
+/* Calls the on_mark function, outside the lock, with the step under way. */
+static void marked(void)
+{
+	char what[sizeof(step.what)];
+	void (*fn)(const char *, void *);
+	void *data;
+
+	pthread_mutex_lock(&lock);
+	fn = on_mark_fn;
+	data = on_mark_data;
+	snprintf(what, sizeof(what), "%s", step.started > 0 ? step.what : "");
+	pthread_mutex_unlock(&lock);
+	if (fn)
+		fn(what, data);
+}
 static watchdog_give_up_fn *give_up_fn;
 static void *give_up_data;
 
@@ -41,6 +67,7 @@ static void vmark(unsigned extra, const char *fmt, va_list ap)
 	step.reported = step.given_up = false;
 	step.seq++;
 	pthread_mutex_unlock(&lock);
+	marked();
 }
 
 void watchdog_mark(unsigned extra, const char *fmt, ...)
@@ -76,6 +103,7 @@ void watchdog_idle(void)
 	step.started = 0;
 	step.seq++;
 	pthread_mutex_unlock(&lock);
+	marked();
 }
 
 bool watchdog_progressing(void)

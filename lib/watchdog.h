@@ -45,6 +45,11 @@ bool watchdog_progressing(void);
 /* The step under way's text into BUF (LEN bytes; "" when none), and a
  * number that changes with each step marked. */
 unsigned watchdog_current(char *buf, size_t len);
+/* FN(WHAT, DATA) is called by each watchdog_step, watchdog_mark and
+ * watchdog_idle (WHAT ""), on the marking thread, after the step is
+ * marked: a record of the step under way that must be written before the
+ * step goes on (hwwatchdog.h).  FN NULL: none.  One at a time. */
+void watchdog_on_mark(void (*fn)(const char *what, void *data), void *data);
 
 /* Called on the watchdog's thread with the reason a step was given up
  * ("step 'X' did not end within N s; waiting for: ..."); it should not
