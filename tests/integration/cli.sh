@@ -45,6 +45,22 @@ check "message names file, line, section, key and the fix" \
 	grep -q "bad.ini:2: \[guest\] cache: unknown value 'wirteback' (did you mean 'writeback'?)" "$tmp/err"
 check "message is one line" test "$(wc -l <"$tmp/err")" -eq 1
 
+# The disk's write cache as an axis: a list with an unknown value exits 2
+# naming file, line, section and key, and a build of it writes nothing; a
+# good list makes a cell per setting, each with its wc= in the id.
+printf '[host]\nwrite_cache = on, of\n[storage]\nbackends = raw\n' >"$tmp/wc.ini"
+"$BUILDAPP" plan "$tmp/wc.ini" >"$tmp/out" 2>"$tmp/err"
+check "a write_cache list with an unknown value exits 2" test $? -eq 2
+check "... writes nothing to stdout" test ! -s "$tmp/out"
+check "... in one line naming file, line, section, key and the fix" sh -c \
+	"test \$(wc -l <'$tmp/err') -eq 1 && grep -q \"wc.ini:2: \[host\] write_cache: unknown value 'of' (did you mean 'on'?)\" '$tmp/err'"
+"$BUILDAPP" "$tmp/wc.ini" -o "$tmp/wc-out" >"$tmp/out" 2>"$tmp/err"
+check "... a build of it exits 2 and writes nothing" sh -c \
+	"test $? -eq 2 && test ! -e '$tmp/wc-out' && grep -q 'wc.ini:2: \[host\] write_cache' '$tmp/err'"
+printf '[host]\nwrite_cache = on, off\n[storage]\nbackends = raw\n[workload]\nkinds = dd\n' >"$tmp/wc.ini"
+check "a write_cache list makes a cell per setting" sh -c \
+	"'$BUILDAPP' plan --json '$tmp/wc.ini' | grep -c '\"id\": \".*dd.*wc=o[nf]*\"' | grep -qx 2"
+
 # The durability cells' own number of runs: out of its range, exit 2
 # naming file, line, section and key, and nothing written by plan or by
 # a build.
