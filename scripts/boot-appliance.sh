@@ -456,6 +456,9 @@ else
 	wait "$qpid" || rc=$?
 fi
 qpid=
+# The console's last lines out before tail goes (it follows this shell,
+# not the server's QEMU, which the BMC may have started anew).
+sleep 1
 kill "$tpid" 2>/dev/null || true
 wait "$tpid" 2>/dev/null || true
 [ "$rc" = 0 ] || die "qemu exited with status $rc"
