@@ -17,10 +17,10 @@ APPLIANCE_LINK_LIBS = $(APPLIANCE_LIBS) $(REPORT_LINK_LIBS)
 # initramfs needs no C library.  Built without sanitizers (they do not
 # link statically) and without the project's libraries, except the
 # runner and its signal policy (lib/command.c, lib/signals.c, lib/log.c,
-# lib/monotonic.c, lib/records.c: libc only), compiled again for it.
-AGENT_SRCS := appliance/agent/agent.c appliance/agent/workload.c
+# lib/monotonic.c, lib/records.c, lib/fioargs.c: libc only), compiled again for it.
+AGENT_SRCS := appliance/agent/main.c appliance/agent/agent.c appliance/agent/workload.c
 AGENT_LIB_SRCS := lib/command.c lib/signals.c lib/log.c lib/monotonic.c \
-	lib/records.c
+	lib/records.c lib/fioargs.c
 AGENT_OBJS := $(AGENT_SRCS:appliance/agent/%.c=$(B)/agent/%.o) \
 	$(AGENT_LIB_SRCS:lib/%.c=$(B)/agent/lib/%.o)
 $(B)/agent/%.o: appliance/agent/%.c

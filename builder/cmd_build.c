@@ -35,7 +35,9 @@ static void usage(FILE *f)
 		   "  --lava-url URL    where a LAVA lab fetches NAME.netboot/ from\n"
 		   "                    (http://, https:// or file://; default: its own\n"
 		   "                    path as a file:// URL)\n"
-		   "  --help            this text\n");
+		   "  -h, --help        this text\n");
+	commands_help_exit(f, "failure (nothing is left at the output path)",
+			   "an invalid profile, a bad option", false);
 }
 
 int cmd_build(int argc, char **argv)

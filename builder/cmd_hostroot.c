@@ -18,8 +18,15 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: buildapp hostroot -o INITRD [--cache DIR] [--kernel-version V]\n\n"
 		   "Writes the appliance root (installed Debian packages via\n"
 		   "supermin, kernel modules, the appliance init) as a\n"
-		   "zstd-compressed initramfs.  The package part is cached in DIR\n"
-		   "(default: $XDG_CACHE_HOME/buildapp or ~/.cache/buildapp).\n");
+		   "zstd-compressed initramfs: the first half of a kit build.\n\n"
+		   "  -o, --output INITRD    where to write it\n"
+		   "  --cache DIR            build cache, which keeps the package part\n"
+		   "                         (default $XDG_CACHE_HOME/buildapp or\n"
+		   "                         ~/.cache/buildapp)\n"
+		   "  --kernel-version V     whose modules it carries (default: the\n"
+		   "                         kernel a build takes, `buildapp kernel`)\n"
+		   "  -h, --help             this text\n");
+	commands_help_exit(f, NULL, NULL, false);
 }
 
 int cmd_hostroot(int argc, char **argv)

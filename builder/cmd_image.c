@@ -22,7 +22,20 @@ static void usage(FILE *f)
 		"BIOS (SYSLINUX) and UEFI (shim and GRUB, Secure Boot), with an empty ext4\n"
 		"partition labelled RESULTS.  --iso writes a hybrid ISO image\n"
 		"(a CD, or a stick it is written to) that boots the same way,\n"
-		"without RESULTS.  SOURCE_DATE_EPOCH makes it reproducible.\n");
+		"without RESULTS.  SOURCE_DATE_EPOCH makes it reproducible.\n\n"
+		"  --kernel FILE        the kernel it boots\n"
+		"  --initrd FILE        the initramfs it boots\n"
+		"  -o, --output IMAGE   where to write it\n"
+		"  --cmdline TEXT       the kernel command line (default console=ttyS0)\n"
+		"  --name NAME          its boot menu entry, the seed of its UUIDs\n"
+		"                       (default buildapp)\n"
+		"  --format FMT         raw (default) or qcow2\n"
+		"  --size SIZE          the image's size (default: as small as fits)\n"
+		"  --results-size SIZE  RESULTS' size (default 256M, grown to fill\n"
+		"                       --size)\n"
+		"  --iso                a hybrid ISO image instead\n"
+		"  -h, --help           this text\n");
+	commands_help_exit(f, NULL, "a bad option or SOURCE_DATE_EPOCH", false);
 }
 
 int cmd_image(int argc, char **argv)

@@ -39,7 +39,8 @@ static void kit_usage(FILE *f)
 		"  --cache DIR       build cache (default $XDG_CACHE_HOME/buildapp\n"
 		"                    or ~/.cache/buildapp)\n"
 		"  --no-image        the kernel and initramfs only\n"
-		"  --help            this text\n");
+		"  -h, --help        this text\n");
+	commands_help_exit(f, NULL, "an invalid profile", false);
 }
 
 static int export_file(const char *from, const char *dir, const char *name)

@@ -15,9 +15,14 @@ static void plan_usage(FILE *f)
 	fprintf(f, "Usage: buildapp plan PROFILE.ini [--json]\n\n"
 		   "Prints the resolved profile (after includes and defaults), the\n"
 		   "cache-mode table of the modes it sweeps, the matrix cells, the\n"
-		   "cells left out and why, and the run order.\n\n"
-		   "  --json   the plan as JSON (format in docs/plan.md)\n"
-		   "  --help   this text\n");
+		   "cells left out and why, each compared axis's reference level (the\n"
+		   "first it lists), the questions of [report] compare, what the lab\n"
+		   "server must give (the disk under test's size, memory, boots, what\n"
+		   "is known of the time) and the run order.\n\n"
+		   "  --json       the plan as JSON (format in docs/plan.md)\n"
+		   "  -h, --help   this text\n");
+	commands_help_exit(f, NULL, "an invalid profile: one message names its file, line, "
+			   "section and key", false);
 }
 
 int cmd_plan(int argc, char **argv)
@@ -73,10 +78,12 @@ int cmd_keys(int argc, char **argv)
 	if (argc > 1) {
 		bool help = argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 					  strcmp(argv[1], "-h") == 0);
-		fprintf(help ? stdout : stderr,
-			"Usage: buildapp keys\n\n"
-			"Prints every profile key with its type, range, default and\n"
-			"meaning, as a Markdown table (docs/profile-keys.md holds it).\n");
+		FILE *f = help ? stdout : stderr;
+		fprintf(f, "Usage: buildapp keys\n\n"
+			   "Prints every profile key with its type, range, default and\n"
+			   "meaning, as a Markdown table (docs/profile-keys.md holds it).\n\n"
+			   "  -h, --help   this text\n");
+		commands_help_exit(f, NULL, NULL, false);
 		return help ? 0 : EXIT_BAD_INPUT;
 	}
 	keyref_write_markdown(stdout);

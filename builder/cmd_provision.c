@@ -43,13 +43,18 @@ static void usage(FILE *f)
 		"A disk or file carrying signatures is only written with [host] wipe = yes,\n"
 		"a disk only when [host] disk names it; the boot disk and mounted disks\n"
 		"never.  Prints the volumes made, their sizes and allocation.\n\n"
-		"  --target PATH     image file, block device or directory\n"
-		"  --dry-run         print every step, touch nothing\n"
-		"  --json            machine-readable output\n"
-		"  --executor E      guestfs (default: one libguestfs launch) or native\n"
-		"                    (this host's tools; the filesystem stays mounted)\n"
-		"  --mount DIR       native: where the filesystem is mounted (default\n"
-		"                    " DEFAULT_MOUNT ")\n");
+		"  -t, --target PATH  image file, block device or directory\n"
+		"  -n, --dry-run      print every step, touch nothing (the image\n"
+		"                     file's size too: what `buildapp plan` says the\n"
+		"                     disk under test must have)\n"
+		"  -j, --json         machine-readable output\n"
+		"  --executor E       guestfs (default: one libguestfs launch) or native\n"
+		"                     (this host's tools; the filesystem stays mounted)\n"
+		"  --mount DIR        native: where the filesystem is mounted (default\n"
+		"                     " DEFAULT_MOUNT ")\n"
+		"  -h, --help         this text\n");
+	commands_help_exit(f, NULL, "an invalid profile, a target the safety rules refuse",
+			   false);
 }
 
 static int parse_args(int argc, char **argv, struct options *o)

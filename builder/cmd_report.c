@@ -31,23 +31,22 @@ static void usage(FILE *f)
 		   "Writes the report of the result bundles INPUT (results directories,\n"
 		   "used kit images or sticks carrying a RESULTS partition, read without\n"
 		   "mounting) into DIR (default: report): the answers first (each varied\n"
-		   "axis's levels against its reference, ratio of means with its 95%% CI;\n"
-		   "the profile's [report] compare questions before the others),\n"
+		   "axis's levels against its reference, ratio of geometric means with its\n"
+		   "95%% CI; the profile's [report] compare questions before the others),\n"
 		   "then every cell with its runs.  Several INPUTs are several hosts; a\n"
 		   "directory of bundles (collected from a rack) is each of them.\n\n"
 		   "  -o, --output DIR     where to write (created if missing)\n"
 		   "  --format LIST        some of html,csv,json,txt (default: all)\n"
-		   "  --baseline INPUT     mark cells significantly worse than INPUT's;\n"
-		   "                       exit status 3 when any is\n"
+		   "  --baseline INPUT     mark cells significantly worse than INPUT's\n"
 		   "  --reference STUDY    the study's published table beside the measured\n"
 		   "                       one, and the verdict on each of its claims:\n"
 		   "                       kvm-perf-2011, bonnie-qcow2-vs-raw,\n"
 		   "                       qcow2-l2-cache, guest-vs-host, cache-modes-lvm\n"
 		   "  --compare LIST       answer these first instead of the profile's\n"
 		   "                       [report] compare, e.g. 'cache:unsafe vs\n"
-		   "                       writethrough, backend:lvm vs qcow2 in write_seconds'\n\n"
-		   "Exit status: 0 written, 1 failure, 2 bad usage or bad input,\n"
-		   "3 a cell worse than the baseline (the report is written).\n");
+		   "                       writethrough, backend:lvm vs qcow2 in write_seconds'\n"
+		   "  -h, --help           this text\n");
+	commands_help_exit(f, NULL, "a bundle that cannot be read; nothing is written", true);
 }
 
 static int parse_formats(const char *list, unsigned *ret)

@@ -20,7 +20,10 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: buildapp results IMAGE|DEVICE -o DIR\n\n"
 		   "Copies the content of the RESULTS partition of a used kit\n"
 		   "image, stick or disk into DIR (created if missing).  The\n"
-		   "image is opened read-only.\n");
+		   "image is opened read-only.\n\n"
+		   "  -o, --output DIR  where to copy it (created if missing)\n"
+		   "  -h, --help        this text\n");
+	commands_help_exit(f, NULL, "IMAGE unreadable or without a RESULTS partition", false);
 }
 
 int results_copy_out(const char *image, const char *dir)

@@ -90,11 +90,17 @@ static void run_usage(FILE *f)
 		"journal are skipped: run the same command again to resume.\n\n"
 		"  --target PATH    where the backends' volumes are created\n"
 		"  --results DIR    results directory (default: results)\n"
-		"  --cache DIR      build cache (default ~/.cache/buildapp)\n"
+		"  --cache DIR      build cache (default $XDG_CACHE_HOME/buildapp\n"
+		"                   or ~/.cache/buildapp)\n"
 		"  --connect URI    libvirt URI (default qemu:///embed, no daemon)\n"
 		"  --accel MODE     auto (KVM when it boots a guest), kvm or tcg;\n"
 		"                   default: the profile's [guest] accel\n"
-		"  --help           this text\n");
+		"  -h, --help       this text\n");
+	commands_help_exit(f, "failure, or a run of the sweep that failed (recorded, and "
+			      "the sweep went on)",
+			   "an invalid profile, a target the safety rules refuse, crash = host, "
+			   "which only a booted kit makes",
+			   false);
 }
 
 static int parse_run_args(int argc, char **argv, struct run_options *o)
@@ -166,34 +172,29 @@ static int attach_image(const struct profile *p, const char *path,
 	char own_buf[SAFETY_ITEM_MAX];
 	const char *own = volumes_layout_read(results, own_buf, sizeof(own_buf)) == 0
 				  ? own_buf : NULL;
-	struct storage_spec spec;
-	struct storage_target t = {.kind = STORAGE_TARGET_DISK,
-				   .device = "/dev/loop0",
-				   .mountpoint = "/mnt"};
-	_cleanup_free_ struct recipe *r = calloc(1, sizeof(*r));
 	_cleanup_free_ char *out = NULL;
 	char *argv[] = {"losetup", "--find", "--show", "--partscan", (char *)path, NULL};
 	struct stat st;
+	uint64_t disk_size;
 	int k;
 
-	if (!r)
-		return -ENOMEM;
-	volumes_spec_from_profile(p, &spec);
-	if (storage_spec_check(&spec) || recipe_build(&spec, &t, r) < 0) {
+	if ((k = volumes_disk_size(p, &disk_size)) < 0) {
+		if (k == -ENOMEM)
+			return k;
 		log_error("profile '%s': [storage] cannot be laid out on a disk",
 			  p->path);
 		return -EINVAL;
 	}
 	if (stat(path, &st) < 0) {
 		_cleanup_close_ int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd < 0 || ftruncate(fd, (off_t)r->disk_size) < 0)
+		if (fd < 0 || ftruncate(fd, (off_t)disk_size) < 0)
 			return log_error_errno(-errno, "creating '%s'", path);
 	} else if ((k = volumes_check_target(p, path, own)) < 0) {
 		return k;
-	} else if ((uint64_t)st.st_size < r->disk_size) {
+	} else if ((uint64_t)st.st_size < disk_size) {
 		log_error("target '%s' is %llu bytes; the backends need %llu", path,
 			  (unsigned long long)st.st_size,
-			  (unsigned long long)r->disk_size);
+			  (unsigned long long)disk_size);
 		return -EINVAL;
 	}
 	k = tool_run(argv, NULL, &out);
@@ -224,7 +225,8 @@ static void detach_image(const char *dev)
 }
 
 /* Builds the guest kit, attaches an image file target to a loop device,
- * and runs the sweep. */
+ * and runs the sweep.  Returns 0, 1 when a run of it failed, or a
+ * negative errno. */
 static int run_sweep(const struct run_options *o, const struct plan *plan)
 {
 	const struct profile *p = &plan->profile;
@@ -307,7 +309,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	signals_reraise();
 	if (r < 0)
 		return r;
-	return out.failed ? 3 : 0;
+	return out.failed ? 1 : 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -344,5 +346,5 @@ int cmd_run(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	if (r < 0)
 		return 1;
-	return r == 3 ? 1 : 0;
+	return r > 0 ? 1 : 0;
 }

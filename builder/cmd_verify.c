@@ -70,9 +70,9 @@ static void usage(FILE *f)
 		"                   temporary directory and compare: package\n"
 		"                   versions, then the bytes\n"
 		"  --cache DIR      the rebuild's cache (default as for a build)\n"
-		"  --help           this text\n\n"
-		"Exit status: 0 the kit is the manifest's, 1 something differs or\n"
-		"the signature is not good, 2 bad usage or no readable manifest.\n");
+		"  -h, --help       this text\n");
+	commands_help_exit(f, "something differs or the signature is not good",
+			   "no readable manifest", false);
 }
 
 static void say(struct verify *v, bool ok, const char *what, const char *detail)

@@ -23,6 +23,7 @@
 #include "initramfs.h"
 #include "kitkernel.h"
 #include "lavajob.h"
+#include "licenses.h"
 #include "elfdeps.h"
 #include "extents.h"
 #include "files.h"
@@ -402,6 +403,27 @@ static void print_sizes(json_object *s, const char *image_path)
 		log_info("    %-32s %6.1f MiB", top[i].name, MIB_F(top[i].bytes));
 }
 
+/* The manifest's "licenses" (licenses.h): the host root's packages, and
+ * the owners of the host files the kit copies from outside it: the
+ * kernel, fio's libraries, the tarball (not one generated in the cache,
+ * whose path differs from cache to cache). */
+static int add_licenses(json_object *m, json_object *sizes, const struct kit_paths *k,
+			const struct kit_payload *payload)
+{
+	const char *files[2 + KIT_MAX_LIBS] = {k->kernel};
+	size_t n = 1;
+
+	if (strncmp(payload->image.tarball, k->cache, strlen(k->cache)) != 0)
+		files[n++] = payload->image.tarball;
+	for (unsigned i = 0; i < KIT_MAX_LIBS; i++)
+		files[n++] = payload->lib_src[i];
+	json_object *licenses = licenses_json(sizes, files, n);
+	if (!licenses)
+		return log_error_errno(-ENOMEM, "the manifest's licenses");
+	json_object_object_add(m, "licenses", licenses);
+	return 0;
+}
+
 /* NAME.manifest.json: what the kit is made of and from (docs/kit.md). */
 static int write_manifest(const struct profile *p, const struct kit_paths *k,
 			  const struct kit_payload *payload,
@@ -470,6 +492,9 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	json_object *sizes = sizes_json(k, payload);
 	print_sizes(sizes, k->image);
 	json_object_object_add(m, "sizes", sizes);
+	r = add_licenses(m, sizes, k, payload);
+	if (r < 0)
+		return r;
 
 	if (json_object_to_file_ext(k->manifest, m,
 				    JSON_C_TO_STRING_PRETTY |

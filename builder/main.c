@@ -34,12 +34,16 @@ static const struct command commands[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: buildapp [build] PROFILE.ini [OPTION...]\n"
-		   "       buildapp COMMAND [ARGS...]\n\n"
+		   "       buildapp COMMAND [ARGS...]\n"
+		   "       buildapp [--help|--version]\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'buildapp COMMAND --help' describes a command, buildapp(1) all of\n"
+	fprintf(f, "\n  -h, --help   this text\n"
+		   "  --version    the version, as \"buildapp VERSION\"\n"
+		   "\n'buildapp COMMAND --help' describes a command, buildapp(1) all of\n"
 		   "them, 'buildapp keys' every profile key.\n");
+	commands_help_exit(f, NULL, NULL, true);
 }
 
 /* libguestfs initializes libvirt as it is loaded, before main, and

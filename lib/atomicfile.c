@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "files.h"
 #include "log.h"
 
 int atomicfile_write_tmp(const char *tmp, atomicfile_writer *write, const void *ctx)
@@ -36,5 +37,11 @@ int atomicfile_write(const char *dir, const char *name, atomicfile_writer *write
 	}
 	if (r < 0)
 		return log_error_errno(r, "cannot write '%s'", path);
+	/* The rename is durable only with its directory: until then a crash
+	 * may bring back the file as it was (a volume's record reading
+	 * pristine after its reset began, a crash file not there). */
+	r = files_fsync_dir(dir);
+	if (r < 0)
+		return log_error_errno(r, "cannot sync '%s' after writing '%s'", dir, name);
 	return 0;
 }

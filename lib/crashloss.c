@@ -44,10 +44,54 @@ static unsigned long long scaled(size_t k, size_t n, unsigned m)
 	return (unsigned long long)llround((double)k * m / (double)n);
 }
 
+/* Whether M crashes a side, A and B losing in the proportions they did,
+ * would show a difference by the test CRASHLOSS_TEST names. */
+static bool resolves(const struct crashloss *a, const struct crashloss *b, unsigned m,
+		     double alpha)
+{
+	bool shown = false;
+	return stats_boschloo_at_most(scaled(a->lost_any, a->crashes, m), m,
+				      scaled(b->lost_any, b->crashes, m), m, alpha, &shown) == 0 &&
+	       shown;
+}
+
+/* The fewest crashes a side past FROM that resolves A against B: one at
+ * a time to CRASHLOSS_RESOLVE_STEP, then by bisection between the last
+ * that does not and the first of 2x, 4x... that does (p falls as the
+ * crashes grow, but for the rounding of the scaled counts, which matters
+ * little past that); CRASHLOSS_RESOLVE_MAX + 1 when none to that does. */
+static unsigned resolve(const struct crashloss *a, const struct crashloss *b, unsigned from,
+			double alpha)
+{
+	unsigned m = from + 1;
+
+	for (; m <= CRASHLOSS_RESOLVE_STEP && m <= CRASHLOSS_RESOLVE_MAX; m++)
+		if (resolves(a, b, m, alpha))
+			return m;
+	unsigned lo = m - 1, hi = 0;
+	for (unsigned next = 2 * lo; !hi; next *= 2) {
+		next = next < CRASHLOSS_RESOLVE_MAX ? next : CRASHLOSS_RESOLVE_MAX;
+		if (resolves(a, b, next, alpha))
+			hi = next;
+		else if (next == CRASHLOSS_RESOLVE_MAX)
+			return CRASHLOSS_RESOLVE_MAX + 1;
+		else
+			lo = next;
+	}
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (resolves(a, b, mid, alpha))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
 int crashloss_compare(const struct crashloss *a, const struct crashloss *b,
 		      struct crashloss_verdict *ret)
 {
-	struct crashloss_verdict v = {.resolve = 0};
+	struct crashloss_verdict v = {.test = CRASHLOSS_TEST, .resolve = 0};
 	double alpha = 1 - CRASHLOSS_CONFIDENCE;
 	int r;
 
@@ -56,24 +100,14 @@ int crashloss_compare(const struct crashloss *a, const struct crashloss *b,
 	r = stats_boschloo_exact(a->lost_any, a->crashes, b->lost_any, b->crashes, &v.p);
 	if (r < 0)
 		return r;
-	v.test = a->crashes > STATS_BOSCHLOO_MAX || b->crashes > STATS_BOSCHLOO_MAX
-			 ? "Fisher's exact test"
-			 : "Boschloo's exact test";
 	v.shown = v.p <= alpha;
 	/* Equal proportions (k a = k b cross-multiplied): no number of
 	 * crashes that keeps them would show a difference. */
 	if (!v.shown && a->lost_any * b->crashes != b->lost_any * a->crashes) {
-		unsigned from = (unsigned)(a->crashes > b->crashes ? a->crashes : b->crashes);
-		v.resolve = CRASHLOSS_RESOLVE_MAX + 1;
-		for (unsigned m = from + 1; m <= CRASHLOSS_RESOLVE_MAX; m++) {
-			double p;
-			if (stats_boschloo_exact(scaled(a->lost_any, a->crashes, m), m,
-						 scaled(b->lost_any, b->crashes, m), m, &p) == 0 &&
-			    p <= alpha) {
-				v.resolve = m;
-				break;
-			}
-		}
+		size_t from = a->crashes > b->crashes ? a->crashes : b->crashes;
+		v.resolve = from >= CRASHLOSS_RESOLVE_MAX
+				    ? CRASHLOSS_RESOLVE_MAX + 1
+				    : resolve(a, b, (unsigned)from, alpha);
 	}
 	*ret = v;
 	return 0;

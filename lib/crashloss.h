@@ -20,8 +20,16 @@
  * crashes its half-width is more than 43 percentage points whatever was
  * measured: the listed fractions and their range say more. */
 #define CRASHLOSS_MEAN_MIN 10
-/* The most crashes a side that crashloss_compare's estimate tries. */
+/* The most crashes a side that crashloss_compare's estimate tries, and
+ * the most it tries one at a time (then by bisection). */
 #define CRASHLOSS_RESOLVE_MAX 1000
+#define CRASHLOSS_RESOLVE_STEP 200
+/* The test of k of n crashes against k of n, whatever the counts, and
+ * that of the estimate of the crashes that would resolve it. */
+#define CRASHLOSS_TEST "Boschloo's exact test"
+/* The test of several settings' k of n against k of n, each setting's
+ * crashes compared within it (stats_stratified_exact). */
+#define CRASHLOSS_STRATIFIED_TEST "exact Mantel-Haenszel test"
 
 struct crashloss {
 	size_t crashes;   /* n */
@@ -43,16 +51,16 @@ int crashloss_compute(const double *fraction, size_t n, struct crashloss *ret);
  * docs/results.md). */
 struct crashloss_verdict {
 	/* The exact test of k of n against k of n, two-sided: Boschloo's
-	 * (stats_boschloo_exact), Fisher's where a side has more than
-	 * STATS_BOSCHLOO_MAX crashes; TEST names it ("Boschloo's exact
-	 * test"), a static string. */
+	 * (stats_boschloo_exact) at any number of crashes; TEST names it,
+	 * CRASHLOSS_TEST. */
 	const char *test;
 	double p;
 	bool shown; /* p <= 1 - CRASHLOSS_CONFIDENCE: the proportions differ */
 	/* When not shown: the fewest crashes a side with which the same test
 	 * would show a difference if each side lost in the proportion it did
-	 * (its k / n, rounded); 0 when the proportions are equal (no number
-	 * would), CRASHLOSS_RESOLVE_MAX + 1 when it takes more than that. */
+	 * (its k / n, rounded; past CRASHLOSS_RESOLVE_STEP found by
+	 * bisection); 0 when the proportions are equal (no number would),
+	 * CRASHLOSS_RESOLVE_MAX + 1 when it takes more than that. */
 	unsigned resolve;
 };
 

@@ -196,3 +196,12 @@ bool files_last_line(const char *path, char *buf, size_t size)
 	}
 	return any;
 }
+
+int files_fsync_dir(const char *dir)
+{
+	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || fsync(fd) < 0)
+		return -errno;
+	return 0;
+}

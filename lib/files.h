@@ -38,4 +38,9 @@ int files_read_regular(const char *path, size_t max, char **ret, size_t *ret_len
  * true when there was one. */
 bool files_last_line(const char *path, char *buf, size_t size);
 
+/* fsync of the directory DIR: what was created, renamed or removed in it
+ * is then on its disk too (fsync of a file does not make its name
+ * durable).  Returns 0 or a negative errno. */
+int files_fsync_dir(const char *dir);
+
 #endif

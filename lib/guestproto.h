@@ -54,8 +54,25 @@
 	X(RW, "read, write, randread, randwrite, rw or randrw")                \
 	X(RWMIXREAD, "percent of reads in rw and randrw")                      \
 	X(SIZE, "bytes per job")                                               \
-	X(RUNTIME, "seconds; 0: until SIZE is done")
+	X(RUNTIME, "seconds, time_based; 0: until SIZE is done")              \
+	X(DIRECT, "1: O_DIRECT (fio_direct), 0: buffered")                    \
+	X(FSYNC, "fsync every N writes; 0: none")                              \
+	X(RAMP, "ramp_time: seconds run before fio measures")
 #define GUESTPROTO_JOB_VAR_PREFIX "BUILDAPP_"
+/* A job's name names its metrics (fio_NAME_read_iops): 1 to 32 letters,
+ * digits, '_' and '-'.  The profile's check refuses other names and the
+ * host's parser takes no other. */
+#define GUESTPROTO_JOB_NAME_MAX 32
+static inline int guestproto_job_name_ok(const char *s)
+{
+	const char *c = s;
+
+	for (; *c && c - s < GUESTPROTO_JOB_NAME_MAX + 1; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
+			return 0;
+	return c > s && !*c && c - s <= GUESTPROTO_JOB_NAME_MAX;
+}
 
 /* The kit's last file: without it the kernel failed to unpack the whole
  * initramfs (typically: guest memory too small). */

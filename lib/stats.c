@@ -122,109 +122,248 @@ int stats_fisher_exact(unsigned long long x1, unsigned long long n1, unsigned lo
 	return 0;
 }
 
-/* log of the binomial probabilities of 0..N successes in N trials of
- * probability PI, into LP[0..N]. */
-static void log_binomial(unsigned long long n, double pi, double *lp)
+/* ln of Fisher's one-sided p that the first side succeeded no more than
+ * it did: P(X <= A) for X hypergeometric, the A + B successes of the
+ * N1 + N2 trials given, N1 of them the first side's.  Summed from X's
+ * lowest value by the ratio of successive terms, in a scale of its own
+ * so that nothing underflows: the p of 1000 against 0 of 1000 crashes is
+ * 10^-600. */
+static double log_fisher_less(unsigned long long a, unsigned long long n1, unsigned long long b,
+			      unsigned long long n2)
 {
-	double lpi = log(pi), lq = log1p(-pi);
+	unsigned long long k = a + b, lo = k > n2 ? k - n2 : 0;
+	double scale = log_choose((double)k, (double)lo) +
+		       log_choose((double)(n1 + n2 - k), (double)(n1 - lo)) -
+		       log_choose((double)(n1 + n2), (double)n1);
+	double term = 1, sum = 1;
 
-	for (unsigned long long x = 0; x <= n; x++)
-		lp[x] = log_choose((double)n, (double)x) + (double)x * lpi + (double)(n - x) * lq;
+	for (unsigned long long x = lo; x < a; x++) {
+		/* P(x + 1) / P(x) = (k - x)(n1 - x) / ((x + 1)(n2 - k + x + 1)) */
+		term *= (double)(k - x) * (double)(n1 - x) /
+			((double)(x + 1) * ((double)n2 - (double)k + (double)x + 1));
+		sum += term;
+		if (sum > 1e280) {
+			term *= 1e-280;
+			sum *= 1e-280;
+			scale += 280 * M_LN10;
+		}
+	}
+	double lp = log(sum) + scale;
+	return lp > 0 ? 0 : lp;
 }
 
-/* The probability, under a common proportion PI, of the tables marked in
- * AT (row x1 of N2 + 1 columns). */
-static double tail_at(const bool *at, unsigned long long n1, unsigned long long n2, double pi,
-		      double *lp1, double *lp2)
-{
-	double sum = 0;
+/* One side of Boschloo's test: the tables (a, b) whose Fisher one-sided
+ * p (the first side succeeding less) is at most the observed one's.
+ * That p rises with a and falls with b (a hypergeometric is
+ * stochastically larger the more successes it is given), so the tables
+ * are those with b >= T[a], and T[a] does not fall as a rises: found in
+ * one pass, n1 + n2 evaluations of the p. */
+struct boschloo_side {
+	unsigned long long n1, n2;
+	unsigned long long *t;	  /* T[0..n1]: n2 + 1 when no b is */
+	double *lc1, *lc2;	  /* ln C(n1, a), ln C(n2, b) */
+	double *lp1, *sf2;	  /* work: pmf of a, P(X2 >= b) */
+};
 
-	log_binomial(n1, pi, lp1);
-	log_binomial(n2, pi, lp2);
-	for (unsigned long long x1 = 0; x1 <= n1; x1++)
-		for (unsigned long long x2 = 0; x2 <= n2; x2++)
-			if (at[x1 * (n2 + 1) + x2])
-				sum += exp(lp1[x1] + lp2[x2]);
+static void side_release(struct boschloo_side *s)
+{
+	free(s->t);
+	free(s->lc1);
+	free(s->lc2);
+	free(s->lp1);
+	free(s->sf2);
+}
+
+static int side_init(unsigned long long x1, unsigned long long n1, unsigned long long x2,
+		     unsigned long long n2, struct boschloo_side *s)
+{
+	*s = (struct boschloo_side){.n1 = n1, .n2 = n2,
+				    .t = calloc(n1 + 1, sizeof *s->t),
+				    .lc1 = calloc(n1 + 1, sizeof *s->lc1),
+				    .lc2 = calloc(n2 + 1, sizeof *s->lc2),
+				    .lp1 = calloc(n1 + 1, sizeof *s->lp1),
+				    .sf2 = calloc(n2 + 2, sizeof *s->sf2)};
+	if (!s->t || !s->lc1 || !s->lc2 || !s->lp1 || !s->sf2)
+		return -ENOMEM;
+	for (unsigned long long a = 0; a <= n1; a++)
+		s->lc1[a] = log_choose((double)n1, (double)a);
+	for (unsigned long long b = 0; b <= n2; b++)
+		s->lc2[b] = log_choose((double)n2, (double)b);
+	/* Within a relative 1e-9 of the observed p: rounding must not drop a
+	 * table as extreme (SciPy allows 1e-13, but here the p of tables
+	 * that tie exactly, 0 of 90 against 1 of 90 and 1 of 90 against 2 of
+	 * 90, differ by more than that: their logs come from lgamma of
+	 * numbers past 180, each within about 1e-13 of its value). */
+	double limit = log_fisher_less(x1, n1, x2, n2) + log1p(1e-9);
+	unsigned long long b = 0;
+	for (unsigned long long a = 0; a <= n1; a++) {
+		while (b <= n2 && log_fisher_less(a, n1, b, n2) > limit)
+			b++;
+		s->t[a] = b;
+	}
+	return 0;
+}
+
+/* The probability of S's tables when both sides succeed with
+ * probability PI. */
+static double side_tail(const struct boschloo_side *s, double pi)
+{
+	double lpi = log(pi), lq = log1p(-pi), sum = 0;
+
+	s->sf2[s->n2 + 1] = 0;
+	for (unsigned long long b = s->n2 + 1; b-- > 0;)
+		s->sf2[b] = s->sf2[b + 1] +
+			    exp(s->lc2[b] + (double)b * lpi + (double)(s->n2 - b) * lq);
+	for (unsigned long long a = 0; a <= s->n1; a++)
+		if (s->t[a] <= s->n2)
+			sum += exp(s->lc1[a] + (double)a * lpi + (double)(s->n1 - a) * lq) *
+			       s->sf2[s->t[a]];
 	return sum;
 }
 
-/* P(X1 <= X1_) given the margins: X1 hypergeometric, K = x1 + x2 of the
- * N1 + N2 trials succeeded, N1 of them in the first side.  Fisher's
- * one-sided p of a first side that succeeded less. */
-static double hyper_cdf(unsigned long long x1, unsigned long long n1, unsigned long long x2,
-			unsigned long long n2)
+/* The largest probability of S's tables over the common proportion: a
+ * grid of STEPS points, then a golden-section search beside each of the
+ * grid's REFINE highest local maxima (the probability is a polynomial in
+ * pi of degree n1 + n2, with local maxima of its own). */
+static double side_sup(const struct boschloo_side *s)
 {
-	double k = (double)(x1 + x2), n = (double)(n1 + n2), a = (double)n1;
-	double base = log_choose(n, a), p = 0;
-	unsigned long long lo = x1 + x2 > n2 ? x1 + x2 - n2 : 0;
+	enum { STEPS = 400, REFINE = 4 };
+	double v[STEPS + 1], best = 0;
+	size_t top[REFINE], n_top = 0;
 
-	for (unsigned long long x = lo; x <= x1; x++)
-		p += exp(log_choose(k, (double)x) + log_choose(n - k, a - (double)x) - base);
-	return p > 1 ? 1 : p;
+	for (int i = 1; i < STEPS; i++)
+		best = fmax(best, v[i] = side_tail(s, (double)i / STEPS));
+	v[0] = v[STEPS] = -1;
+	for (size_t i = 1; i < STEPS; i++) {
+		if (v[i] < v[i - 1] || v[i] < v[i + 1])
+			continue;
+		if (n_top < REFINE) {
+			top[n_top++] = i;
+			continue;
+		}
+		size_t low = 0;
+		for (size_t k = 1; k < REFINE; k++)
+			if (v[top[k]] < v[top[low]])
+				low = k;
+		if (v[i] > v[top[low]])
+			top[low] = i;
+	}
+	const double g = (sqrt(5) - 1) / 2;
+	for (size_t k = 0; k < n_top; k++) {
+		double lo = (double)(top[k] - 1) / STEPS, hi = (double)(top[k] + 1) / STEPS;
+		for (int i = 0; i < 60; i++) {
+			double c = hi - g * (hi - lo), d = lo + g * (hi - lo);
+			if (side_tail(s, c) > side_tail(s, d))
+				hi = d;
+			else
+				lo = c;
+		}
+		best = fmax(best, side_tail(s, (lo + hi) / 2));
+	}
+	return best;
 }
 
-/* Boschloo's one-sided p that the first side succeeds less (LESS), or
- * more: the largest over pi of the probability of the tables whose
- * Fisher one-sided p is at most the observed one's. */
-static int boschloo_one_sided(unsigned long long x1, unsigned long long n1,
-			      unsigned long long x2, unsigned long long n2, bool less,
-			      double *ret_p)
+/* The two one-sided halves of Boschloo's test of X1 of N1 against X2 of
+ * N2: the first side succeeding less, and more (the second less, its
+ * tables read the other way round). */
+static int boschloo_init(unsigned long long x1, unsigned long long n1, unsigned long long x2,
+			 unsigned long long n2, struct boschloo_side *less,
+			 struct boschloo_side *more)
 {
-	_cleanup_free_ bool *at = calloc((n1 + 1) * (n2 + 1), sizeof(*at));
-	_cleanup_free_ double *lp1 = calloc(n1 + 1, sizeof(*lp1));
-	_cleanup_free_ double *lp2 = calloc(n2 + 1, sizeof(*lp2));
-	if (!at || !lp1 || !lp2)
-		return -ENOMEM;
-	/* More: the second side succeeding less, P(X2 <= x2). */
-	double observed = less ? hyper_cdf(x1, n1, x2, n2) : hyper_cdf(x2, n2, x1, n1);
-	for (unsigned long long a = 0; a <= n1; a++)
-		for (unsigned long long b = 0; b <= n2; b++) {
-			double p = less ? hyper_cdf(a, n1, b, n2) : hyper_cdf(b, n2, a, n1);
-			/* Within a relative 1e-13, as SciPy: rounding must not
-			 * drop a table as extreme. */
-			at[a * (n2 + 1) + b] = p <= observed * (1 + 1e-13);
-		}
-	/* The largest over pi: a grid, then a golden-section search in the
-	 * cells beside the grid's best point (the sum is a polynomial in pi,
-	 * smooth at this spacing for sides of up to STATS_BOSCHLOO_MAX). */
-	const int steps = 400;
-	double best = 0, best_pi = 0.5;
-	for (int i = 1; i < steps; i++) {
-		double pi = (double)i / steps, v = tail_at(at, n1, n2, pi, lp1, lp2);
-		if (v > best) {
-			best = v;
-			best_pi = pi;
-		}
-	}
-	double lo = best_pi - 1.0 / steps, hi = best_pi + 1.0 / steps;
-	const double g = (sqrt(5) - 1) / 2;
-	for (int i = 0; i < 60; i++) {
-		double c = hi - g * (hi - lo), d = lo + g * (hi - lo);
-		if (tail_at(at, n1, n2, c, lp1, lp2) > tail_at(at, n1, n2, d, lp1, lp2))
-			hi = d;
-		else
-			lo = c;
-	}
-	double v = tail_at(at, n1, n2, (lo + hi) / 2, lp1, lp2);
-	*ret_p = v > best ? v : best;
+	int r;
+
+	if (n1 == 0 || n2 == 0 || x1 > n1 || x2 > n2)
+		return -EINVAL;
+	if ((r = side_init(x1, n1, x2, n2, less)) < 0 || (r = side_init(x2, n2, x1, n1, more)) < 0)
+		return r;
 	return 0;
 }
 
 int stats_boschloo_exact(unsigned long long x1, unsigned long long n1, unsigned long long x2,
 			 unsigned long long n2, double *ret_p)
 {
-	double less, more;
+	_cleanup_(side_release) struct boschloo_side less = {0}, more = {0};
 	int r;
 
-	if (n1 == 0 || n2 == 0 || x1 > n1 || x2 > n2)
-		return -EINVAL;
-	if (n1 > STATS_BOSCHLOO_MAX || n2 > STATS_BOSCHLOO_MAX)
-		return stats_fisher_exact(x1, n1, x2, n2, ret_p);
-	if ((r = boschloo_one_sided(x1, n1, x2, n2, true, &less)) < 0 ||
-	    (r = boschloo_one_sided(x1, n1, x2, n2, false, &more)) < 0)
+	if ((r = boschloo_init(x1, n1, x2, n2, &less, &more)) < 0)
 		return r;
-	double p = 2 * (less < more ? less : more);
+	double p = 2 * fmin(side_sup(&less), side_sup(&more));
 	*ret_p = p > 1 ? 1 : p;
+	return 0;
+}
+
+int stats_boschloo_at_most(unsigned long long x1, unsigned long long n1, unsigned long long x2,
+			   unsigned long long n2, double alpha, bool *ret)
+{
+	_cleanup_(side_release) struct boschloo_side less = {0}, more = {0};
+	int r;
+
+	if ((r = boschloo_init(x1, n1, x2, n2, &less, &more)) < 0)
+		return r;
+	/* Each one-sided p is at least its tables' probability at any one
+	 * proportion: at the one both sides had together, near which the
+	 * largest usually is, a p above ALPHA is known without the search. */
+	double n = (double)(n1 + n2), pi = fmin(fmax((double)(x1 + x2) / n, 0.5 / n), 1 - 0.5 / n);
+	if (fmin(1, 2 * fmin(side_tail(&less, pi), side_tail(&more, pi))) > alpha) {
+		*ret = false;
+		return 0;
+	}
+	*ret = fmin(1, 2 * fmin(side_sup(&less), side_sup(&more))) <= alpha;
+	return 0;
+}
+
+int stats_stratified_exact(const struct stats_table *t, size_t k, double *ret_p,
+			   double *ret_excess)
+{
+	size_t size = 1;
+
+	if (k == 0)
+		return -EINVAL;
+	for (size_t s = 0; s < k; s++) {
+		if (t[s].n1 == 0 || t[s].n2 == 0 || t[s].x1 > t[s].n1 || t[s].x2 > t[s].n2)
+			return -EINVAL;
+		size += t[s].n1;
+	}
+	/* The distribution of S, the first side's successes summed, as the
+	 * strata are added: P(S = lo + i) in dist[i]. */
+	_cleanup_free_ double *dist = calloc(size, sizeof *dist), *next = calloc(size, sizeof *next);
+	_cleanup_free_ double *pmf = calloc(size, sizeof *pmf);
+	if (!dist || !next || !pmf)
+		return -ENOMEM;
+	unsigned long long lo = 0, width = 1, observed = 0;
+	double excess = 0;
+	dist[0] = 1;
+	for (size_t s = 0; s < k; s++) {
+		/* Given its margins, a stratum's X1 is hypergeometric: K = x1 +
+		 * x2 successes among N = n1 + n2 trials, n1 of them the first
+		 * side's. */
+		unsigned long long kk = t[s].x1 + t[s].x2, nn = t[s].n1 + t[s].n2;
+		unsigned long long a = kk > t[s].n2 ? kk - t[s].n2 : 0, b = kk < t[s].n1 ? kk : t[s].n1;
+		double base = log_choose((double)nn, (double)t[s].n1);
+		for (unsigned long long x = a; x <= b; x++)
+			pmf[x - a] = exp(log_choose((double)kk, (double)x) +
+					 log_choose((double)(nn - kk), (double)(t[s].n1 - x)) - base);
+		memset(next, 0, size * sizeof *next);
+		for (unsigned long long i = 0; i < width; i++)
+			for (unsigned long long x = 0; x <= b - a; x++)
+				next[i + x] += dist[i] * pmf[x];
+		memcpy(dist, next, size * sizeof *dist);
+		lo += a;
+		width += b - a;
+		observed += t[s].x1;
+		/* x1 - E[x1] = (x1 n2 - x2 n1) / N: the sign is the stratum's
+		 * own direction. */
+		excess += ((double)t[s].x1 * (double)t[s].n2 - (double)t[s].x2 * (double)t[s].n1) /
+			  (double)nn;
+	}
+	/* As R's mantelhaen.test and fisher.test: S no more probable than
+	 * the observed, within a relative 1e-7. */
+	double limit = dist[observed - lo] * (1 + 1e-7), p = 0;
+	for (unsigned long long i = 0; i < width; i++)
+		if (dist[i] <= limit)
+			p += dist[i];
+	*ret_p = p > 1 ? 1 : p;
+	*ret_excess = excess;
 	return 0;
 }
 
@@ -390,7 +529,9 @@ bool stats_display(double mean, double half, size_t n, char *buf,
 		return true;
 	}
 	if (half == 0) {
-		snprintf(buf, size, "%.6g ± 0", mean);
+		/* No run differed: an interval of no width would be a
+		 * precision nobody measured. */
+		snprintf(buf, size, "%.6g in each of %zu runs", mean, n);
 		return false;
 	}
 	int p = stats_display_place(half);
@@ -399,4 +540,44 @@ bool stats_display(double mean, double half, size_t n, char *buf,
 	stats_round_text(half, p, h, sizeof h);
 	snprintf(buf, size, "%s ± %s", m, h);
 	return false;
+}
+
+void stats_p_text(double p, double alpha, char *buf, size_t size)
+{
+	if (p < 0.0001) {
+		snprintf(buf, size, "p<0.0001");
+		return;
+	}
+	/* Rounding noise of the sums off first (0.12500000000000003 is
+	 * 0.125, which prints as 0.12 whatever the last bits say). */
+	char exact[32];
+	snprintf(exact, sizeof exact, "%.10g", p);
+	p = strtod(exact, NULL);
+	/* Two significant digits, more where they would put p on the other
+	 * side of ALPHA or on it (0.0502 is not "0.05"). */
+	for (int digits = 2; digits <= 6; digits++) {
+		snprintf(buf, size, "p=%.*g", digits, p);
+		double shown = strtod(buf + 2, NULL);
+		if ((shown > alpha) == (p > alpha) && (shown != alpha || p == alpha))
+			return;
+	}
+}
+
+int stats_resolution_place(const double *v, size_t n)
+{
+	int place = 0;
+	char text[400]; /* %.9f of DBL_MAX */
+
+	for (size_t i = 0; i < n; i++) {
+		int d = 0;
+		for (; d <= 9; d++) {
+			snprintf(text, sizeof text, "%.*f", d, v[i]);
+			if (strtod(text, NULL) == v[i])
+				break;
+		}
+		if (d > 9)
+			return INT_MIN;
+		place = -d < place ? -d : place;
+	}
+	return place;
 }

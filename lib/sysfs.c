@@ -37,7 +37,9 @@ int sysfs_read_block(const char *disk, const char *name, char *buf, size_t len)
 
 int sysfs_write(const char *path, const char *value)
 {
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* O_TRUNC as a shell's "echo VALUE > PATH": nothing to sysfs and
+	 * procfs, and a file standing for one holds VALUE alone. */
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	size_t len = strlen(value);
 
 	if (fd < 0)

@@ -1,8 +1,6 @@
 #include "jobfile.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -15,266 +13,162 @@
 #include "cleanup.h"
 #include "command.h"
 #include "files.h"
+#include "fioargs.h"
 #include "guestproto.h"
+#include "jobscan.h"
+#include "keys.h"
 #include "names.h"
 #include "parse.h"
 #include "plan.h"
 
-#define VAR_NAME(name, doc) #name,
-static const char *const job_vars[] = {GUESTPROTO_JOB_VARS(VAR_NAME)};
-#undef VAR_NAME
-#define N_VARS (sizeof(job_vars) / sizeof(job_vars[0]))
-enum { VAR_TARGET, VAR_DIR, VAR_BS, VAR_IODEPTH, VAR_NUMJOBS, VAR_IOENGINE,
-       VAR_RW, VAR_RWMIXREAD, VAR_SIZE, VAR_RUNTIME };
-
-/* Options a job file may not have, and why: the file runs on the lab
- * server too (the host baseline), where it must touch nothing but its
- * target. */
-static const struct {
-	const char *option, *why;
-} refused[] = {
-	{"exec_prerun", "runs a program"},
-	{"exec_postrun", "runs a program"},
-	{"write_bw_log", "writes a log file outside the work directory"},
-	{"write_lat_log", "writes a log file outside the work directory"},
-	{"write_iops_log", "writes a log file outside the work directory"},
-	{"write_hist_log", "writes a log file outside the work directory"},
-	{"write_iolog", "writes a log file outside the work directory"},
-	{"read_iolog", "reads a file the kit does not carry"},
-	{"ioscheduler", "changes the disk's scheduler: [host] scheduler does that"},
-};
-
-/* What the scan learnt of one section. */
-struct section {
-	char name[JOBFILE_NAME_MAX + 1];
-	unsigned line;
-	bool target, group_reporting, clones;
-};
-
-struct scan {
+struct check {
 	const char *path;
-	struct section global, jobs[JOBFILE_MAX_JOBS];
-	size_t n_jobs;
-	bool in_global, any_section;
-	bool used[N_VARS];
-	bool device; /* fio_target = device: no work directory */
 	char *why;
 	size_t why_len;
 };
 
-static int refuse(struct scan *s, unsigned line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int refuse(struct scan *s, unsigned line, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
+#define refuse(c, line, ...) jobscan_refuse((c)->why, (c)->why_len, (c)->path, line, __VA_ARGS__)
 
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	if (line)
-		snprintf(s->why, s->why_len, "'%s' line %u: %s", s->path, line, text);
-	else
-		snprintf(s->why, s->why_len, "'%s': %s", s->path, text);
-	return -EINVAL;
+static bool any_level_not_one(const struct num_axis *a)
+{
+	for (unsigned i = 0; i < a->n; i++)
+		if (a->v[i] != 1)
+			return true;
+	return false;
 }
 
-static int var_index(const char *name, size_t n)
+/* Whether job J does what the profile's key says for knob K: it leaves
+ * the option to the kit's command line, or names the kit's variable. */
+static bool takes(const struct jobscan_job *j, enum jobscan_knob k, int var)
 {
-	size_t plen = strlen(GUESTPROTO_JOB_VAR_PREFIX);
-
-	if (n <= plen || strncmp(name, GUESTPROTO_JOB_VAR_PREFIX, plen) != 0)
-		return -1;
-	for (size_t i = 0; i < N_VARS; i++)
-		if (strlen(job_vars[i]) == n - plen && strncmp(name + plen, job_vars[i], n - plen) == 0)
-			return (int)i;
-	return -1;
+	return !j->knob[k].line || (var >= 0 && j->knob[k].var == var);
 }
 
-/* Every ${NAME} of TEXT is one of ours: fio would leave any other
- * unexpanded, or take it from the environment of whoever runs it. */
-static int scan_vars(struct scan *s, unsigned line, const char *text)
+/* A key set away from its default must reach some job: one that every job
+ * overrides would be a setting the plan prints and no run has. */
+static int check_reached(struct check *c, const struct profile *p, const struct jobscan *s)
 {
-	for (const char *p = strstr(text, "${"); p; p = strstr(p + 2, "${")) {
-		const char *end = strchr(p, '}');
-		size_t n = end ? (size_t)(end - p - 2) : strlen(p + 2);
-		int v = var_index(p + 2, n);
-		if (!end || v < 0)
-			return refuse(s, line, "'%.*s' is not a variable the kit sets; it sets "
-					       "${" GUESTPROTO_JOB_VAR_PREFIX "TARGET}, _DIR, _BS, "
-					       "_IODEPTH, _NUMJOBS, _IOENGINE, _RW, _RWMIXREAD, _SIZE "
-					       "and _RUNTIME",
-				      end ? (int)(n + 3) : (int)strlen(p), p);
-		s->used[v] = true;
-	}
-	return 0;
-}
+	static const struct {
+		enum jobscan_knob knob;
+		int var;
+		const char *key, *option, *use;
+	} keys[] = {
+		{JOBKNOB_DIRECT, JOBVAR_DIRECT, "fio_direct", "direct",
+		 "use direct=${" GUESTPROTO_JOB_VAR_PREFIX "DIRECT} where it is meant, "
+		 "or leave direct out"},
+		{JOBKNOB_FSYNC, JOBVAR_FSYNC, "fio_fsync", "fsync",
+		 "use fsync=${" GUESTPROTO_JOB_VAR_PREFIX "FSYNC} where it is meant, or "
+		 "leave fsync out"},
+		{JOBKNOB_RUNTIME, JOBVAR_RUNTIME, "fio_runtime", "runtime",
+		 "use runtime=${" GUESTPROTO_JOB_VAR_PREFIX "RUNTIME} where it is meant, "
+		 "or leave runtime out"},
+		{JOBKNOB_RAMP, JOBVAR_RAMP, "fio_ramp", "ramp_time",
+		 "use ramp_time=${" GUESTPROTO_JOB_VAR_PREFIX "RAMP} where it is meant, "
+		 "or leave ramp_time out"},
+		{JOBKNOB_SS, -1, "fio_steadystate", "steadystate",
+		 "leave steadystate out of the jobs it is meant for"},
+	};
+	struct profile def;
+	char a[PROFILE_STR_MAX], b[PROFILE_STR_MAX];
 
-static bool is_job_name(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n > JOBFILE_NAME_MAX)
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-			return false;
-	return true;
-}
-
-static struct section *current(struct scan *s)
-{
-	return s->in_global ? &s->global : &s->jobs[s->n_jobs - 1];
-}
-
-/* A target the kit fills in: ${BUILDAPP_TARGET} itself, or for
- * directory= ${BUILDAPP_DIR}, or a plain file name in it. */
-static int check_target(struct scan *s, unsigned line, const char *key, const char *value)
-{
-	static const char target[] = "${" GUESTPROTO_JOB_VAR_PREFIX "TARGET}";
-	static const char dir[] = "${" GUESTPROTO_JOB_VAR_PREFIX "DIR}";
-	bool dir_ok = strcmp(value, dir) == 0;
-
-	if (strcmp(key, "filename") == 0 && strncmp(value, dir, sizeof(dir) - 1) == 0 &&
-	    value[sizeof(dir) - 1] == '/') {
-		const char *leaf = value + sizeof(dir);
-		dir_ok = *leaf && strcmp(leaf, ".") && strcmp(leaf, "..");
-		for (const char *c = leaf; *c; c++)
-			dir_ok &= isalnum((unsigned char)*c) || strchr("._-", *c);
-	}
-	if (strcmp(value, target) != 0 && !dir_ok)
-		return refuse(s, line, "%s=%s: the kit fills in the target: use %s=%s, or "
-				       "directory=%s (a file per job in the work directory)",
-			      key, value, key, target, dir);
-	if (dir_ok && s->device)
-		return refuse(s, line, "%s=%s: with fio_target = device there is no work "
-				       "directory: use filename=%s (the disk)",
-			      key, value, target);
-	current(s)->target = true;
-	return 0;
-}
-
-static int scan_option(struct scan *s, unsigned line, char *text)
-{
-	char *eq = strchr(text, '=');
-	char *key = text, *value = eq ? parse_strip(eq + 1) : NULL;
-
-	if (eq)
-		*eq = '\0';
-	key = parse_strip(key);
-	if (strncmp(key, "include", 7) == 0 && (!key[7] || isspace((unsigned char)key[7])))
-		return refuse(s, line, "include: the kit carries this one file; put the "
-				       "included jobs in it");
-	if (!s->any_section)
-		return refuse(s, line, "option '%s' before any [section]", key);
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-		if (strcmp(key, refused[i].option) == 0)
-			return refuse(s, line, "%s: refused: it %s", key, refused[i].why);
-	if (value && scan_vars(s, line, value) < 0)
-		return -EINVAL;
-	if (value && strcmp(key, "ioengine") == 0 &&
-	    (strcmp(value, "exec") == 0 || strncmp(value, "external", 8) == 0))
-		return refuse(s, line, "ioengine=%s: refused: it runs a program or loads one", value);
-	if (strcmp(key, "filename") == 0 || strcmp(key, "directory") == 0)
-		return check_target(s, line, key, value ? value : "");
-	if (strcmp(key, "group_reporting") == 0)
-		current(s)->group_reporting = !value || strcmp(value, "0") != 0;
-	if (strcmp(key, "numjobs") == 0 && value)
-		current(s)->clones = strcmp(value, "1") != 0;
-	return 0;
-}
-
-static int scan_section(struct scan *s, unsigned line, char *text)
-{
-	char *close = strchr(text, ']');
-
-	if (!close || *parse_strip(close + 1))
-		return refuse(s, line, "a section header is '[name]'");
-	*close = '\0';
-	const char *name = parse_strip(text + 1);
-	s->any_section = true;
-	s->in_global = strcmp(name, "global") == 0;
-	if (s->in_global) {
-		s->global.line = line;
-		return 0;
-	}
-	if (!is_job_name(name))
-		return refuse(s, line, "job name '%.64s': it names the job's metrics "
-				       "(fio_NAME_read_iops): use 1 to %d letters, digits, "
-				       "'_' and '-'",
-			      name, JOBFILE_NAME_MAX);
-	for (size_t i = 0; i < s->n_jobs; i++)
-		if (strcmp(s->jobs[i].name, name) == 0)
-			return refuse(s, line, "job '%s' again (first at line %u): each job's "
-					       "metrics are named by it",
-				      name, s->jobs[i].line);
-	if (s->n_jobs == JOBFILE_MAX_JOBS)
-		return refuse(s, line, "more than %d jobs", JOBFILE_MAX_JOBS);
-	struct section *j = &s->jobs[s->n_jobs++];
-	snprintf(j->name, sizeof(j->name), "%s", name);
-	j->line = line;
-	return 0;
-}
-
-static int scan_text(struct scan *s, char *text)
-{
-	unsigned line = 0;
-	int r = 0;
-
-	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && r == 0;
-	     l = strtok_r(NULL, "\n", &save)) {
-		line++;
-		char *t = parse_strip(l);
-		if (!*t || *t == ';' || *t == '#')
+	if (keys_set_defaults(&def) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct key_def *k = keys_find("workload", keys[i].key);
+		if (strcmp(keys_format(p, k, a, sizeof(a)), keys_format(&def, k, b, sizeof(b))) == 0)
 			continue;
-		r = *t == '[' ? scan_section(s, line, t) : scan_option(s, line, t);
+		bool reached = false;
+		for (size_t j = 0; j < s->n_jobs && !reached; j++) {
+			const struct jobscan_setting *d = &s->jobs[j].knob[JOBKNOB_SS_DUR];
+			reached = takes(&s->jobs[j], keys[i].knob, keys[i].var) &&
+				  !(keys[i].knob == JOBKNOB_SS && d->line && d->var < 0 &&
+				    strspn(d->value, "0") == strlen(d->value));
+		}
+		if (!reached)
+			return refuse(c, s->jobs[0].knob[keys[i].knob].line,
+				      "[workload] %s = %s reaches no job: each sets %s itself "
+				      "(%s)",
+				      keys[i].key, a, keys[i].option, keys[i].use);
 	}
-	return r;
+	return 0;
 }
 
-/* What the scan found, as a whole: jobs, each with a target, clones only
- * reported together, each knob the profile sweeps used. */
-static int check_jobs(struct scan *s, const struct profile *p)
+/* What the scan found, against the profile: jobs, each with a target;
+ * clones reported together, and no reporting group of several jobs (fio
+ * would report them under the first one's name); each knob the profile
+ * has a say in reaches the jobs. */
+static int check_jobs(struct check *c, const struct profile *p, const struct jobscan *s)
 {
 	const struct profile_workload *w = &p->workload;
 	static const struct {
 		int var;
-		const char *key;
+		const char *key, *var_name;
 	} knobs[] = {
-		{VAR_BS, "fio_bs"},          {VAR_IODEPTH, "fio_iodepth"},
-		{VAR_NUMJOBS, "fio_numjobs"}, {VAR_IOENGINE, "fio_ioengine"},
-		{VAR_RW, "fio_rw"},          {VAR_RWMIXREAD, "fio_rwmixread"},
+		{JOBVAR_BS, "fio_bs", "BS"},
+		{JOBVAR_IODEPTH, "fio_iodepth", "IODEPTH"},
+		{JOBVAR_NUMJOBS, "fio_numjobs", "NUMJOBS"},
+		{JOBVAR_IOENGINE, "fio_ioengine", "IOENGINE"},
+		{JOBVAR_RW, "fio_rw", "RW"},
+		{JOBVAR_RWMIXREAD, "fio_rwmixread", "RWMIXREAD"},
 	};
 	bool swept[] = {
 		w->fio_bs.n > 1, w->fio_iodepth.n > 1, w->fio_numjobs.n > 1,
 		(w->fio_ioengine & (w->fio_ioengine - 1)) != 0,
 		(w->fio_rw & (w->fio_rw - 1)) != 0, w->fio_rwmixread.n > 1,
 	};
+	bool clones_by_kit = any_level_not_one(&w->fio_numjobs);
 
 	if (s->n_jobs == 0)
-		return refuse(s, 0, "no job: a job is a [name] section");
+		return refuse(c, 0, "no job: a job is a [name] section");
+	size_t reported = 0;
+	for (size_t i = 0; i < s->n_jobs; i++)
+		reported += !s->jobs[i].unreported;
+	if (!reported)
+		return refuse(c, 0, "no job reports anything: each has stats=0");
 	for (size_t i = 0; i < s->n_jobs; i++) {
-		const struct section *j = &s->jobs[i];
-		if (!j->target && !s->global.target)
-			return refuse(s, j->line, "job '%s' names no target the kit can fill "
+		const struct jobscan_job *j = &s->jobs[i];
+		const struct jobscan_setting *n = &j->knob[JOBKNOB_NUMJOBS];
+		bool clones = n->line && (n->var == JOBVAR_NUMJOBS ? clones_by_kit
+								   : strcmp(n->value, "1") != 0);
+		if (!j->target)
+			return refuse(c, j->line, "job '%s' names no target the kit can fill "
 						  "in: add filename=${" GUESTPROTO_JOB_VAR_PREFIX
-						  "TARGET} to it or to [global]",
+						  "TARGET} to it or to a [global] before it",
 				      j->name);
-		if ((j->clones || s->global.clones || s->used[VAR_NUMJOBS]) && !j->group_reporting &&
-		    !s->global.group_reporting)
-			return refuse(s, j->line, "job '%s' may run several clones (numjobs), "
+		if (clones && !j->group_reporting)
+			return refuse(c, n->line, "job '%s' may run several clones (numjobs), "
 						  "which fio reports one by one: add "
-						  "group_reporting to it or to [global], so "
-						  "they are measured together",
+						  "group_reporting to it, so they are measured "
+						  "together",
 				      j->name);
+		if (i > 0 && j->group_reporting && j->group == s->jobs[i - 1].group) {
+			size_t first = i - 1;
+			while (first > 0 && s->jobs[first - 1].group == j->group)
+				first--;
+			return refuse(c, j->line, "with group_reporting, job '%s' joins the "
+						  "reporting group of job '%s' (line %u: no "
+						  "stonewall or new_group between them), and fio "
+						  "would report them as one job named '%s': start "
+						  "'%s' with stonewall or new_group, or leave "
+						  "group_reporting out of it (each job then reports "
+						  "on its own)",
+				      j->name, s->jobs[i - 1].name, s->jobs[i - 1].line,
+				      s->jobs[first].name, j->name);
+		}
 	}
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
 		if (swept[i] && !s->used[knobs[i].var])
-			return refuse(s, 0, "[workload] %s sweeps several levels, but the job "
+			return refuse(c, 0, "[workload] %s sweeps several levels, but the job "
 					    "file uses no ${" GUESTPROTO_JOB_VAR_PREFIX "%s}: "
 					    "every level would run the same jobs",
-				      knobs[i].key, job_vars[knobs[i].var]);
-	return 0;
+				      knobs[i].key, knobs[i].var_name);
+	if (clones_by_kit && !s->used[JOBVAR_NUMJOBS])
+		return refuse(c, 0, "[workload] fio_numjobs = %" PRIu64 " reaches no job: the "
+				    "job file uses no ${" GUESTPROTO_JOB_VAR_PREFIX "NUMJOBS} "
+				    "(numjobs=${" GUESTPROTO_JOB_VAR_PREFIX "NUMJOBS} with "
+				    "group_reporting, in the jobs it is for)",
+			      w->fio_numjobs.v[0]);
+	return check_reached(c, p, s);
 }
 
 /* The environment of fio for the knobs K: the guest's paths. */
@@ -295,6 +189,9 @@ static void job_env(const struct profile *p, const struct fio_knobs *k, char val
 	snprintf(vals[n++], 96, "BUILDAPP_RWMIXREAD=%" PRIu64, k->rwmixread);
 	snprintf(vals[n++], 96, "BUILDAPP_SIZE=%" PRIu64, w->fio_size);
 	snprintf(vals[n++], 96, "BUILDAPP_RUNTIME=%u", w->fio_runtime);
+	snprintf(vals[n++], 96, "BUILDAPP_DIRECT=%d", w->fio_direct ? 1 : 0);
+	snprintf(vals[n++], 96, "BUILDAPP_FSYNC=%u", w->fio_fsync);
+	snprintf(vals[n++], 96, "BUILDAPP_RAMP=%u", w->fio_ramp);
 	for (size_t i = 0; i < n; i++)
 		env[i] = vals[i];
 	env[n] = NULL;
@@ -315,13 +212,14 @@ static unsigned message_line(const char *text, const char *msg)
 		at += strlen("Bad option <");
 	else
 		return 0;
-	n = strcspn(at, ">\n");
+	n = strcspn(at, ">;\n");
 	snprintf(option, sizeof(option), "%.*s", (int)n, at);
 	for (const char *l = text; *l; line++) {
 		const char *nl = strchr(l, '\n');
 		size_t len = nl ? (size_t)(nl - l) : strlen(l);
 		char buf[1024];
 		snprintf(buf, sizeof(buf), "%.*s", (int)len, l);
+		buf[strcspn(buf, ";#")] = '\0';
 		char *t = parse_strip(buf), *eq = strchr(t, '=');
 		if (eq) { /* "key = value" is "key=value" to fio */
 			*eq = '\0';
@@ -338,18 +236,32 @@ static unsigned message_line(const char *text, const char *msg)
 	return 0;
 }
 
-/* fio --parse-only with the knobs K.  fio's messages come on stderr. */
-static int parse_only(struct scan *s, const struct profile *p, const char *fio,
-		      const char *text, const struct fio_knobs *k)
+/* fio --parse-only ARGS (NULL-terminated, after the kit's settings) with
+ * the knobs K in its environment.  Returns 0, or -EINVAL with fio's
+ * message in MSG, or another negative errno (fio did not run). */
+static int run_parse_only(const struct profile *p, const char *fio, const struct fio_knobs *k,
+			  const char *const *args, char *msg, size_t msg_len)
 {
-	char vals[N_VARS][96], *env[N_VARS + 1], errpath[] = "/tmp/buildapp-fio-XXXXXX";
-	char *argv[] = {(char *)fio, "--parse-only", (char *)s->path, NULL};
+	char vals[_JOBVAR_MAX][96], *env[_JOBVAR_MAX + 1];
+	char errpath[] = "/tmp/buildapp-fio-XXXXXX", globals[FIOARGS_MAX][FIOARGS_LEN];
+	char *argv[FIOARGS_MAX + 8];
 	_cleanup_close_ int fd = mkstemp(errpath);
 	_cleanup_free_ char *err = NULL;
 	struct command_result res = {0};
+	struct fioargs fa;
+	size_t n = 0;
 
 	if (fd < 0)
 		return -errno;
+	profile_fioargs(p, &fa);
+	size_t ng = fioargs_globals(&fa, globals);
+	argv[n++] = (char *)fio;
+	argv[n++] = "--parse-only";
+	for (size_t i = 0; i < ng; i++)
+		argv[n++] = globals[i];
+	for (; *args && n < sizeof(argv) / sizeof(argv[0]) - 1; args++)
+		argv[n++] = (char *)*args;
+	argv[n] = NULL;
 	job_env(p, k, vals, env);
 	struct command_opts o = {.env_extra = env, .out = COMMAND_OUT_CAPTURE,
 				 .max = 65536, .stderr_path = errpath, .timeout = 60};
@@ -358,32 +270,47 @@ static int parse_only(struct scan *s, const struct profile *p, const char *fio,
 	unlink(errpath);
 	if (r < 0) {
 		free(res.out);
-		snprintf(s->why, s->why_len, "cannot run '%s --parse-only': %s", fio,
-			 strerror(-r));
+		snprintf(msg, msg_len, "cannot run '%s --parse-only': %s", fio, strerror(-r));
 		return r;
 	}
 	/* fio says why on stderr, some of it on stdout. */
-	char msg[512] = "";
+	msg[0] = '\0';
 	const char *sources[] = {rr >= 0 ? err : NULL, res.out};
 	for (size_t i = 0; i < 2; i++)
 		for (const char *l = sources[i]; l && *l && strlen(msg) < 300;) {
-			size_t n = strcspn(l, "\n");
+			size_t len = strcspn(l, "\n");
 			/* "job x dropped" follows the reason */
-			if (n && !memmem(l, n, "dropped", 7))
-				snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), "%s%.*s",
-					 msg[0] ? "; " : "", (int)(n > 200 ? 200 : n), l);
-			l += n + (l[n] == '\n');
+			if (len && !memmem(l, len, "dropped", 7))
+				snprintf(msg + strlen(msg), msg_len - strlen(msg), "%s%.*s",
+					 msg[0] ? "; " : "", (int)(len > 200 ? 200 : len), l);
+			l += len + (l[len] == '\n');
 		}
 	free(res.out);
 	if (r == 0)
 		return 0;
-	unsigned line = message_line(text, msg);
-	return refuse(s, line, "fio --parse-only refuses it: %s", msg[0] ? msg : "no message");
+	if (!msg[0])
+		snprintf(msg, msg_len, "no message");
+	return -EINVAL;
+}
+
+/* fio --parse-only of the job file with the knobs K. */
+static int parse_only(struct check *c, const struct profile *p, const char *fio,
+		      const char *text, const struct fio_knobs *k)
+{
+	const char *args[] = {c->path, NULL};
+	char msg[512];
+	int r = run_parse_only(p, fio, k, args, msg, sizeof(msg));
+
+	if (r == -EINVAL)
+		return refuse(c, message_line(text, msg), "fio --parse-only refuses it: %s", msg);
+	if (r < 0)
+		snprintf(c->why, c->why_len, "%s", msg);
+	return r;
 }
 
 /* fio --parse-only once per level of each knob the sweep varies, the
  * others at their first level: a value is checked where it is used. */
-static int parse_levels(struct scan *s, const struct profile *p, const char *fio,
+static int parse_levels(struct check *c, const struct profile *p, const char *fio,
 			const char *text)
 {
 	const struct profile_workload *w = &p->workload;
@@ -393,20 +320,20 @@ static int parse_levels(struct scan *s, const struct profile *p, const char *fio
 	struct plan_cell none = {.workload = WORKLOAD_FIO, PLAN_CELL_NO_FIO};
 
 	plan_cell_fio(p, &none, &first);
-	if ((r = parse_only(s, p, fio, text, &first)) < 0)
+	if ((r = parse_only(c, p, fio, text, &first)) < 0)
 		return r;
 	for (int v = 0; v < _FIO_RW_MAX; v++)
 		if ((w->fio_rw & AXIS_BIT(v)) && v != (int)first.rw) {
 			k = first;
 			k.rw = (enum fio_rw)v;
-			if ((r = parse_only(s, p, fio, text, &k)) < 0)
+			if ((r = parse_only(c, p, fio, text, &k)) < 0)
 				return r;
 		}
 	for (int v = 0; v < _FIO_IOENGINE_MAX; v++)
 		if (w->fio_ioengine & AXIS_BIT(v)) {
 			k = first;
 			k.ioengine = fio_ioengine_resolve((enum fio_ioengine)v, k.iodepth);
-			if (k.ioengine != first.ioengine && (r = parse_only(s, p, fio, text, &k)) < 0)
+			if (k.ioengine != first.ioengine && (r = parse_only(c, p, fio, text, &k)) < 0)
 				return r;
 		}
 	const struct {
@@ -422,78 +349,280 @@ static int parse_levels(struct scan *s, const struct profile *p, const char *fio
 		for (unsigned l = 1; l < nums[i].axis->n; l++) {
 			k = first;
 			*(uint64_t *)((char *)&k + nums[i].offset) = nums[i].axis->v[l];
-			if ((r = parse_only(s, p, fio, text, &k)) < 0)
+			if ((r = parse_only(c, p, fio, text, &k)) < 0)
 				return r;
 		}
+	return 0;
+}
+
+/* FIO's engines (fio --enghelp: "Available IO engines:", one a line),
+ * into *RET (free it). */
+static int fio_engines(const char *fio, char **ret, char *why, size_t why_len)
+{
+	char *argv[] = {(char *)fio, "--enghelp", NULL};
+	int r = command_capture(argv, NULL, 65536, ret);
+
+	if (r != 0 || !*ret) {
+		snprintf(why, why_len, "cannot run '%s --enghelp' to see its engines%s%s", fio,
+			 r < 0 ? ": " : "", r < 0 ? strerror(-r) : "");
+		return r < 0 ? r : -EIO;
+	}
+	return 0;
+}
+
+static bool has_engine(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = list; *l;) {
+		size_t len = strcspn(l, "\n");
+		const char *t = l;
+		while (t < l + len && (*t == ' ' || *t == '\t'))
+			t++;
+		if ((size_t)(l + len - t) == n && strncmp(t, name, n) == 0)
+			return true;
+		l += len + (l[len] == '\n');
+	}
+	return false;
+}
+
+/* The engines the job file names itself are in the guests' fio. */
+static int check_file_engines(struct check *c, const struct jobscan *s, const char *fio)
+{
+	_cleanup_free_ char *list = NULL;
+	int r;
+
+	for (size_t i = 0; i < s->n_jobs; i++) {
+		const struct jobscan_setting *e = &s->jobs[i].knob[JOBKNOB_IOENGINE];
+		if (!e->line || e->var >= 0)
+			continue;
+		if (!list && (r = fio_engines(fio, &list, c->why, c->why_len)) < 0)
+			return r;
+		if (!has_engine(list, e->value))
+			return refuse(c, e->line, "ioengine=%s: the guests' fio (%s) has no "
+						  "such engine (fio --enghelp)",
+				      e->value, fio);
+	}
+	return 0;
+}
+
+/* The file PATH, read whole (at most JOBFILE_MAX_BYTES, no NUL). */
+static int read_job_file(struct check *c, char **ret)
+{
+	_cleanup_free_ char *text = NULL;
+	struct stat st;
+	size_t len = 0;
+	int r;
+
+	if (stat(c->path, &st) < 0) {
+		r = -errno;
+		snprintf(c->why, c->why_len, "'%s': %s", c->path, strerror(-r));
+		return r;
+	}
+	if (!S_ISREG(st.st_mode))
+		return refuse(c, 0, "not a regular file");
+	if (st.st_size > JOBFILE_MAX_BYTES)
+		return refuse(c, 0, "%lld bytes: a job file has at most %d",
+			      (long long)st.st_size, JOBFILE_MAX_BYTES);
+	r = files_read_regular(c->path, JOBFILE_MAX_BYTES, &text, &len);
+	if (r < 0) {
+		snprintf(c->why, c->why_len, "'%s': %s", c->path, strerror(-r));
+		return r;
+	}
+	if (memchr(text, '\0', len))
+		return refuse(c, 0, "binary data: not a fio job file");
+	*ret = TAKE_PTR(text);
 	return 0;
 }
 
 int jobfile_check(const char *path, const struct profile *p, const char *fio,
 		  char *why, size_t why_len)
 {
-	_cleanup_free_ char *text = NULL, *copy = NULL;
-	struct scan s = {.path = path, .why = why, .why_len = why_len,
-			 .device = p->workload.fio_target == FIO_TARGET_DEVICE};
-	size_t len = 0;
-	struct stat st;
+	_cleanup_free_ char *text = NULL;
+	struct check c = {.path = path, .why = why, .why_len = why_len};
+	struct jobscan s;
 	int r;
 
-	if (stat(path, &st) < 0) {
-		snprintf(why, why_len, "'%s': %s", path, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISREG(st.st_mode))
-		return refuse(&s, 0, "not a regular file");
-	if (st.st_size > JOBFILE_MAX_BYTES)
-		return refuse(&s, 0, "%lld bytes: a job file has at most %d",
-			      (long long)st.st_size, JOBFILE_MAX_BYTES);
-	r = files_read_regular(path, JOBFILE_MAX_BYTES, &text, &len);
-	if (r < 0) {
-		snprintf(why, why_len, "'%s': %s", path, strerror(-r));
+	if ((r = read_job_file(&c, &text)) < 0)
 		return r;
-	}
-	if (memchr(text, '\0', len))
-		return refuse(&s, 0, "binary data: not a fio job file");
-	copy = strdup(text);
-	if (!copy)
-		return -ENOMEM;
-	if ((r = scan_text(&s, copy)) < 0 || (r = check_jobs(&s, p)) < 0)
+	/* The file on its own first: fio --parse-only would dlopen an
+	 * engine it names, and does not look at what it would touch. */
+	r = jobscan_text(path, text, p->workload.fio_target == FIO_TARGET_DEVICE, &s, why,
+			 why_len);
+	if (r < 0 || (r = check_jobs(&c, p, &s)) < 0)
 		return r;
 	if (access(fio, X_OK) < 0)
-		return refuse(&s, 0, "cannot be checked: %s: %s (install fio)", fio,
+		return refuse(&c, 0, "cannot be checked: %s: %s (install fio)", fio,
 			      strerror(errno));
-	return parse_levels(&s, p, fio, text);
+	if ((r = check_file_engines(&c, &s, fio)) < 0)
+		return r;
+	return parse_levels(&c, p, fio, text);
 }
 
 int jobfile_check_engines(const struct profile *p, const char *fio, char *why,
 			  size_t why_len)
 {
-	char *argv[] = {(char *)fio, "--enghelp", NULL};
 	_cleanup_free_ char *out = NULL;
-	axis_mask m = p->workload.fio_ioengine, have = 0;
+	axis_mask m = p->workload.fio_ioengine;
+	int r;
 
 	/* auto is psync or libaio, by iodepth */
 	if (m & AXIS_BIT(FIO_IOENGINE_AUTO))
 		m |= AXIS_BIT(FIO_IOENGINE_PSYNC) | AXIS_BIT(FIO_IOENGINE_LIBAIO);
-	int r = command_capture(argv, NULL, 65536, &out);
-	if (r != 0 || !out) {
-		snprintf(why, why_len, "cannot run '%s --enghelp' to see its engines%s%s", fio,
-			 r < 0 ? ": " : "", r < 0 ? strerror(-r) : "");
-		return r < 0 ? r : -EIO;
-	}
-	/* "Available IO engines:", then one a line */
-	for (char *save = NULL, *l = strtok_r(out, "\n", &save); l;
-	     l = strtok_r(NULL, "\n", &save)) {
-		int e = name_table_lookup(&fio_ioengine_names, parse_strip(l));
-		if (e > FIO_IOENGINE_AUTO)
-			have |= AXIS_BIT(e);
-	}
+	if ((r = fio_engines(fio, &out, why, why_len)) < 0)
+		return r;
 	for (int e = FIO_IOENGINE_PSYNC; e < _FIO_IOENGINE_MAX; e++)
-		if ((m & AXIS_BIT(e)) && !(have & AXIS_BIT(e))) {
+		if ((m & AXIS_BIT(e)) && !has_engine(out, fio_ioengine_name(e))) {
 			snprintf(why, why_len, "%s: the guests' fio (%s) has no such engine "
 					       "(fio --enghelp)",
 				 fio_ioengine_name(e), fio);
 			return -EINVAL;
 		}
 	return 0;
+}
+
+int jobfile_check_steadystate(const struct profile *p, const char *fio, char *why,
+			      size_t why_len)
+{
+	const struct profile_workload *w = &p->workload;
+	const char *args[] = {"--name=steadystate", "--filename=/dev/null", "--size=1M", NULL};
+	struct plan_cell none = {.workload = WORKLOAD_FIO, PLAN_CELL_NO_FIO};
+	struct fio_knobs k;
+	char msg[512];
+
+	if (!w->fio_steadystate[0])
+		return 0;
+	if (!fioargs_steadystate_ok(w->fio_steadystate, why, why_len))
+		return -EINVAL;
+	if (!w->fio_runtime || !w->fio_ss_duration ||
+	    w->fio_ss_duration + w->fio_ss_ramp > w->fio_runtime) {
+		snprintf(why, why_len, "'%s' needs fio_steadystate_duration (%u s) and "
+				       "fio_steadystate_ramp (%u s) within fio_runtime (%u s), "
+				       "the duration at least 1 s",
+			 w->fio_steadystate, w->fio_ss_duration, w->fio_ss_ramp, w->fio_runtime);
+		return -EINVAL;
+	}
+	if (access(fio, X_OK) < 0)
+		return 0;
+	plan_cell_fio(p, &none, &k);
+	int r = run_parse_only(p, fio, &k, args, msg, sizeof(msg));
+	if (r == -EINVAL)
+		snprintf(why, why_len, "fio --parse-only refuses '%s': %s", w->fio_steadystate,
+			 msg);
+	return r == -EINVAL ? r : 0;
+}
+
+/* ---- what each job will do (buildapp plan) ------------------------------ */
+
+/* Where job J's knob K comes from: its file's line, or the profile's KEY
+ * (through fio's command line, or the variable the job names). */
+static const char *source(const struct jobscan_job *j, enum jobscan_knob k, const char *key,
+			  char *buf, size_t len)
+{
+	const struct jobscan_setting *s = &j->knob[k];
+
+	if (s->line && s->var < 0)
+		snprintf(buf, len, "line %u", s->line);
+	else
+		snprintf(buf, len, "%s", key);
+	return buf;
+}
+
+/* KNOB's value for job J: its literal, else the profile's (DEF). */
+static const char *value(const struct jobscan_job *j, enum jobscan_knob k, const char *def)
+{
+	const struct jobscan_setting *s = &j->knob[k];
+
+	return s->line && s->var < 0 ? s->value : def;
+}
+
+static bool is_zero(const char *v)
+{
+	return !*v || strspn(v, "0") == strlen(v);
+}
+
+static void describe_job(const struct profile *p, const struct jobscan_job *j,
+			 const char *name, FILE *f)
+{
+	const struct profile_workload *w = &p->workload;
+	char src[5][32], def[5][FIOARGS_SS_MAX + 16], rt[256];
+
+	snprintf(def[0], sizeof(def[0]), "%d", w->fio_direct ? 1 : 0);
+	snprintf(def[1], sizeof(def[1]), "%u", w->fio_fsync);
+	snprintf(def[2], sizeof(def[2]), "%u", w->fio_runtime);
+	snprintf(def[3], sizeof(def[3]), "%u", w->fio_ramp);
+	snprintf(def[4], sizeof(def[4]), "%s", w->fio_steadystate);
+	const char *direct = value(j, JOBKNOB_DIRECT, def[0]);
+	const char *fsync = value(j, JOBKNOB_FSYNC, def[1]);
+	const char *runtime = value(j, JOBKNOB_RUNTIME, def[2]);
+	const char *ramp = value(j, JOBKNOB_RAMP, def[3]);
+	const char *ss = value(j, JOBKNOB_SS, def[4]);
+	/* The kit's --time_based=1 comes with its --runtime. */
+	bool time_based = j->knob[JOBKNOB_TIME_BASED].line && j->knob[JOBKNOB_TIME_BASED].var < 0
+				  ? strcmp(j->knob[JOBKNOB_TIME_BASED].value, "0") != 0
+				  : w->fio_runtime > 0;
+	bool plain = strspn(runtime, "0123456789") == strlen(runtime);
+
+	if (is_zero(runtime))
+		snprintf(rt, sizeof(rt), "until its size is done");
+	else
+		snprintf(rt, sizeof(rt), "%s%s%s%s", time_based ? "" : "at most ", runtime,
+			 plain ? " s" : "", time_based ? ", time-based" : "");
+	fprintf(f, "  %s: direct=%s (%s); fsync %s%s%s%s%s (%s); %s (%s); ramp %s%s (%s)", name,
+		direct, source(j, JOBKNOB_DIRECT, "fio_direct", src[0], sizeof(src[0])),
+		is_zero(fsync) ? "none" : "every ", is_zero(fsync) ? "" : fsync,
+		is_zero(fsync) ? "" : " writes", j->flushes[0] ? ", " : "", j->flushes,
+		source(j, JOBKNOB_FSYNC, "fio_fsync", src[1], sizeof(src[1])), rt,
+		source(j, JOBKNOB_RUNTIME, "fio_runtime", src[2], sizeof(src[2])),
+		is_zero(ramp) ? "none" : ramp,
+		!is_zero(ramp) && strspn(ramp, "0123456789") == strlen(ramp) ? " s" : "",
+		source(j, JOBKNOB_RAMP, "fio_ramp", src[3], sizeof(src[3])));
+	const struct jobscan_setting *dur = &j->knob[JOBKNOB_SS_DUR];
+	if (*ss && dur->line && dur->var < 0 && is_zero(dur->value))
+		fprintf(f, "; no steady state (ss_dur=0, line %u)", dur->line);
+	else if (*ss)
+		fprintf(f, "; steady state %s (%s)", ss,
+			source(j, JOBKNOB_SS, "fio_steadystate", src[4], sizeof(src[4])));
+	fputc('\n', f);
+}
+
+int jobfile_describe(const struct profile *p, FILE *f)
+{
+	const struct profile_workload *w = &p->workload;
+	char globals[FIOARGS_MAX][FIOARGS_LEN], why[768];
+	_cleanup_free_ char *text = NULL;
+	struct check c = {.path = w->fio_job, .why = why, .why_len = sizeof(why)};
+	struct fioargs fa;
+	struct jobscan s;
+
+	if (!(w->kinds & AXIS_BIT(WORKLOAD_FIO)))
+		return 0;
+	profile_fioargs(p, &fa);
+	size_t n = fioargs_globals(&fa, globals);
+	fprintf(f, "\nfio jobs, as each will run (the kit gives fio");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %s", globals[i]);
+	if (!w->fio_job[0]) {
+		struct jobscan_job built_in = {.flushes = ""};
+		for (int k = 0; k < _JOBKNOB_MAX; k++)
+			built_in.knob[k].var = -1;
+		fprintf(f, "):\n");
+		describe_job(p, &built_in, "fio (the built-in job)", f);
+		return ferror(f) ? -EIO : 0;
+	}
+	fprintf(f, "; a job's own setting wins):\n");
+	if (read_job_file(&c, &text) < 0 ||
+	    jobscan_text(w->fio_job, text, w->fio_target == FIO_TARGET_DEVICE, &s, why,
+			 sizeof(why)) < 0) {
+		fprintf(f, "  cannot read it now: %s\n", why);
+		return ferror(f) ? -EIO : 0;
+	}
+	for (size_t i = 0; i < s.n_jobs; i++) {
+		char name[96];
+		snprintf(name, sizeof(name), "%s (line %u, group %u%s)", s.jobs[i].name,
+			 s.jobs[i].line, s.jobs[i].group,
+			 s.jobs[i].unreported ? ", not reported: stats=0" : "");
+		describe_job(p, &s.jobs[i], name, f);
+	}
+	return ferror(f) ? -EIO : 0;
 }

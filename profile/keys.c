@@ -330,10 +330,19 @@ static json_object *json_ENUM(const struct profile *p, const struct key_def *k)
 	return json_object_new_string(k->names->names[*CFIELD(ENUM, p, k)]);
 }
 
+/* The order kept beside the mask of LIST key K (keys.h). */
+static struct axis_order *order_of(const struct profile *p, const struct key_def *k)
+{
+	if (k->type != KEY_LIST || !k->order_offset)
+		abort();
+	return (struct axis_order *)((char *)p + k->order_offset);
+}
+
 static int set_LIST(SET_ARGS)
 {
 	_cleanup_free_ char *copy = strdup(value);
 	axis_mask mask = 0;
+	struct axis_order order = {0};
 	char *rest = copy, *item;
 	int idx;
 
@@ -347,37 +356,49 @@ static int set_LIST(SET_ARGS)
 		idx = name_table_lookup(k->names, item);
 		if (idx < 0)
 			return name_reason(k, item, hint, reason, reason_len);
+		if (idx >= AXIS_MASK_BITS)
+			abort(); /* a name table longer than a mask */
 		if (mask & AXIS_BIT(idx))
 			return REASON(
 				   "'%s' listed twice", item);
 		mask |= AXIS_BIT(idx);
+		order.v[order.n++] = (uint8_t)idx;
 	}
 	if (!mask)
 		return REASON( "empty list");
 	*FIELD(LIST, p, k) = mask;
+	*order_of(p, k) = order;
 	return 0;
+}
+
+/* The values of LIST key K in the order the profile listed them, into
+ * OUT (room for AXIS_MASK_BITS); returns how many. */
+static size_t listed(const struct profile *p, const struct key_def *k, int *out)
+{
+	return axis_listed(*CFIELD(LIST, p, k), order_of(p, k), out);
 }
 
 static void format_LIST(FORMAT_ARGS)
 {
-	axis_mask mask = *CFIELD(LIST, p, k);
-	size_t used = 0;
+	int v[AXIS_MASK_BITS];
+	size_t n = listed(p, k, v), used = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < k->names->count && used < len; i++)
-		if (mask & AXIS_BIT(i))
+	for (size_t i = 0; i < n && used < len; i++)
+		if (v[i] < k->names->count)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-						 used ? "," : "", k->names->names[i]);
+						 used ? "," : "", k->names->names[v[i]]);
 }
 
 static json_object *json_LIST(const struct profile *p, const struct key_def *k)
 {
-	axis_mask mask = *CFIELD(LIST, p, k);
+	int v[AXIS_MASK_BITS];
+	size_t n = listed(p, k, v);
 	json_object *arr = json_object_new_array();
 
-	for (int i = 0; i < k->names->count; i++)
-		if (mask & AXIS_BIT(i))
-			json_object_array_add(arr, json_object_new_string(k->names->names[i]));
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < k->names->count)
+			json_object_array_add(arr, json_object_new_string(k->names->names[v[i]]));
 	return arr;
 }
 

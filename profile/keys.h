@@ -67,6 +67,9 @@ struct key_def {
 	const struct name_table *names; /* KEY_ENUM, KEY_LIST */
 	size_t offset;             /* into struct profile, of a KEY_CTYPE_* */
 	size_t size;               /* of that field */
+	/* KEY_LIST: of the struct axis_order kept beside the field, the
+	 * order the profile lists the values in (profile.h) */
+	size_t order_offset;
 };
 
 /* ---- making entries: only through these, which check the field -------- */
@@ -109,11 +112,21 @@ struct key_def {
 #define KEY_DEF(T, sec, key, def, lo, hi, m)                                   \
 	{ .section = sec, .name = key, .default_value = def, .min = lo,        \
 	  .max = hi, .names = NULL, KEY_FIELD_(KEY_IS_##T(m), T, m) }
+/* Where a key of type T stored in member M keeps its values' order: a
+ * LIST in member M##_order ("guest.cache" pasted with "_order" is
+ * guest.cache_order), which must be a struct axis_order; others nowhere. */
+#define KEY_ORDER_ENUM_(m) 0
+#define KEY_ORDER_LIST_(m)                                                     \
+	(offsetof(struct profile, m##_order) +                                 \
+	 KEY_CHECK_(__builtin_types_compatible_p(__typeof__(KEY_MEMBER_(m##_order)), \
+						 struct axis_order),           \
+		    "profile field '" #m "_order' is not a struct axis_order"))
 /* An ENUM or LIST key over the names TABLE (TABLE##_names). */
 #define KEY_DEF_NAMED(T, sec, key, def, table, m)                              \
 	{ .section = sec, .name = key, .default_value = def, .min = 0,         \
 	  .max = 0, .names = &table##_names,                                   \
-	  KEY_FIELD_(KEY_IS_NAMED_##T(m, table), T, m) }
+	  KEY_FIELD_(KEY_IS_NAMED_##T(m, table), T, m),                         \
+	  .order_offset = KEY_ORDER_##T##_(m) }
 /* A key read by the loader and stored nowhere ([appliance] include). */
 #define KEY_DEF_INCLUDE(sec, key)                                              \
 	{ .section = sec, .name = key, .type = KEY_INCLUDE,                    \

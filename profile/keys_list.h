@@ -108,15 +108,23 @@ KEYS_NAMED(LIST, "workload", "fio_ioengine", "auto", fio_ioengine, workload.fio_
 KEYS_ENTRY(UINT_LIST, "workload", "fio_rwmixread", "50", 0, 100, workload.fio_rwmixread,
 	"fio rwmixread= (axis): percent of reads, for fio_rw rw and randrw (other cells are there once, without it). With fio_job, ${BUILDAPP_RWMIXREAD}, in every cell.")
 KEYS_ENTRY(STRING, "workload", "fio_job", "", 0, 0, workload.fio_job,
-	"A fio job file, relative to the profile, run instead of the built-in job, in the guests and on the host baseline alike; at most 64 KiB and 8 jobs. Its target is ${BUILDAPP_TARGET} (filename=: a file in the work directory, or the disk with fio_target = device) or ${BUILDAPP_DIR} (directory=); the fio_ keys reach it as ${BUILDAPP_BS}, ${BUILDAPP_IODEPTH}, ${BUILDAPP_NUMJOBS}, ${BUILDAPP_IOENGINE}, ${BUILDAPP_RW}, ${BUILDAPP_RWMIXREAD}, ${BUILDAPP_SIZE}, ${BUILDAPP_RUNTIME}. Checked with fio --parse-only when the profile is loaded; embedded in the kit. Each job's metrics are named fio_JOB_read_iops and so on. Empty: the built-in job.")
+	"A fio job file, relative to the profile, run instead of the built-in job, in the guests and on the host baseline alike; at most 64 KiB and 8 jobs, each with only the options that shape its I/O (docs/plan.md lists them). Its target is ${BUILDAPP_TARGET} (filename=: a file in the work directory, or the disk with fio_target = device) or ${BUILDAPP_DIR} (directory=); the fio_ keys reach it as ${BUILDAPP_BS}, ${BUILDAPP_IODEPTH}, ${BUILDAPP_NUMJOBS}, ${BUILDAPP_IOENGINE}, ${BUILDAPP_RW}, ${BUILDAPP_RWMIXREAD}, ${BUILDAPP_SIZE}, ${BUILDAPP_RUNTIME}, ${BUILDAPP_DIRECT}, ${BUILDAPP_FSYNC}, ${BUILDAPP_RAMP}, and fio_direct, fio_fsync, fio_runtime, fio_ramp and fio_steadystate are every job's unless it sets its own (buildapp plan says what each job does). Checked with fio --parse-only when the profile is loaded; embedded in the kit. Each job's metrics are named fio_JOB_read_iops and so on. Empty: the built-in job.")
 KEYS_ENTRY(SIZE, "workload", "fio_size", "64M", 1 * M, 1 * T, workload.fio_size,
 	"fio size=")
 KEYS_ENTRY(BOOL, "workload", "fio_direct", "yes", 0, 0, workload.fio_direct,
-	"fio direct=")
+	"fio direct=: O_DIRECT, past the page cache of the machine fio runs on. With fio_job: every job's that does not set direct itself (${BUILDAPP_DIRECT}).")
 KEYS_ENTRY(UINT, "workload", "fio_fsync", "0", 0, 1000000, workload.fio_fsync,
-	"fio fsync= (fsync every N writes; 0 never).")
+	"fio fsync= (fsync every N writes; 0 never). With fio_job: every job's that does not set fsync itself (${BUILDAPP_FSYNC}).")
 KEYS_ENTRY(UINT, "workload", "fio_runtime", "0", 0, 86400, workload.fio_runtime,
-	"fio runtime= in seconds; 0 runs until fio_size is done.")
+	"Seconds each fio job runs, time_based (fio goes over its fio_size again until then); 0 runs until fio_size is done. With fio_job: every job's that does not set runtime itself (${BUILDAPP_RUNTIME}).")
+KEYS_ENTRY(UINT, "workload", "fio_ramp", "0", 0, 3600, workload.fio_ramp,
+	"fio ramp_time= in seconds: fio runs this long before it measures (pbench-fio uses 5). With fio_job: every job's that does not set ramp_time itself (${BUILDAPP_RAMP}).")
+KEYS_ENTRY(STRING, "workload", "fio_steadystate", "", 0, 0, workload.fio_steadystate,
+	"fio steadystate=: iops, iops_slope, bw or bw_slope, ':' and a threshold, '%' for a share of the mean (iops_slope:0.1%): each job ends once its IOPS or bandwidth has held that steady over fio_steadystate_duration, or at fio_runtime (needed); whether it did is recorded per run and job. Empty: none.")
+KEYS_ENTRY(UINT, "workload", "fio_steadystate_duration", "0", 0, 86400, workload.fio_ss_duration,
+	"fio ss_dur=: the seconds fio_steadystate is judged over, at least 1 with it and with fio_steadystate_ramp at most fio_runtime.")
+KEYS_ENTRY(UINT, "workload", "fio_steadystate_ramp", "0", 0, 86400, workload.fio_ss_ramp,
+	"fio ss_ramp=: seconds a job runs before its steady-state window starts.")
 KEYS_ENTRY(SIZE, "workload", "bonnie_size", "256M", 1 * M, 1 * T, workload.bonnie_size,
 	"bonnie++ file size (-s).")
 KEYS_ENTRY(BOOL, "workload", "bonnie_fast", "no", 0, 0, workload.bonnie_fast,
@@ -144,9 +152,9 @@ KEYS_ENTRY(SIZE, "workload", "durability_record_size", "4K", 512, 1 * M, workloa
 KEYS_NAMED(ENUM, "workload", "durability_flush", "fdatasync", durability_flush, workload.durability_flush,
 	"durability: the flush after each record's write: fdatasync, fsync, or dsync (the file opened O_DSYNC).")
 KEYS_NAMED(ENUM, "workload", "crash", "guest", crash_kind, workload.crash,
-	"durability: how each run ends. guest: the guest's QEMU is killed (SIGKILL) once the host has made a number of acknowledgements durable (from the seed); the host lives. host (a booted kit only): at that point the lab server goes down at once without a sync and comes back (crash_reboot), and the kit finishes the run by reading the records back.")
+	"durability: how each run ends. guest: the guest's QEMU is killed (SIGKILL) once the host has made a number of acknowledgements durable (from the seed); the host lives. host (a booted kit only): at that point the guest's QEMU and the host's writeback are stopped and RESULTS alone synced, then the lab server goes down at once without a sync and comes back (crash_reboot), and the kit finishes the run by reading the records back.")
 KEYS_NAMED(ENUM, "workload", "crash_reboot", "kexec", crash_reboot, workload.crash_reboot,
-	"crash = host: how the lab server comes back. kexec: straight into the kit's own kernel and initramfs, read from its ESP (kexec_file_load, which Secure Boot's lockdown allows), no sync and no firmware POST; firmware: a reset through the firmware (sysrq b), its POST each time, and a one-time boot override is spent by the first crash. kexec falls back to firmware, the reason recorded, where it cannot be loaded (a netbooted kit has no copy of its kernel and initramfs to load). Neither cuts power: the disk's own volatile cache survives both (docs/results.md). buildapp.crash_reboot= on the kernel command line overrides it.")
+	"crash = host: how the lab server comes back. kexec: straight into the kit's own kernel and initramfs, read from its ESP (kexec_file_load, which Secure Boot's lockdown allows), no sync and no firmware POST; firmware: a reset through the firmware (sysrq b), its POST each time, and a one-time boot override is spent by the first crash. kexec falls back to firmware, the reason recorded, where it cannot be loaded (a netbooted kit has no copy of its kernel and initramfs to load), and the firmware to reboot(2)'s restart where sysrq cannot be used. Neither cuts power: the disk's own volatile cache survives both (docs/results.md). buildapp.crash_reboot= on the kernel command line overrides it.")
 
 KEYS_ENTRY(UINT, "sweep", "runs", "5", 1, 1000, sweep.runs,
 	"Runs per cell.")

@@ -536,6 +536,10 @@ static int check_fio(struct load_state *st)
 	bool built_in = !w->fio_job[0];
 	int r;
 
+	/* A key's value is checked whether or not a cell uses it. */
+	r = jobfile_check_steadystate(&st->profile, GUESTPROTO_FIO, why, sizeof(why));
+	if (r < 0)
+		return bad_key(st, "workload", "fio_steadystate", why);
 	if (!(w->kinds & AXIS_BIT(WORKLOAD_FIO)))
 		return 0;
 	if (w->fio_ioengine == AXIS_BIT(FIO_IOENGINE_PSYNC)) {

@@ -11,7 +11,7 @@ PROFILE_SRCS := profile/profile.c profile/keys.c profile/plan.c profile/plan_rea
 	profile/uploadurl.c \
 	profile/questions.c
 PROFILE_BUILD_SRCS := profile/loader.c profile/planner.c profile/keyref.c \
-	profile/jobfile.c
+	profile/jobfile.c profile/jobscan.c
 $(B)/libprofile.a: $(PROFILE_SRCS:%.c=$(B)/%.o)
 $(B)/libprofile-build.a: $(PROFILE_BUILD_SRCS:%.c=$(B)/%.o)
 # Order matters for static linking: the loader uses the model.

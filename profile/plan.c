@@ -95,6 +95,11 @@ struct cell_field {
 	/* Written only in a cell that has it (a sweep that varies it), so
 	 * the cells of every other sweep are written as they always were. */
 	bool when_varied;
+	/* The profile key ({section, key}) that lists the axis's levels, in
+	 * the order whose first is the reference level; none where the
+	 * planner's cells already meet the levels in the listed order
+	 * (no cell it leaves out decides that order). */
+	const char *listed_by[2];
 };
 
 #define CELL_FIELD_(f, type)                                                   \
@@ -108,21 +113,22 @@ struct cell_field {
 static const struct cell_field cell_fields[] = {
 	{.name = "id", .type = FIELD_ID},
 	{.name = "backend", .type = FIELD_NAME, .names = &backend_names,
-	 .offset = CELL_INT(backend), .axis = true, .id_place = 1},
+	 .offset = CELL_INT(backend), .axis = true, .id_place = 1,
+	 .listed_by = {"storage", "backends"}},
 	{.name = "format", .type = FIELD_NAME, .names = &image_format_names,
 	 .offset = CELL_INT(format), .axis = true, .id_place = 2},
 	{.name = "preallocation", .type = FIELD_PREALLOC, .offset = CELL_INT(prealloc),
 	 .presence = MEMBER_NULLABLE, .axis = true, .id_place = 3},
 	{.name = "cache", .type = FIELD_NAME, .names = &cache_mode_names,
 	 .offset = CELL_INT(cache), .presence = MEMBER_NULLABLE, .qemu = QEMU_NEEDED,
-	 .axis = true, .id_place = 5},
+	 .axis = true, .id_place = 5, .listed_by = {"guest", "cache"}},
 	{.name = "aio", .type = FIELD_NAME, .names = &aio_mode_names,
 	 .offset = CELL_INT(aio), .presence = MEMBER_NULLABLE, .qemu = QEMU_NEEDED,
-	 .axis = true, .id_place = 6},
+	 .axis = true, .id_place = 6, .listed_by = {"guest", "aio"}},
 	/* null for qemu-img-bench too: no guest, so no bus */
 	{.name = "bus", .type = FIELD_NAME, .names = &disk_bus_names,
 	 .offset = CELL_INT(bus), .presence = MEMBER_NULLABLE, .qemu = QEMU_SETTING,
-	 .axis = true, .id_place = 7, .id_host = true},
+	 .axis = true, .id_place = 7, .id_host = true, .listed_by = {"guest", "bus"}},
 	{.name = "workload", .type = FIELD_NAME, .names = &workload_kind_names,
 	 .offset = CELL_INT(workload), .id_place = 8},
 	/* Came with version 1's L2 cache axis: a cell without it had QEMU's
@@ -138,7 +144,7 @@ static const struct cell_field cell_fields[] = {
 	 * ids; a host cell has them as its guests do. */
 	{.name = "fio_rw", .type = FIELD_NAME, .names = &fio_rw_names,
 	 .offset = CELL_INT(fio_rw), .presence = MEMBER_ADDED, .axis = true,
-	 .id_place = 9, .id_key = "rw", .fio = true},
+	 .id_place = 9, .id_key = "rw", .fio = true, .listed_by = {"workload", "fio_rw"}},
 	{.name = "fio_bs", .type = FIELD_BYTES, .offset = CELL_FIELD_(fio_bs, int64_t),
 	 .presence = MEMBER_ADDED, .axis = true, .id_place = 10, .id_key = "bs", .fio = true},
 	{.name = "fio_iodepth", .type = FIELD_COUNT,
@@ -149,7 +155,8 @@ static const struct cell_field cell_fields[] = {
 	 .axis = true, .id_place = 12, .id_key = "jobs", .fio = true},
 	{.name = "fio_ioengine", .type = FIELD_NAME, .names = &fio_ioengine_names,
 	 .offset = CELL_INT(fio_ioengine), .presence = MEMBER_ADDED, .axis = true,
-	 .id_place = 13, .id_key = "engine", .fio = true},
+	 .id_place = 13, .id_key = "engine", .fio = true,
+	 .listed_by = {"workload", "fio_ioengine"}},
 	{.name = "fio_rwmixread", .type = FIELD_COUNT,
 	 .offset = CELL_FIELD_(fio_rwmixread, int64_t), .presence = MEMBER_ADDED,
 	 .axis = true, .id_place = 14, .id_key = "mix", .fio = true},
@@ -157,7 +164,8 @@ static const struct cell_field cell_fields[] = {
 	 * a list): null or absent where the sweep does not vary it. */
 	{.name = "write_cache", .type = FIELD_NAME, .names = &write_cache_setting_names,
 	 .offset = CELL_INT(write_cache), .presence = MEMBER_ADDED, .axis = true,
-	 .id_place = 15, .id_key = "wc", .when_varied = true},
+	 .id_place = 15, .id_key = "wc", .when_varied = true,
+	 .listed_by = {"host", "write_cache"}},
 };
 #define N_CELL_FIELDS (sizeof(cell_fields) / sizeof(cell_fields[0]))
 
@@ -260,10 +268,6 @@ static uint64_t first_level(const struct num_axis *a, uint64_t def)
 	return a->n ? a->v[0] : def;
 }
 
-static int first_name(axis_mask m, int def)
-{
-	return m ? __builtin_ctz(m) : def;
-}
 
 void plan_cell_fio(const struct profile *profile, const struct plan_cell *cell,
 		   struct fio_knobs *ret)
@@ -271,11 +275,11 @@ void plan_cell_fio(const struct profile *profile, const struct plan_cell *cell,
 	const struct profile_workload *w = &profile->workload;
 	int engine = cell->fio_ioengine >= 0
 			     ? cell->fio_ioengine
-			     : first_name(w->fio_ioengine, FIO_IOENGINE_AUTO);
+			     : AXIS_FIRST(w->fio_ioengine, FIO_IOENGINE_AUTO);
 
 	*ret = (struct fio_knobs){
 		.rw = cell->fio_rw >= 0 ? cell->fio_rw
-					: first_name(w->fio_rw, FIO_RW_RANDWRITE),
+					: AXIS_FIRST(w->fio_rw, FIO_RW_RANDWRITE),
 		.bs = cell->fio_bs >= 0 ? (uint64_t)cell->fio_bs
 					: first_level(&w->fio_bs, 4096),
 		.iodepth = cell->fio_iodepth >= 0 ? (uint64_t)cell->fio_iodepth
@@ -318,6 +322,28 @@ const char *plan_axis(size_t i)
 		if (cell_fields[k].axis && i-- == 0)
 			return cell_fields[k].name;
 	return NULL;
+}
+
+const struct key_def *plan_axis_key(size_t i)
+{
+	for (size_t k = 0; k < N_CELL_FIELDS; k++) {
+		const struct cell_field *f = &cell_fields[k];
+		if (f->axis && i-- == 0)
+			return f->listed_by[0] ? keys_find(f->listed_by[0], f->listed_by[1]) : NULL;
+	}
+	return NULL;
+}
+
+json_object *plan_axis_listed(json_object *profile, size_t i)
+{
+	const struct key_def *k = plan_axis_key(i);
+	json_object *section, *list;
+
+	if (!k || !json_object_object_get_ex(profile, k->section, &section) ||
+	    !json_object_object_get_ex(section, k->name, &list) ||
+	    !json_object_is_type(list, json_type_array))
+		return NULL;
+	return list;
 }
 
 size_t plan_n_axes(void)
@@ -544,10 +570,11 @@ static json_object *profile_to_json(const struct profile *p)
 static json_object *cache_modes_to_json(const struct plan *plan)
 {
 	json_object *arr = json_object_new_array();
+	int modes[AXIS_MASK_BITS];
+	size_t n = AXIS_LISTED(plan->profile.guest.cache, modes);
 
-	for (int m = 0; m < _CACHE_MAX; m++) {
-		if (!(plan->profile.guest.cache & AXIS_BIT(m)))
-			continue;
+	for (size_t i = 0; i < n; i++) {
+		enum cache_mode m = (enum cache_mode)modes[i];
 		struct cache_flags f = cache_mode_flags(m);
 		struct plan_cache_row row = plan_cache_row(m);
 		json_object *o = json_object_new_object();

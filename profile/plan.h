@@ -137,6 +137,15 @@ int plan_cell_parse(struct json_object *o, struct plan_cell *ret, char *why, siz
  * I = plan_n_axes() on. */
 const char *plan_axis(size_t i);
 size_t plan_n_axes(void);
+/* The profile key (a LIST of names) whose order is that of axis I's
+ * levels, first the reference level of the report's comparisons; NULL
+ * where no key orders them, as the plan's cells meet them in the order
+ * the profile lists them anyway (no cell left out decides it). */
+struct key_def;
+const struct key_def *plan_axis_key(size_t i);
+/* That key's value in PROFILE, the "profile" member of a plan's JSON:
+ * its array of names (borrowed), or NULL. */
+struct json_object *plan_axis_listed(struct json_object *profile, size_t i);
 /* Axis AXIS of CELL as a report shows it: a name, "-" where the JSON has
  * null (an axis the cell does not have), an L2 cache size as the profile
  * writes it ("1M"; 0: "default"), "guest" or "host".  Static or in BUF

@@ -17,17 +17,6 @@ static uint64_t next_random(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* The values set in axis mask M, in enum order, into OUT; returns how many. */
-static size_t axis_values(axis_mask m, int max, int *out)
-{
-	size_t n = 0;
-
-	for (int v = 0; v < max; v++)
-		if (m & AXIS_BIT(v))
-			out[n++] = v;
-	return n;
-}
-
 /* Where a guest disk lives: a backend and, for qcow2 and raw, one
  * preallocation mode (-1 for the backends without that axis). */
 struct placement {
@@ -37,16 +26,16 @@ struct placement {
 
 static size_t placements(const struct profile *p, struct placement *out)
 {
-	int backends[_BACKEND_MAX], pre[32];
-	size_t n = 0, nb = axis_values(p->storage.backends, _BACKEND_MAX, backends);
+	int backends[AXIS_MASK_BITS], pre[AXIS_MASK_BITS];
+	size_t n = 0, nb = AXIS_LISTED(p->storage.backends, backends);
 
 	for (size_t i = 0; i < nb; i++) {
 		enum backend b = backends[i];
 		size_t np = 0;
 		if (b == BACKEND_QCOW2)
-			np = axis_values(p->storage.qcow2_prealloc, _QCOW2_PREALLOC_MAX, pre);
+			np = AXIS_LISTED(p->storage.qcow2_prealloc, pre);
 		else if (b == BACKEND_RAW)
-			np = axis_values(p->storage.raw_prealloc, _RAW_PREALLOC_MAX, pre);
+			np = AXIS_LISTED(p->storage.raw_prealloc, pre);
 		if (np == 0)
 			out[n++] = (struct placement){b, -1};
 		for (size_t k = 0; k < np; k++)
@@ -71,13 +60,16 @@ static size_t num_levels(const struct num_axis *a, int64_t *out)
 	return a->n;
 }
 
-static size_t name_levels(axis_mask m, int max, int *out)
+/* The levels of a named fio knob the sweep varies, in the order the
+ * profile lists them, into OUT (room for AXIS_MASK_BITS); one level of
+ * -1 when it has one value. */
+static size_t name_levels(axis_mask m, const struct axis_order *order, int *out)
 {
 	if (!m || !(m & (m - 1))) {
 		out[0] = -1;
 		return 1;
 	}
-	return axis_values(m, max, out);
+	return axis_listed(m, order, out);
 }
 
 /* Why cell C, a fio cell of P, cannot run, or NULL. */
@@ -100,18 +92,18 @@ static int visit_fio(const struct profile *p, const struct plan_cell *base,
 		     const char *why, cell_visitor visit, void *ctx)
 {
 	const struct profile_workload *w = &p->workload;
-	int rws[_FIO_RW_MAX], engines[_FIO_IOENGINE_MAX];
+	int rws[AXIS_MASK_BITS], engines[AXIS_MASK_BITS];
 	int64_t bss[NUM_AXIS_MAX], depths[NUM_AXIS_MAX], jobs[NUM_AXIS_MAX],
 		mixes[NUM_AXIS_MAX];
 	static const int64_t no_mix = -1;
 
 	if (base->workload != WORKLOAD_FIO)
 		return visit(ctx, base, why);
-	size_t nrw = name_levels(w->fio_rw, _FIO_RW_MAX, rws);
+	size_t nrw = name_levels(w->fio_rw, &w->fio_rw_order, rws);
 	size_t nbs = num_levels(&w->fio_bs, bss);
 	size_t nqd = num_levels(&w->fio_iodepth, depths);
 	size_t nj = num_levels(&w->fio_numjobs, jobs);
-	size_t ne = name_levels(w->fio_ioengine, _FIO_IOENGINE_MAX, engines);
+	size_t ne = name_levels(w->fio_ioengine, &w->fio_ioengine_order, engines);
 	size_t nmix = num_levels(&w->fio_rwmixread, mixes);
 
 	for (size_t a = 0; a < nrw; a++)
@@ -148,7 +140,7 @@ static int visit_cell(const struct profile *p, const struct plan_cell *base,
 		      const char *why, cell_visitor visit, void *ctx)
 {
 	int levels[_WRITE_CACHE_MAX];
-	size_t n = name_levels(p->host.write_cache, _WRITE_CACHE_MAX, levels);
+	size_t n = name_levels(p->host.write_cache, &p->host.write_cache_order, levels);
 
 	for (size_t i = 0; i < n; i++) {
 		struct plan_cell c = *base;
@@ -197,18 +189,20 @@ static int visit_host_cell(const struct profile *p, const struct placement *pl,
 			 visit, ctx);
 }
 
-/* Calls VISIT for every cell of the matrix, in a fixed order.  qemu-img
- * bench runs on the host with no guest, so its cells have no bus; the L2
- * cache axis applies to qcow2 cells only. */
+/* Calls VISIT for every cell of the matrix, each axis's levels in the
+ * order the profile lists them (so its first cells are at the reference
+ * levels).  qemu-img bench runs on the host with no guest, so its cells
+ * have no bus; the L2 cache axis applies to qcow2 cells only. */
 static int for_each_cell(const struct profile *p, cell_visitor visit, void *ctx)
 {
-	int works[_WORKLOAD_MAX], caches[_CACHE_MAX], aios[_AIO_MAX], buses[_BUS_MAX];
-	struct placement places[_BACKEND_MAX * 32];
-	size_t nw = axis_values(p->workload.kinds, _WORKLOAD_MAX, works);
+	int works[AXIS_MASK_BITS], caches[AXIS_MASK_BITS], aios[AXIS_MASK_BITS],
+		buses[AXIS_MASK_BITS];
+	struct placement places[_BACKEND_MAX * AXIS_MASK_BITS];
+	size_t nw = AXIS_LISTED(p->workload.kinds, works);
 	size_t npl = placements(p, places);
-	size_t nc = axis_values(p->guest.cache, _CACHE_MAX, caches);
-	size_t na = axis_values(p->guest.aio, _AIO_MAX, aios);
-	size_t nbus = axis_values(p->guest.bus, _BUS_MAX, buses);
+	size_t nc = AXIS_LISTED(p->guest.cache, caches);
+	size_t na = AXIS_LISTED(p->guest.aio, aios);
+	size_t nbus = AXIS_LISTED(p->guest.bus, buses);
 	static const int no_bus = -1;
 	static const int64_t no_l2 = -1;
 	int64_t l2s[L2_CACHE_MAX_VALUES];

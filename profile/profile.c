@@ -1,5 +1,7 @@
 #include "profile.h"
 
+#include <stdio.h>
+
 #include "names.h"
 
 NAME_TABLE(after_action, "poweroff", "reboot", "shell")
@@ -63,4 +65,47 @@ enum fio_ioengine fio_ioengine_resolve(enum fio_ioengine engine, uint64_t iodept
 unsigned profile_cell_runs(const struct profile_sweep *s, enum workload_kind w)
 {
 	return w == WORKLOAD_DURABILITY && s->durability_runs ? s->durability_runs : s->runs;
+}
+
+void profile_fioargs(const struct profile *p, struct fioargs *ret)
+{
+	const struct profile_workload *w = &p->workload;
+
+	*ret = (struct fioargs){.direct = w->fio_direct, .fsync = w->fio_fsync,
+				.runtime = w->fio_runtime, .ramp = w->fio_ramp,
+				.ss_dur = w->fio_ss_duration, .ss_ramp = w->fio_ss_ramp};
+	snprintf(ret->ss, sizeof(ret->ss), "%s", w->fio_steadystate);
+}
+
+bool profile_host_cells_direct(const struct profile *p)
+{
+	for (int m = 0; m < _CACHE_MAX; m++)
+		if ((p->guest.cache & AXIS_BIT(m)) && cache_mode_flags(m).direct)
+			return true;
+	return false;
+}
+
+size_t axis_listed(axis_mask m, const struct axis_order *order, int *out)
+{
+	axis_mask done = 0;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < order->n && i < AXIS_MASK_BITS; i++) {
+		axis_mask bit = AXIS_BIT(order->v[i] % AXIS_MASK_BITS);
+		if ((m & bit) && !(done & bit)) {
+			out[n++] = order->v[i];
+			done |= bit;
+		}
+	}
+	for (int v = 0; v < AXIS_MASK_BITS; v++)
+		if ((m & AXIS_BIT(v)) && !(done & AXIS_BIT(v)))
+			out[n++] = v;
+	return n;
+}
+
+int axis_first(axis_mask m, const struct axis_order *order, int def)
+{
+	int values[AXIS_MASK_BITS];
+
+	return axis_listed(m, order, values) ? values[0] : def;
 }

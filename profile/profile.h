@@ -6,9 +6,11 @@
 #define BUILDAPP_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "backend.h"
+#include "fioargs.h"
 
 #define PROFILE_NAME_MAX 64
 #define PROFILE_STR_MAX 256
@@ -94,10 +96,20 @@ enum fio_ioengine {
 };
 enum sweep_order { ORDER_INTERLEAVED, ORDER_BLOCKED, _ORDER_MAX };
 
-/* An axis of the sweep matrix: a set of enum values, as a bit mask, in
- * enum order.  A single value is an axis of one. */
+/* An axis of the sweep matrix: a set of enum values, as a bit mask.  A
+ * single value is an axis of one. */
 typedef uint32_t axis_mask;
 #define AXIS_BIT(v) ((axis_mask)1u << (v))
+#define AXIS_MASK_BITS 32
+
+/* The order a profile lists an axis's values in, kept beside its mask
+ * (member NAME_order of member NAME): the first listed is the reference
+ * level of the report's comparisons, and the planner makes the cells in
+ * this order.  profile/keys.c sets both from the profile's text. */
+struct axis_order {
+	unsigned n;
+	uint8_t v[AXIS_MASK_BITS];
+};
 
 /* [guest] l2_cache: an axis of sizes, in the order given.  0 stands for
  * QEMU's own default ("default" in a profile). */
@@ -145,6 +157,7 @@ struct profile_host {
 	char disk[PROFILE_STR_MAX]; /* "auto", a by-id name, serial or WWN */
 	bool wipe;
 	axis_mask write_cache; /* of enum write_cache_setting (axis) */
+	struct axis_order write_cache_order;
 	enum page_cache_setting page_cache;
 	int dirty_ratio;            /* -1: keep */
 	int dirty_background_ratio; /* -1: keep */
@@ -157,9 +170,12 @@ struct profile_host {
 
 struct profile_storage {
 	axis_mask backends;      /* of enum backend */
+	struct axis_order backends_order;
 	uint64_t size;           /* per guest disk */
 	axis_mask qcow2_prealloc; /* of enum qcow2_prealloc */
+	struct axis_order qcow2_prealloc_order;
 	axis_mask raw_prealloc;  /* of enum raw_prealloc */
+	struct axis_order raw_prealloc_order;
 	uint64_t cluster_size;
 	bool fill;
 };
@@ -168,8 +184,11 @@ struct profile_guest {
 	uint64_t memory;
 	unsigned vcpus;
 	axis_mask bus;   /* of enum disk_bus */
+	struct axis_order bus_order;
 	axis_mask cache; /* of enum cache_mode */
+	struct axis_order cache_order;
 	axis_mask aio;   /* of enum aio_mode */
+	struct axis_order aio_order;
 	struct l2_cache_axis l2_cache; /* qcow2 L2 cache sizes (axis) */
 	unsigned timeout;  /* seconds per run */
 	enum vm_accel accel;
@@ -177,14 +196,17 @@ struct profile_guest {
 
 struct profile_workload {
 	axis_mask kinds; /* of enum workload_kind */
+	struct axis_order kinds_order;
 	char tarball[PROFILE_STR_MAX]; /* "auto", "generated" or a path */
 	uint64_t tarball_size;
 	axis_mask fio_rw; /* of enum fio_rw */
+	struct axis_order fio_rw_order;
 	enum fio_target fio_target;
 	struct num_axis fio_bs;      /* bytes */
 	struct num_axis fio_iodepth;
 	struct num_axis fio_numjobs;
 	axis_mask fio_ioengine;      /* of enum fio_ioengine */
+	struct axis_order fio_ioengine_order;
 	struct num_axis fio_rwmixread; /* percent of reads in rw, randrw */
 	/* A fio job file (as resolved by the loader: relative to the
 	 * profile's directory), run instead of the built-in job; "": none */
@@ -192,7 +214,11 @@ struct profile_workload {
 	uint64_t fio_size;
 	bool fio_direct;
 	unsigned fio_fsync; /* fsync every N writes; 0: never */
-	unsigned fio_runtime; /* seconds; 0: until fio_size is done */
+	unsigned fio_runtime; /* seconds, time_based; 0: until fio_size is done */
+	unsigned fio_ramp;    /* fio's ramp_time, seconds; 0: none */
+	char fio_steadystate[FIOARGS_SS_MAX]; /* fio's steadystate= spec; "": none */
+	unsigned fio_ss_duration; /* ss_dur, seconds */
+	unsigned fio_ss_ramp;     /* ss_ramp, seconds */
 	uint64_t bonnie_size;
 	bool bonnie_fast;    /* -f: no per-character tests */
 	uint64_t dd_bs;
@@ -277,8 +303,26 @@ struct cache_flags cache_mode_flags(enum cache_mode mode);
 bool cache_mode_allows_native_aio(enum cache_mode mode);
 /* True for rw and randrw: fio_rwmixread means something only there. */
 bool fio_rw_mixed(enum fio_rw rw);
+/* Whether P's host-native cells open image files with direct I/O: when
+ * a cache mode of its guests bypasses the host's page cache (none,
+ * directsync), the host cells they are compared with do too. */
+bool profile_host_cells_direct(const struct profile *p);
+/* The fio settings of P every job gets unless it sets them itself
+ * (lib/fioargs.h). */
+void profile_fioargs(const struct profile *p, struct fioargs *ret);
 /* fio's engine for ENGINE at IODEPTH: auto is psync at 1, libaio above. */
 enum fio_ioengine fio_ioengine_resolve(enum fio_ioengine engine, uint64_t iodepth);
+/* The values of axis mask M in the order ORDER lists them, then any
+ * value of M that ORDER lacks (a mask set without its order) in enum
+ * order, into OUT (room for AXIS_MASK_BITS); returns how many. */
+size_t axis_listed(axis_mask m, const struct axis_order *order, int *out);
+/* axis_listed of member FIELD of a profile (p->guest.cache) and of the
+ * order kept beside it (p->guest.cache_order). */
+#define AXIS_LISTED(field, out) axis_listed((field), &(field##_order), (out))
+/* The first value of axis FIELD as the profile lists it, or DEF when it
+ * has none. */
+#define AXIS_FIRST(field, def) axis_first((field), &(field##_order), (def))
+int axis_first(axis_mask m, const struct axis_order *order, int def);
 /* Whether the sweep adds runs after the planned ones: [sweep] target_ci
  * set and max_runs above runs. */
 bool profile_sweep_adds_runs(const struct profile_sweep *s);

@@ -122,7 +122,7 @@ static const struct model_comparison *find_comparison(const struct model *m,
 	if (!best)
 		return NULL;
 	struct verdict_ratio r = {best->r.ratio, best->r.low, best->r.high, best->df,
-				  best->n_level, best->n_reference};
+				  best->n_level, best->n_reference, best->no_spread, best->disagree};
 	*ret = inverted ? verdict_ratio_inverse(&r) : r;
 	return best;
 }

@@ -70,10 +70,10 @@ int compare_ratio_pooled(const struct compare_sample *level,
 	c.low = c.high = c.df = NAN;
 	if (spread) {
 		if (u == 0) {
-			/* Every run of every cell gave the same value: the
-			 * ratio is known exactly. */
-			c.df = INFINITY;
-			c.low = c.high = c.ratio;
+			/* Every run of every cell gave the same value, at
+			 * the resolution it was recorded to: that says
+			 * nothing of how much runs vary, so no interval. */
+			c.no_spread = true;
 		} else {
 			c.df = u * u / u2;
 			double t = stats_t_quantile(1.0 - (1.0 - confidence) / 2.0,

@@ -23,6 +23,10 @@ struct compare_ratio {
 	double df;    /* Welch-Satterthwaite; INFINITY when no side varies */
 	size_t n_level, n_reference; /* runs, summed over the strata */
 	bool shown;   /* the interval excludes a ratio of 1 */
+	/* No run of any cell differed from the others of its cell: the
+	 * variance is 0, so there is no interval (an interval of no width
+	 * would call any ratio shown), and nothing is shown. */
+	bool no_spread;
 };
 
 /* The ratio of LEVEL to REFERENCE over K strata (pairs of cells that
@@ -30,6 +34,7 @@ struct compare_ratio {
  * Pooled, the log ratio is the unweighted mean of the strata's log
  * ratios, and its variance and degrees of freedom are Satterthwaite's for
  * that linear combination of independent means.  CONFIDENCE is e.g. 0.95.
+ * When no side of any stratum varies, NO_SPREAD and no interval.
  * Returns 0; -EINVAL when K is 0 or a sample is empty; -EDOM when a value
  * is not a positive finite number (no log). */
 int compare_ratio_pooled(const struct compare_sample *level,

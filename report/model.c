@@ -241,6 +241,7 @@ struct model_loss_comparison *model_loss_comparisons_from_json(json_object *a, s
 		c->test = text(o, "test", oom);
 		c->p = number(o, "p");
 		c->shown = boolean(o, "shown");
+		c->disagree = boolean(o, "settings_disagree");
 		c->resolve = count(o, "crashes_to_resolve");
 		c->sentence = text(o, "sentence", oom);
 	}
@@ -322,6 +323,9 @@ static void comparison_from(json_object *o, struct model_comparison *c, bool *oo
 	c->shown = boolean(o, "shown");
 	c->better = boolean(o, "better");
 	c->unmeasured = measured && !json_object_get_boolean(measured);
+	c->no_spread = boolean(o, "did_not_vary");
+	c->disagree = boolean(o, "settings_disagree");
+	c->resolution = number(o, "resolution");
 	c->sentence = text(o, "sentence", oom);
 }
 

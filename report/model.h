@@ -40,7 +40,7 @@ struct model_run {
 	bool first;
 };
 
-/* A ratio of means with its interval (NAN: none). */
+/* A ratio of geometric means with its interval (NAN: none). */
 struct model_ratio {
 	double ratio, low, high;
 };
@@ -112,6 +112,16 @@ struct model_comparison {
 	bool shown, better;
 	/* A pair with a side that has no ok run ("measured": false). */
 	bool unmeasured;
+	/* No run varied at the resolution the values were recorded to
+	 * (compare.h's no_spread): no interval, not shown.  RESOLUTION is
+	 * that resolution (0.001: milliseconds of seconds), NAN when the
+	 * values show none. */
+	bool no_spread;
+	double resolution;
+	/* Pooled: its pairs were shown to go different ways (one better,
+	 * one worse; or one against the mean's way), so it is not shown and
+	 * gives no answer ("settings_disagree"). */
+	bool disagree;
 	char *sentence;
 };
 
@@ -123,8 +133,9 @@ struct model_loss_side {
 };
 
 /* A level's loss against its reference's, the crash as the unit: the
- * crashes that lost on either side compared by an exact test (Boschloo's)
- * (docs/results.md, "Loss by crash"). */
+ * crashes that lost on either side compared by an exact test (Boschloo's;
+ * pooled, the pairs as the strata of an exact conditional test, their
+ * sides L and R then empty) (docs/results.md, "Loss by crash"). */
 struct model_loss_comparison {
 	char *axis, *level, *reference;
 	char *crash; /* "host", "guest" */
@@ -133,12 +144,18 @@ struct model_loss_comparison {
 	bool pooled;
 	unsigned strata;
 	struct model_loss_side l, r;
-	char *test;   /* "Boschloo's exact test" (lib/crashloss.h) */
-	double p;     /* two-sided */
+	/* "Boschloo's exact test"; pooled, "exact Mantel-Haenszel test"
+	 * (lib/crashloss.h) */
+	char *test;
+	double p;     /* two-sided; NAN: no answer (DISAGREE) */
 	bool shown;   /* p <= 0.05 */
-	/* Not shown: the fewest crashes a side that would show a
+	/* Pooled: the pairs' own directions differ (one setting's level
+	 * lost in more crashes, another's reference), so no answer is given
+	 * over them. */
+	bool disagree;
+	/* Not shown, a pair: the fewest crashes a side that would show a
 	 * difference at these proportions; 0: none would; 1001: more than
-	 * 1000. */
+	 * 1000.  Not estimated pooled. */
 	unsigned resolve;
 	char *sentence;
 };

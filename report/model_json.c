@@ -164,13 +164,17 @@ json_object *model_loss_comparisons_to_json(const struct model_loss_comparison *
 		add(o, "pooled", json_object_new_boolean(c[i].pooled));
 		add(o, "strata", json_object_new_int64(c[i].strata));
 		add(o, "crash", string_or_null(c[i].crash));
-		add(o, "level_loss", loss_side_json(&c[i].l));
-		add(o, "reference_loss", loss_side_json(&c[i].r));
+		/* Pooled, no side is given: the crashes are not added across
+		 * the settings (each pair has its own). */
+		add(o, "level_loss", c[i].pooled ? NULL : loss_side_json(&c[i].l));
+		add(o, "reference_loss", c[i].pooled ? NULL : loss_side_json(&c[i].r));
 		add(o, "test", json_object_new_string(c[i].test));
 		add(o, "p", jsonget_new_number(c[i].p));
 		add(o, "shown", json_object_new_boolean(c[i].shown));
+		if (c[i].pooled)
+			add(o, "settings_disagree", json_object_new_boolean(c[i].disagree));
 		add(o, "crashes_to_resolve",
-		    c[i].shown ? NULL : json_object_new_int64(c[i].resolve));
+		    c[i].shown || c[i].pooled ? NULL : json_object_new_int64(c[i].resolve));
 		add(o, "sentence", json_object_new_string(c[i].sentence));
 		json_object_array_add(a, o);
 	}
@@ -205,6 +209,12 @@ static json_object *comparison_json(const struct model_comparison *c)
 	add(o, "sentence", json_object_new_string(c->sentence));
 	if (c->unmeasured)
 		add(o, "measured", json_object_new_boolean(false));
+	if (c->pooled)
+		add(o, "settings_disagree", json_object_new_boolean(c->disagree));
+	if (c->no_spread) {
+		add(o, "did_not_vary", json_object_new_boolean(true));
+		add(o, "resolution", jsonget_new_number(c->resolution));
+	}
 	return o;
 }
 

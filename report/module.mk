@@ -6,7 +6,7 @@ $(B)/report/%.o: INCDIRS = $(REPORT_INCDIRS)
 # intervals, the studies' tables beside them, the rack's servers.
 REPORT_SRCS := report/report.c report/model.c report/model_json.c report/report_cmp.c report/report_loss.c report/report_rack.c \
 	report/report_text.c report/report_lines.c report/report_html.c report/report_loss_html.c report/report_chart.c \
-	report/report_axischart.c \
+	report/report_axischart.c report/htmltext.c \
 	report/bundle.c report/hostjson.c report/compare.c report/reference.c \
 	report/reftable.c report/precision.c report/verdict.c report/claims.c
 $(B)/libreport.a: $(REPORT_SRCS:%.c=$(B)/%.o) $(B)/report/reference_data.o
@@ -36,7 +36,7 @@ $(B)/report/reference_data.c: $(REFERENCE_JSON) report/module.mk
 $(B)/report/reference_data.o: $(B)/report/reference_data.c report/reference_data.h
 	$(call quiet,CC,$<)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 $(B)/report/report_html.o $(B)/report/report_chart.o $(B)/report/report_axischart.o \
-	$(B)/report/report_loss_html.o \
+	$(B)/report/report_loss_html.o $(B)/report/htmltext.o \
 	$(B)/tests/unit/test_report_html.o: ALL_CFLAGS += $(XML_CFLAGS)
 
 # Driver of the report.html test (tests/integration/report-html.sh).

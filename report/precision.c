@@ -91,6 +91,12 @@ int precision_cells_wanting_runs(const struct plan *plan, const char *dir, bool 
 						log_info("%s (%s, %s): interval +/- %.1f points "
 							 "wide, target %g: more runs",
 							 text, wl->name, m->name, half, target);
+					else if (c->no_spread)
+						log_info("%s (%s, %s): no run varied at the "
+							 "metric's resolution, so no interval: "
+							 "more runs (a finer resolution would "
+							 "answer sooner)",
+							 text, wl->name, m->name);
 					else
 						log_info("%s (%s, %s): no interval yet: more runs",
 							 text, wl->name, m->name);

@@ -131,10 +131,45 @@ static void drop_unused_levels(struct builder *bd)
 	}
 }
 
+/* The levels of each axis a plan's profile lists, in its order, before
+ * any cell's: its first is the axis's reference level even where the
+ * planner left that level's first cell out (aio=native under a cache
+ * mode without O_DIRECT).  A plan of an older buildapp lists them in its
+ * table's order, which is the order its cells met them in. */
+static int place_listed_levels(struct builder *bd)
+{
+	const char *name;
+	size_t l;
+	int r;
+
+	for (size_t a = 0; (name = plan_axis(a)); a++)
+		if (!axis_get(bd, name))
+			return -E2BIG;
+	for (size_t i = 0; i < bd->n_bundles; i++) {
+		json_object *profile, *list;
+		if (!bd->bundles[i].plan ||
+		    !json_object_object_get_ex(bd->bundles[i].plan, "profile", &profile))
+			continue;
+		for (size_t a = 0; (name = plan_axis(a)); a++) {
+			if (!(list = plan_axis_listed(profile, a)))
+				continue;
+			for (size_t k = 0; k < json_object_array_length(list); k++) {
+				const char *level =
+					json_object_get_string(json_object_array_get_idx(list, k));
+				if (level && (r = axis_level(axis_get(bd, name), level, &l)) < 0)
+					return r;
+			}
+		}
+	}
+	return 0;
+}
+
 static int make_cells(struct builder *bd)
 {
 	int r;
 
+	if ((r = place_listed_levels(bd)) < 0)
+		return r;
 	/* The plans list the levels in the profile's order. */
 	for (size_t i = 0; i < bd->n_bundles; i++) {
 		json_object *cells;
@@ -185,11 +220,6 @@ static int make_cells(struct builder *bd)
 	return 0;
 }
 
-/* The reference level of each axis: the options' or the first plan's
- * [report] baseline = axis:level when it names one of the sweep's levels,
- * else the first listed. */
-/* KEY of the first bundle's plan's [report] section, or NULL when it
- * has none or it is empty. */
 /* The [report] section of the first bundle's plan, or NULL. */
 static json_object *plan_report_section(const struct builder *bd)
 {
@@ -202,6 +232,8 @@ static json_object *plan_report_section(const struct builder *bd)
 	return section;
 }
 
+/* KEY of the first bundle's plan's [report] section, or NULL when it
+ * has none or it is empty. */
 static const char *plan_report_key(const struct builder *bd, const char *key)
 {
 	json_object *section = plan_report_section(bd);
@@ -212,6 +244,10 @@ static const char *plan_report_key(const struct builder *bd, const char *key)
 	return v;
 }
 
+/* The reference level of each axis: the options' or the first plan's
+ * [report] baseline = axis:level when it names one of the sweep's levels,
+ * else the first level the profile lists that a cell has (the levels are
+ * in that order: make_cells). */
 static void pick_references(struct builder *bd)
 {
 	const char *want = bd->o->baseline_level;
@@ -317,13 +353,6 @@ static int dup_into(char **ret, const char *s)
 	return (*ret = strdup(s)) ? 0 : -ENOMEM;
 }
 
-/* Counts of records (a durability run's acknowledged and lost): summed
- * per cell, not compared as ratios of means. */
-static bool record_counts(const char *unit)
-{
-	return unit && strncmp(unit, "records", 7) == 0;
-}
-
 static int cell_fill(struct builder *bd, const struct rcell *c, const char *metric,
 		     struct model_cell *o)
 {
@@ -353,8 +382,10 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 	o->n = (unsigned)s->n;
 	o->mean = s->mean;
 	o->sd = s->sd;
-	o->ci_low = s->mean - s->ci95;
-	o->ci_high = s->mean + s->ci95;
+	/* Runs that all read the same have no interval, not one of no
+	 * width (docs/results.md, "Runs that did not vary"). */
+	o->ci_low = s->ci95 > 0 ? s->mean - s->ci95 : NAN;
+	o->ci_high = s->ci95 > 0 ? s->mean + s->ci95 : NAN;
 	o->too_few_runs = wide;
 	if (n && !(o->runs = calloc(n, sizeof *o->runs)))
 		return -ENOMEM;
@@ -364,7 +395,8 @@ static int cell_fill(struct builder *bd, const struct rcell *c, const char *metr
 	o->failed = (unsigned)sc->n_failed;
 	o->cache_mismatches = (unsigned)sc->n_cache_mismatch;
 	/* What the crashes lost is said by crash, not as a mean of records. */
-	if (m && strcmp(m->name, "lost") == 0 && (r = report_loss_cell(c, o)) < 0)
+	if (m && strcmp(m->name, "lost") == 0 ? (r = report_loss_cell(c, o)) < 0
+	    : m && (r = report_loss_records_cell(m, v, n, o)) < 0)
 		return r;
 	return m ? report_cmp_baseline(bd, c, m, v, n, o) : 0;
 }
@@ -388,7 +420,7 @@ static int metric_fill(struct builder *bd, struct mcells *m, bool primary,
 	}
 	/* Counts of records are not compared as ratios of means; what a
 	 * durability cell lost is compared by crash. */
-	if (record_counts(m->unit))
+	if (summary_unit_records(m->unit))
 		return strcmp(m->metric, "lost") == 0 &&
 				       strcmp(m->workload, workload_kind_name(WORKLOAD_DURABILITY)) == 0
 			       ? report_loss_cmp(bd, m, o)

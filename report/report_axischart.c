@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "htmltext.h"
 #include "parse.h"
 
 #define W_LEFT 64.0
@@ -301,7 +302,7 @@ static int write_series(xmlTextWriterPtr w, const struct chart *ch, size_t s,
 		XW(xmlwrite_start(w, "title"));
 		snprintf(buf, sizeof(buf), "%s, %s=%s: %s %s, n=%u", se->name, ch->axis,
 			 level_text(ch, l, level, sizeof(level)), c->display ? c->display : "?", unit, c->n);
-		XW(report_html_text(w, buf));
+		XW(htmltext_text(w, buf));
 		XW(xmlwrite_end(w));
 		XW(xmlwrite_end(w));
 	}
@@ -335,7 +336,7 @@ static int write_chart(xmlTextWriterPtr w, struct chart *ch, const struct model_
 	snprintf(buf, sizeof(buf), "%s (%s) against %s: a line per setting of the other "
 				   "axes, the 95%% interval as a band",
 		 m->name ? m->name : "", unit, ch->axis);
-	XW(report_html_text(w, buf));
+	XW(htmltext_text(w, buf));
 	XW(xmlwrite_end(w));
 	XW(write_frame(w, ch, unit));
 	for (size_t s = 0; s < ch->n_series; s++)

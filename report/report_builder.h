@@ -107,6 +107,14 @@ int report_cmp_baseline(struct builder *bd, const struct rcell *c,
  * crash's host crash record, and its display in those words, when C is a
  * durability cell with crashes.  Returns 0 or -ENOMEM. */
 int report_loss_cell(const struct rcell *c, struct model_cell *out);
+/* A cell's count of records per crash M (a durability workload's
+ * acknowledged, lost_missing...; summary_unit_records), its ok values V
+ * (N of them), said by crash in OUT's display: "in 2 of 3 crashes; per
+ * crash 50, 5, 0", "in 11 of 12 crashes; per crash 0 to 192, median
+ * 192", "192 in each of 3 crashes", "per crash 192, 165"; nothing for
+ * another metric.  Returns 0 or -ENOMEM. */
+int report_loss_records_cell(const struct summary_metric *m, const double *v, size_t n,
+			     struct model_cell *out);
 /* The loss comparisons of a durability workload's "lost" metric M into
  * OUT's loss_comparisons: the profile's questions first (each answer
  * joined to the question's speed answer, else one of its own), then each
@@ -128,10 +136,10 @@ const struct rcell *report_cmp_partner(const struct builder *bd, const struct mc
 int report_cmp_where(const struct builder *bd, size_t a, const struct rcell *c,
 		     const struct rcell *p, struct model_held **held, size_t *n_held,
 		     struct model_held **at, size_t *n_at, char *where, size_t size);
-/* "pooled over K settings of backend, bus": the other axes of a pooled
- * comparison on axis A, into WHERE. */
-void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, char *where,
-			     size_t size);
+/* "pooled over K settings of backend, bus" (HOW "pooled"): the other axes
+ * of a comparison over K pairs on axis A, into WHERE. */
+void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, const char *how,
+			     char *where, size_t size);
 /* Whether axis A is an earlier one under other names (preallocation when
  * each backend has one): its comparisons would repeat that one's. */
 bool report_cmp_same_as_earlier(const struct builder *bd, size_t a);

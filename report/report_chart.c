@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "htmltext.h"
 #include "model.h"
+#include "summary.h"
 
 /* Geometry in viewBox units (about CSS pixels at full size). */
 #define SLOT 48.0   /* one cell: its bar and its dots */
@@ -126,7 +128,7 @@ int report_svg_text(xmlTextWriterPtr w, const char *class, double x, double y,
 		XW(xmlwrite_attr(w, "text-anchor", anchor));
 	if (transform)
 		XW(xmlwrite_attr(w, "transform", transform));
-	XW(report_html_text(w, text));
+	XW(htmltext_text(w, text));
 	XW(xmlwrite_end(w));
 	return 0;
 }
@@ -164,7 +166,7 @@ static int write_tooltip(xmlTextWriterPtr w, const struct model_cell *c, const c
 		 display ? display : "no ok run", unit, n,
 		 outlier ? "; this server stands out from the others" : "");
 	XW(xmlwrite_start(w, "title"));
-	XW(report_html_text(w, buf));
+	XW(htmltext_text(w, buf));
 	XW(xmlwrite_end(w));
 	return 0;
 }
@@ -188,7 +190,7 @@ static int write_runs(xmlTextWriterPtr w, const struct model_cell *c, double x,
 		snprintf(title, sizeof(title), "run %u%s: %.4g", index,
 			 first ? " (first)" : "", v);
 		XW(xmlwrite_start(w, "title"));
-		XW(report_html_text(w, title));
+		XW(htmltext_text(w, title));
 		XW(xmlwrite_end(w));
 		XW(xmlwrite_end(w));
 	}
@@ -492,12 +494,13 @@ static int write_key(xmlTextWriterPtr w, const char *shape, const char *class,
 		XW(xmlwrite_end(w));
 	}
 	XW(xmlwrite_end(w));
-	XW(report_html_text(w, text));
+	XW(htmltext_text(w, text));
 	XW(xmlwrite_end_full(w));
 	return 0;
 }
 
-static int write_legend(xmlTextWriterPtr w, const struct model_metric *metric)
+static int write_legend(xmlTextWriterPtr w, const struct model_metric *metric,
+			enum report_chart_kind kind)
 {
 	bool mismatch = false, worse = false, outlier = false;
 
@@ -507,15 +510,19 @@ static int write_legend(xmlTextWriterPtr w, const struct model_metric *metric)
 		worse |= m.worse;
 		outlier |= m.outlier;
 	}
-	/* A loss drawn by crash (report_loss_html.c) says so. */
-	bool crash = report_loss_html_wanted(metric);
+	bool crash = kind == REPORT_CHART_CRASHES, counts = kind == REPORT_CHART_COUNTS;
 	XW(xmlwrite_start(w, "ul"));
 	XW(xmlwrite_attr(w, "class", "legend"));
-	XW(write_key(w, "rect", "key-bar", crash ? "crashes that lost" : "mean"));
-	XW(write_key(w, "path", "key-ci", crash ? "its exact 95% interval" : "95% interval"));
-	XW(write_key(w, "circle", "key-run", crash ? "a crash's share lost" : "a run"));
+	XW(write_key(w, "rect", "key-bar",
+		    crash ? "crashes that lost" : counts ? "mean of the crashes" : "mean"));
+	/* A count of records per crash has no interval (docs/results.md). */
+	if (!counts)
+		XW(write_key(w, "path", "key-ci",
+			    crash ? "its exact 95% interval" : "95% interval"));
+	XW(write_key(w, "circle", "key-run",
+		    crash ? "a crash's share lost" : counts ? "a crash" : "a run"));
 	XW(write_key(w, "circle", "key-run first",
-		    crash ? "the first crash of a cell" : "the first run of a cell"));
+		    crash || counts ? "the first crash of a cell" : "the first run of a cell"));
 	if (mismatch)
 		XW(write_key(w, "text", "mark mismatch",
 			    "cache flags applied did not match (hatched)"));
@@ -530,7 +537,8 @@ static int write_legend(xmlTextWriterPtr w, const struct model_metric *metric)
 	return 0;
 }
 
-int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned chart)
+int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned chart,
+		       enum report_chart_kind kind)
 {
 	const char *unit = metric->unit, *name = metric->name;
 	char buf[256];
@@ -556,14 +564,14 @@ int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, un
 	XW(xmlwrite_attr(w, "style", buf));
 	XW(xmlwrite_start(w, "title"));
 	snprintf(buf, sizeof(buf), "%s (%s), one bar per cell", name ? name : "", unit);
-	XW(report_html_text(w, buf));
+	XW(htmltext_text(w, buf));
 	XW(xmlwrite_end(w));
 	XW(write_defs(w, chart));
 	XW(write_axis(w, &s, l.width, unit));
 	XW(write_cells(w, metric, &l, &s, chart, unit));
 	XW(xmlwrite_end(w));
 	XW(xmlwrite_end_full(w));
-	return write_legend(w, metric);
+	return write_legend(w, metric, kind);
 }
 
 /* Distinct values of AT (a cell's group or label) over M's cells in
@@ -602,24 +610,24 @@ static int write_value(xmlTextWriterPtr w, const struct model_cell *c,
 	XW(xmlwrite_start(w, "td"));
 	XW(xmlwrite_attr(w, "class", "num"));
 	if (!c) {
-		XW(report_html_text(w, "\u2013"));
+		XW(htmltext_text(w, "\u2013"));
 		return xmlwrite_end_full(w);
 	}
 	struct cell_marks m = marks_of(c, metric);
 	const char *display = c->display;
 	unsigned n = c->n, failed = c->failed;
-	XW(report_html_text(w, m.empty ? "no ok run" : display ? display : "?"));
+	XW(htmltext_text(w, m.empty ? "no ok run" : display ? display : "?"));
 	if (failed)
 		snprintf(buf, sizeof(buf), " n=%u, %u failed", n, failed);
 	else
 		snprintf(buf, sizeof(buf), " n=%u", n);
-	XW(report_html_element(w, "span", "muted", buf));
+	XW(htmltext_element(w, "span", "muted", buf));
 	if (m.mismatch)
-		XW(report_html_element(w, "span", "mark mismatch", " !"));
+		XW(htmltext_element(w, "span", "mark mismatch", " !"));
 	if (m.worse)
-		XW(report_html_element(w, "span", "mark worse", " \u25bc"));
+		XW(htmltext_element(w, "span", "mark worse", " \u25bc"));
 	if (m.outlier)
-		XW(report_html_element(w, "span", "mark outlier", " outlier"));
+		XW(htmltext_element(w, "span", "mark outlier", " outlier"));
 	return xmlwrite_end_full(w);
 }
 
@@ -635,18 +643,21 @@ int report_chart_values(xmlTextWriterPtr w, const struct model_metric *metric)
 	XW(xmlwrite_attr(w, "class", "scroll"));
 	XW(xmlwrite_start(w, "table"));
 	XW(xmlwrite_attr(w, "class", "values"));
-	XW(report_html_element(w, "caption", NULL, "mean \u00b1 95% interval, runs"));
+	/* A count of records per crash has no interval (docs/results.md). */
+	XW(htmltext_element(w, "caption", NULL,
+			    summary_unit_records(metric->unit) ? "by crash: each crash's count"
+							       : "mean \u00b1 95% interval, runs"));
 	XW(xmlwrite_start(w, "thead"));
 	XW(xmlwrite_start(w, "tr"));
-	XW(report_html_element(w, "th", NULL, ""));
+	XW(htmltext_element(w, "th", NULL, ""));
 	for (size_t l = 0; l < nl; l++)
-		XW(report_html_element(w, "th", "num", labels[l] ? labels[l] : ""));
+		XW(htmltext_element(w, "th", "num", labels[l] ? labels[l] : ""));
 	XW(xmlwrite_end_full(w));
 	XW(xmlwrite_end_full(w));
 	XW(xmlwrite_start(w, "tbody"));
 	for (size_t g = 0; g < ng; g++) {
 		XW(xmlwrite_start(w, "tr"));
-		XW(report_html_element(w, "th", NULL, groups[g] && *groups[g] ? groups[g] : "all"));
+		XW(htmltext_element(w, "th", NULL, groups[g] && *groups[g] ? groups[g] : "all"));
 		for (size_t l = 0; l < nl; l++)
 			XW(write_value(w, cell_at(metric, groups[g], labels[l]), metric));
 		XW(xmlwrite_end_full(w));

@@ -1,6 +1,6 @@
-/* The SVG chart of one metric of report.html, and the HTML text calls
- * the page and its charts share (the writer's own are lib/xmlwrite.h's).
- * Private to report_html.c, report_chart.c and report_loss_html.c. */
+/* The SVG charts of report.html: one metric's bars and table of values,
+ * and its line charts against fio's knobs.  Called by the page's writers
+ * (report_html.c, report_loss_html.c); they call only htmltext.h. */
 #ifndef BUILDAPP_REPORT_CHART_H
 #define BUILDAPP_REPORT_CHART_H
 
@@ -12,26 +12,19 @@
 #include "model.h"
 #include "xmlwrite.h"
 
-/* Text as HTML can carry it: control characters (HTML forbids most, even
- * as references) and bytes that are not UTF-8 become U+FFFD, so a
- * hostname or a console message cannot make the page invalid.  A new
- * string, NULL when out of memory. */
-char *report_html_clean(const char *s);
-
-/* Writes S as text (escaped by the writer, cleaned as above). */
-int report_html_text(xmlTextWriterPtr w, const char *s);
-/* <NAME class=CLASS>TEXT</NAME>, CLASS may be NULL. */
-int report_html_element(xmlTextWriterPtr w, const char *name,
-			const char *class, const char *text);
-
-/* Starts a table of class CLASS (or none) with a fixed header, the texts
- * of HEADS (NULL-ended), in a box that scrolls on a narrow screen, and
- * its body; report_html_table_end ends them.  Return 0 or -1. */
-int report_html_table_start(xmlTextWriterPtr w, const char *class, const char *const *heads);
-int report_html_table_end(xmlTextWriterPtr w);
+/* What a chart's bars and dots are: a cell's runs (its mean, a dot per
+ * run), its crashes (the share of them that lost, a dot per crash), or a
+ * count of records per crash (the mean, no interval, a dot per crash). */
+enum report_chart_kind {
+	REPORT_CHART_RUNS,
+	REPORT_CHART_CRASHES,
+	REPORT_CHART_COUNTS,
+};
 /* Writes the chart of METRIC (a workload's metric, model.h) as an inline
- * <svg>; N makes its ids unique in the page.  Returns 0 or -EIO. */
-int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned n);
+ * <svg>, its legend as KIND says; N makes its ids unique in the page.
+ * Returns 0 or -EIO. */
+int report_chart_write(xmlTextWriterPtr w, const struct model_metric *metric, unsigned n,
+		       enum report_chart_kind kind);
 /* <text class=CLASS x y text-anchor=ANCHOR transform=TRANSFORM>TEXT;
  * ANCHOR and TRANSFORM may be NULL.  Returns 0 or -EIO. */
 int report_svg_text(xmlTextWriterPtr w, const char *class, double x, double y,
@@ -47,15 +40,5 @@ int report_axischart_write(xmlTextWriterPtr w, const struct model_metric *metric
 /* Writes METRIC's means and intervals as a table, groups by labels, with
  * the marks of the chart.  Returns 0 or -EIO. */
 int report_chart_values(xmlTextWriterPtr w, const struct model_metric *metric);
-
-/* Whether metric M is a durability workload's loss by crash (it has a
- * cell with a loss, model.h): report_loss_html.c draws it, not the
- * chart of its means. */
-bool report_loss_html_wanted(const struct model_metric *m);
-/* M's loss by crash, of workload WORKLOAD: its chart (number CHART of the
- * page), each crash with its host crash record, and the loss
- * comparisons.  Returns 0 or a negative errno. */
-int report_loss_html_write(xmlTextWriterPtr w, const char *workload,
-			   const struct model_metric *m, unsigned chart);
 
 #endif

@@ -2,6 +2,7 @@
  * against its reference level per pair of cells and pooled, with their
  * sentences; and the check against a baseline bundle. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "cleanup.h"
 #include "compare.h"
 #include "report_builder.h"
+#include "stats.h"
 
 static struct model_ratio ratio_of(const struct compare_ratio *c)
 {
@@ -119,11 +121,44 @@ static const char *said_level(const char *axis, const char *level, char *buf, si
 	return buf;
 }
 
+/* The resolution the runs of the strata S (N of them) were recorded to,
+ * as a number (0.001), NAN when their values show none. */
+static double resolution_of(const struct compare_sample *level,
+			    const struct compare_sample *ref, size_t n)
+{
+	int place = 0;
+	for (size_t i = 0; i < n; i++) {
+		int a = stats_resolution_place(level[i].v, level[i].n),
+		    b = stats_resolution_place(ref[i].v, ref[i].n);
+		if (a == INT_MIN || b == INT_MIN)
+			return NAN;
+		place = a < place ? a : place;
+		place = b < place ? b : place;
+	}
+	return pow(10, place);
+}
+
+/* What a comparison whose runs did not vary (compare.h's no_spread) says
+ * after its change: why it has no interval, and what would answer. */
+static void no_spread_text(const struct mcells *m, double resolution, char *buf, size_t size)
+{
+	char at[64] = "";
+
+	if (isfinite(resolution)) {
+		int dec = resolution < 1 ? (int)lround(-log10(resolution)) : 0;
+		snprintf(at, sizeof at, " at the metric's resolution (%.*f %s)", dec, resolution,
+			 m->unit ? m->unit : "");
+	}
+	snprintf(buf, size, "not shown: no run varied%s, so there is no interval; runs "
+		 "read to a finer resolution (longer runs) would answer, more runs only if "
+		 "they vary", at);
+}
+
 /* "unsafe vs directsync, fio_write_iops (fio, backend=raw): +54% [+41%,
  * +68%], n=5 each, better" or "...: no difference shown at n=2 each (+3%
- * [-10%, +18%])". */
+ * [-10%, +18%])"; RESOLUTION the runs' (no_spread). */
 static void sentence(const struct mcells *m, const char *level, const char *ref,
-		     const char *where, const struct compare_ratio *c,
+		     const char *where, const struct compare_ratio *c, double resolution,
 		     char *buf, size_t size)
 {
 	char ns[48], pr[24], lo[24], hi[24];
@@ -137,7 +172,14 @@ static void sentence(const struct mcells *m, const char *level, const char *ref,
 			   m->workload, *where ? ", " : "", where);
 	if (len < 0 || (size_t)len >= size)
 		return;
-	if (isnan(c->low))
+	if (c->no_spread) {
+		char why[256];
+		/* Two significant digits of the change, no interval to say more. */
+		double pct = fabs(c->ratio - 1) * 100;
+		compare_percent(c->ratio, pct < 1 ? 2 : pct < 10 ? 1 : 0, pr, sizeof pr);
+		no_spread_text(m, resolution, why, sizeof why);
+		snprintf(buf + len, size - (size_t)len, "%s, %s, %s", pr, ns, why);
+	} else if (isnan(c->low))
 		snprintf(buf + len, size - (size_t)len, "%s, too few runs for an interval (%s)",
 			 pr, ns);
 	else if (c->shown)
@@ -146,6 +188,34 @@ static void sentence(const struct mcells *m, const char *level, const char *ref,
 	else
 		snprintf(buf + len, size - (size_t)len, "no difference shown at %s (%s [%s, %s])",
 			 ns, pr, lo, hi);
+}
+
+/* "unsafe vs directsync, fio_write_iops (fio, pooled over 2 settings of
+ * backend): the settings point different ways (shown better in 1 and
+ * worse in 1 of the 2), so no answer is given over them (each setting's
+ * stands); their mean +0% [-5%, +5%], n=15 each". */
+static void disagree_sentence(const struct mcells *m, const char *level, const char *ref,
+			      const char *where, const struct compare_ratio *c, size_t k,
+			      size_t better, size_t worse, char *buf, size_t size)
+{
+	char ns[48], pr[24], lo[24], hi[24], shown[96];
+	int dec = compare_percent_decimals(c->low, c->high);
+
+	compare_n_text(c->n_level, c->n_reference, ns, sizeof ns);
+	compare_percent(c->ratio, dec, pr, sizeof pr);
+	compare_percent(c->low, dec, lo, sizeof lo);
+	compare_percent(c->high, dec, hi, sizeof hi);
+	if (better && worse)
+		snprintf(shown, sizeof shown, "shown better in %zu and worse in %zu", better, worse);
+	else
+		snprintf(shown, sizeof shown, "shown %s in %zu", better ? "better" : "worse",
+			 better ? better : worse);
+	int n = snprintf(buf, size, "%s vs %s, %s (%s%s%s): the settings point different ways "
+			 "(%s of the %zu), so no answer is given over them (each setting's "
+			 "stands); their mean %s [%s, %s], %s", level, ref, m->metric,
+			 m->workload, *where ? ", " : "", where, shown, k, pr, lo, hi, ns);
+	if (n < 0)
+		buf[0] = '\0'; /* (a longer one is cut short) */
 }
 
 /* Fills comparison O (its held axes already in) of level LEVEL of AXIS
@@ -162,6 +232,8 @@ static int comparison_fill(const struct mcells *m, const char *axis, const char 
 	o->n_reference = (unsigned)c->n_reference;
 	o->shown = c->shown;
 	o->better = c->shown && is_better(c->ratio, m->lower);
+	o->no_spread = c->no_spread;
+	o->resolution = NAN;
 	if (!(o->axis = strdup(axis)) || !(o->level = strdup(level)) ||
 	    !(o->reference = strdup(ref)) || !(o->sentence = strdup(text)))
 		return -ENOMEM;
@@ -341,8 +413,8 @@ static int add_unmeasured(struct builder *bd, const struct mcells *m, size_t a,
 	return comparison_fill(m, ax->name, level, ref, 1, &none, text, o);
 }
 
-void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, char *where,
-			     size_t size)
+void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, const char *how,
+			     char *where, size_t size)
 {
 	char over[200];
 	size_t used = 0;
@@ -353,7 +425,7 @@ void report_cmp_pooled_where(const struct builder *bd, size_t a, size_t k, char 
 		    !bd->decides[a][x] && used < sizeof over)
 			used += (size_t)snprintf(over + used, sizeof over - used, "%s%s",
 						 used ? ", " : "", bd->axes[x].name);
-	snprintf(where, size, "pooled over %zu settings of %s", k, over);
+	snprintf(where, size, "%s over %zu settings of %s", how, k, over);
 }
 
 /* Where a comparison's sentences go besides its metric's list: nowhere,
@@ -381,6 +453,9 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 	/* Pairs with a side not measured: added after the measured ones,
 	 * which the pooling below counts from the end of OUT. */
 	struct model_metric unmeasured = {0};
+	/* The pairs shown better and worse: settings that point different
+	 * ways get no answer over them. */
+	size_t better = 0, worse = 0;
 	int r = 0;
 
 	for (size_t i = 0; i < m->n && r == 0; i++) {
@@ -418,22 +493,42 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 				r = -ENOMEM;
 				break;
 			}
-			sentence(m, said, ref, where, &cmp, text, sizeof text);
+			double res = resolution_of(sl, sr, 1);
+			sentence(m, said, ref, where, &cmp, res, text, sizeof text);
 			r = comparison_fill(m, ax->name, level, ref, 1, &cmp, text, one);
+			if (cmp.no_spread)
+				one->resolution = res;
+			better += cmp.shown && is_better(cmp.ratio, m->lower);
+			worse += cmp.shown && !is_better(cmp.ratio, m->lower);
 		}
 	}
 	size_t k = st.n;
-	bool dependent = strata_share_a_cell(&st);
+	bool dependent = strata_share_a_cell(&st), disagree = false;
 	if (r == 0 && k > 0) {
 		struct compare_ratio cmp;
 		/* The headline: the only pair's, or the pooled one's. */
 		size_t head = k == 1 ? out->n_comparisons - 1 : SIZE_MAX;
 		if (k > 1 && !dependent &&
 		    compare_ratio_pooled(st.level, st.ref, k, CONFIDENCE, &cmp) == 0) {
-			report_cmp_pooled_where(bd, a, k, where, sizeof where);
-			sentence(m, said, ref, where, &cmp, text, sizeof text);
+			double res = resolution_of(st.level, st.ref, k);
+			/* Settings shown to go opposite ways, or one shown
+			 * against the mean's way: the mean hides them. */
+			bool up = is_better(cmp.ratio, m->lower);
+			disagree = (better && worse) || (cmp.shown && (up ? worse : better));
+			report_cmp_pooled_where(bd, a, k, "pooled", where, sizeof where);
+			if (disagree) {
+				cmp.shown = false;
+				disagree_sentence(m, said, ref, where, &cmp, k, better, worse, text,
+						  sizeof text);
+			} else {
+				sentence(m, said, ref, where, &cmp, res, text, sizeof text);
+			}
 			struct model_comparison *o = MODEL_PUSH(out->comparisons, out->n_comparisons);
 			r = o ? comparison_fill(m, ax->name, level, ref, k, &cmp, text, o) : -ENOMEM;
+			if (r == 0 && cmp.no_spread)
+				o->resolution = res;
+			if (r == 0)
+				o->disagree = disagree;
 			head = out->n_comparisons - 1;
 		}
 		/* The headline is the pooled sentence, or the only one; pairs
@@ -442,7 +537,7 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a,
 		 * pooled. */
 		bool pooled = k > 1 && head != SIZE_MAX;
 		size_t pairs = out->n_comparisons - k - (pooled ? 1 : 0);
-		bool each = to >= 0 || dependent;
+		bool each = to >= 0 || dependent || disagree;
 		for (size_t i = pairs; r == 0 && headlines && each && k > 1 &&
 				       (to >= 0 || k <= MAX_DEPENDENT_HEADLINES) && i < pairs + k;
 		     i++)

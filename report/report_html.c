@@ -12,7 +12,10 @@
 #include "cleanup.h"
 #include "jsonget.h"
 #include "report.h"
+#include "htmltext.h"
 #include "report_chart.h"
+#include "report_loss_html.h"
+#include "summary.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(xmlTextWriter, xmlFreeTextWriter)
 
@@ -132,50 +135,6 @@ static const char css[] =
 	"p.method,.muted,dt,.tick,.unit,.val,ul.legend,tr.not-shown td"
 	"{color:#333;fill:#333}}";
 
-char *report_html_clean(const char *s)
-{
-	size_t n = strlen(s);
-	/* U+FFFD takes 3 bytes in place of one. */
-	char *out = malloc(3 * n + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		int len = xmlUTF8Size(p);
-		bool bad = len < 1 || xmlGetUTF8Char(p, &len) < 0 ||
-			   (*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f;
-		if (bad) {
-			memcpy(o, "\xef\xbf\xbd", 3);
-			o += 3;
-			p++;
-			continue;
-		}
-		memcpy(o, p, (size_t)len);
-		o += len;
-		p += len;
-	}
-	*o = '\0';
-	return out;
-}
-
-int report_html_text(xmlTextWriterPtr w, const char *s)
-{
-	_cleanup_free_ char *clean = report_html_clean(s ? s : "");
-
-	if (!clean)
-		return -1;
-	return xmlTextWriterWriteString(w, BAD_CAST clean);
-}
-
-int report_html_element(xmlTextWriterPtr w, const char *name,
-			const char *class, const char *text)
-{
-	if (xmlwrite_start(w, name) < 0 || (class && xmlwrite_attr(w, "class", class) < 0) ||
-	    report_html_text(w, text) < 0)
-		return -1;
-	return xmlwrite_end_full(w);
-}
-
 /* The value of member KEY of O (host.json's, a study's table) as text:
  * strings as they are, numbers and booleans as JSON prints them, NULL
  * for null or absent. */
@@ -191,11 +150,11 @@ static const char *value_text(json_object *o, const char *key)
 static int dl_item(xmlTextWriterPtr w, const char *term, const char *value,
 		   const char *class)
 {
-	XW(report_html_element(w, "dt", NULL, term));
+	XW(htmltext_element(w, "dt", NULL, term));
 	if (!value)
-		XW(report_html_element(w, "dd", "unknown", "unknown"));
+		XW(htmltext_element(w, "dd", "unknown", "unknown"));
 	else
-		XW(report_html_element(w, "dd", class, value));
+		XW(htmltext_element(w, "dd", class, value));
 	return 0;
 }
 
@@ -318,14 +277,14 @@ static int write_hosts(xmlTextWriterPtr w, const struct model *mo)
 	char buf[128];
 
 	XW(xmlwrite_start(w, "section"));
-	XW(report_html_element(w, "h2", NULL, mo->n_hosts > 1 ? "Hosts" : "Host"));
+	XW(htmltext_element(w, "h2", NULL, mo->n_hosts > 1 ? "Hosts" : "Host"));
 	XW(xmlwrite_start(w, "div"));
 	XW(xmlwrite_attr(w, "class", "hosts"));
 	for (size_t i = 0; i < mo->n_hosts; i++) {
 		const struct model_host *h = &mo->hosts[i];
 		XW(xmlwrite_start(w, "div"));
 		XW(xmlwrite_attr(w, "class", "host"));
-		XW(report_html_element(w, "h3", NULL, h->label ? h->label : "host"));
+		XW(htmltext_element(w, "h3", NULL, h->label ? h->label : "host"));
 		XW(xmlwrite_start(w, "dl"));
 		XW(dl_item(w, "bundle", h->source, "hash"));
 		if (h->planned)
@@ -359,7 +318,7 @@ static int write_json_table(xmlTextWriterPtr w, json_object *columns,
 	XW(xmlwrite_start(w, "thead"));
 	XW(xmlwrite_start(w, "tr"));
 	for (size_t i = 0; columns && i < json_object_array_length(columns); i++)
-		XW(report_html_element(w, "th", NULL,
+		XW(htmltext_element(w, "th", NULL,
 				      json_object_get_string(json_object_array_get_idx(columns, i))));
 	XW(xmlwrite_end_full(w));
 	XW(xmlwrite_end_full(w));
@@ -371,7 +330,7 @@ static int write_json_table(xmlTextWriterPtr w, json_object *columns,
 				   i < json_object_array_length(row);
 		     i++) {
 			json_object *v = json_object_array_get_idx(row, i);
-			XW(report_html_element(w, "td",
+			XW(htmltext_element(w, "td",
 					      json_object_is_type(v, json_type_double) ||
 							      json_object_is_type(v, json_type_int)
 						      ? "num"
@@ -380,31 +339,6 @@ static int write_json_table(xmlTextWriterPtr w, json_object *columns,
 		}
 		XW(xmlwrite_end_full(w));
 	}
-	XW(xmlwrite_end_full(w));
-	XW(xmlwrite_end_full(w));
-	XW(xmlwrite_end_full(w));
-	return 0;
-}
-
-int report_html_table_start(xmlTextWriterPtr w, const char *class, const char *const *heads)
-{
-	XW(xmlwrite_start(w, "div"));
-	XW(xmlwrite_attr(w, "class", "scroll"));
-	XW(xmlwrite_start(w, "table"));
-	if (class)
-		XW(xmlwrite_attr(w, "class", class));
-	XW(xmlwrite_start(w, "thead"));
-	XW(xmlwrite_start(w, "tr"));
-	for (; *heads; heads++)
-		XW(report_html_element(w, "th", NULL, *heads));
-	XW(xmlwrite_end_full(w));
-	XW(xmlwrite_end_full(w));
-	XW(xmlwrite_start(w, "tbody"));
-	return 0;
-}
-
-int report_html_table_end(xmlTextWriterPtr w)
-{
 	XW(xmlwrite_end_full(w));
 	XW(xmlwrite_end_full(w));
 	XW(xmlwrite_end_full(w));
@@ -427,11 +361,15 @@ static int write_ratio_cells(xmlTextWriterPtr w, const struct model_ratio *ratio
 	char buf[96], lo[32], hi[32];
 
 	percent(ratio->ratio, buf, sizeof(buf));
-	XW(report_html_element(w, "td", "num", buf));
+	XW(htmltext_element(w, "td", "num", buf));
+	if (isnan(ratio->low)) {
+		XW(htmltext_element(w, "td", "num", "none"));
+		return 0;
+	}
 	percent(ratio->low, lo, sizeof(lo));
 	percent(ratio->high, hi, sizeof(hi));
 	snprintf(buf, sizeof(buf), "[%s, %s]", lo, hi);
-	XW(report_html_element(w, "td", "num", buf));
+	XW(htmltext_element(w, "td", "num", buf));
 	return 0;
 }
 
@@ -443,7 +381,7 @@ static int write_comparisons(xmlTextWriterPtr w, const struct model_metric *m)
 
 	if (m->n_comparisons == 0)
 		return 0;
-	XW(report_html_table_start(w, "comparisons", heads));
+	XW(htmltext_table_start(w, "comparisons", heads));
 	for (size_t i = 0; i < m->n_comparisons; i++) {
 		const struct model_comparison *c = &m->comparisons[i];
 		bool shown = c->shown, measured = !c->unmeasured;
@@ -452,20 +390,23 @@ static int write_comparisons(xmlTextWriterPtr w, const struct model_metric *m)
 		XW(xmlwrite_attr(w, "class", shown ? "shown" : "not-shown"));
 		snprintf(buf, sizeof(buf), "%s%s", c->sentence ?: "",
 			 c->pooled ? " (pooled)" : "");
-		XW(report_html_element(w, "td", NULL, buf));
+		XW(htmltext_element(w, "td", NULL, buf));
 		if (measured) {
 			XW(write_ratio_cells(w, &c->r));
 		} else {
-			XW(report_html_element(w, "td", "num", "\u2013"));
-			XW(report_html_element(w, "td", "num", "\u2013"));
+			XW(htmltext_element(w, "td", "num", "\u2013"));
+			XW(htmltext_element(w, "td", "num", "\u2013"));
 		}
 		snprintf(buf, sizeof(buf), "%u / %u", nl, nr);
-		XW(report_html_element(w, "td", "num", buf));
-		XW(report_html_element(w, "td", shown ? "yes" : NULL,
-				      shown ? "shown" : measured ? "none shown" : "not measured"));
+		XW(htmltext_element(w, "td", "num", buf));
+		XW(htmltext_element(w, "td", shown ? "yes" : NULL,
+				    shown ? "shown" : !measured ? "not measured"
+						    : c->no_spread ? "runs did not vary"
+						    : c->disagree  ? "settings disagree"
+								   : "none shown"));
 		XW(xmlwrite_end_full(w));
 	}
-	return report_html_table_end(w);
+	return htmltext_table_end(w);
 }
 
 static int write_metric(xmlTextWriterPtr w, const char *workload,
@@ -483,11 +424,13 @@ static int write_metric(xmlTextWriterPtr w, const char *workload,
 	XW(xmlwrite_start(w, "figcaption"));
 	snprintf(buf, sizeof(buf), "%s: %s%s%s%s ", workload, name, *unit ? " (" : "",
 		 unit, *unit ? ")" : "");
-	XW(report_html_text(w, buf));
+	XW(htmltext_text(w, buf));
 	snprintf(buf, sizeof(buf), "%s is better", better);
-	XW(report_html_element(w, "span", "better", buf));
+	XW(htmltext_element(w, "span", "better", buf));
 	XW(xmlwrite_end_full(w));
-	XW(report_chart_write(w, metric, (*chart)++));
+	XW(report_chart_write(w, metric, (*chart)++,
+			      summary_unit_records(metric->unit) ? REPORT_CHART_COUNTS
+								 : REPORT_CHART_RUNS));
 	XW(report_axischart_write(w, metric));
 	XW(xmlwrite_end_full(w));
 	XW(report_chart_values(w, metric));
@@ -503,7 +446,7 @@ static int write_workloads(xmlTextWriterPtr w, const struct model *mo)
 		const char *name = wl->name ?: "?";
 		XW(xmlwrite_start(w, "section"));
 		XW(xmlwrite_attr(w, "class", "workload"));
-		XW(report_html_element(w, "h2", NULL, name));
+		XW(htmltext_element(w, "h2", NULL, name));
 		for (size_t m = 0; m < wl->n_metrics; m++)
 			XW(write_metric(w, name, &wl->metrics[m], &chart));
 		XW(xmlwrite_end_full(w));
@@ -518,25 +461,25 @@ static int write_failures(xmlTextWriterPtr w, const struct model *mo)
 	char index[16];
 
 	XW(xmlwrite_start(w, "section"));
-	XW(report_html_element(w, "h2", NULL, "Failed and timed-out runs"));
+	XW(htmltext_element(w, "h2", NULL, "Failed and timed-out runs"));
 	if (mo->n_failures == 0) {
-		XW(report_html_element(w, "p", "muted", "None: every run ended normally."));
+		XW(htmltext_element(w, "p", "muted", "None: every run ended normally."));
 		return xmlwrite_end_full(w) < 0 ? -EIO : 0;
 	}
-	XW(report_html_table_start(w, NULL, heads));
+	XW(htmltext_table_start(w, NULL, heads));
 	for (size_t i = 0; i < mo->n_failures; i++) {
 		const struct model_failure *f = &mo->failures[i];
 		snprintf(index, sizeof(index), "%u", f->index);
 		XW(xmlwrite_start(w, "tr"));
-		XW(report_html_element(w, "td", NULL, f->host ?: ""));
-		XW(report_html_element(w, "td", "hash", f->cell ?: ""));
-		XW(report_html_element(w, "td", "num", index));
-		XW(report_html_element(w, "td", "differs", f->status ?: ""));
-		XW(report_html_element(w, "td", NULL, f->message ?: ""));
-		XW(report_html_element(w, "td", "hash", f->console_log ?: ""));
+		XW(htmltext_element(w, "td", NULL, f->host ?: ""));
+		XW(htmltext_element(w, "td", "hash", f->cell ?: ""));
+		XW(htmltext_element(w, "td", "num", index));
+		XW(htmltext_element(w, "td", "differs", f->status ?: ""));
+		XW(htmltext_element(w, "td", NULL, f->message ?: ""));
+		XW(htmltext_element(w, "td", "hash", f->console_log ?: ""));
 		XW(xmlwrite_end_full(w));
 	}
-	XW(report_html_table_end(w));
+	XW(htmltext_table_end(w));
 	XW(xmlwrite_end_full(w));
 	return 0;
 }
@@ -549,20 +492,20 @@ static int write_plan_differences(xmlTextWriterPtr w, const struct model *mo)
 	if (mo->n_plan_differences == 0)
 		return 0;
 	XW(xmlwrite_start(w, "section"));
-	XW(report_html_element(w, "h2", NULL, "Plan differences between hosts"));
-	XW(report_html_element(w, "p", "muted",
+	XW(htmltext_element(w, "h2", NULL, "Plan differences between hosts"));
+	XW(htmltext_element(w, "p", "muted",
 			      "Only what the plans have in common is compared."));
-	XW(report_html_table_start(w, NULL, heads));
+	XW(htmltext_table_start(w, NULL, heads));
 	for (size_t i = 0; i < mo->n_plan_differences; i++) {
 		const struct model_plan_difference *d = &mo->plan_differences[i];
 		XW(xmlwrite_start(w, "tr"));
-		XW(report_html_element(w, "td", NULL, d->host ?: ""));
-		XW(report_html_element(w, "td", "hash", d->key ?: ""));
-		XW(report_html_element(w, "td", NULL, d->value ?: "(none)"));
-		XW(report_html_element(w, "td", NULL, d->reference_value ?: "(none)"));
+		XW(htmltext_element(w, "td", NULL, d->host ?: ""));
+		XW(htmltext_element(w, "td", "hash", d->key ?: ""));
+		XW(htmltext_element(w, "td", NULL, d->value ?: "(none)"));
+		XW(htmltext_element(w, "td", NULL, d->reference_value ?: "(none)"));
 		XW(xmlwrite_end_full(w));
 	}
-	XW(report_html_table_end(w));
+	XW(htmltext_table_end(w));
 	XW(xmlwrite_end_full(w));
 	return 0;
 }
@@ -576,28 +519,28 @@ static int write_baseline(xmlTextWriterPtr w, const struct model *mo)
 	if (!mo->has_baseline)
 		return 0;
 	XW(xmlwrite_start(w, "section"));
-	XW(report_html_element(w, "h2", NULL, "Baseline check"));
+	XW(htmltext_element(w, "h2", NULL, "Baseline check"));
 	snprintf(buf, sizeof(buf), "Against the bundle %s: ",
 		 mo->baseline_source ?: "?");
 	XW(xmlwrite_start(w, "p"));
-	XW(report_html_text(w, buf));
+	XW(htmltext_text(w, buf));
 	size_t n = mo->n_worse;
 	snprintf(buf, sizeof(buf), n ? "%zu significantly worse" : "no cell significantly worse",
 		 n);
-	XW(report_html_element(w, "strong", n ? "differs" : NULL, buf));
+	XW(htmltext_element(w, "strong", n ? "differs" : NULL, buf));
 	XW(xmlwrite_end_full(w));
 	if (n) {
-		XW(report_html_table_start(w, NULL, heads));
+		XW(htmltext_table_start(w, NULL, heads));
 		for (size_t i = 0; i < n; i++) {
 			const struct model_worse *o = &mo->worse[i];
 			XW(xmlwrite_start(w, "tr"));
-			XW(report_html_element(w, "td", NULL, o->host ?: ""));
-			XW(report_html_element(w, "td", "hash", o->cell ?: ""));
-			XW(report_html_element(w, "td", NULL, o->metric ?: ""));
+			XW(htmltext_element(w, "td", NULL, o->host ?: ""));
+			XW(htmltext_element(w, "td", "hash", o->cell ?: ""));
+			XW(htmltext_element(w, "td", NULL, o->metric ?: ""));
 			XW(write_ratio_cells(w, &o->r));
 			XW(xmlwrite_end_full(w));
 		}
-		XW(report_html_table_end(w));
+		XW(htmltext_table_end(w));
 	}
 	XW(xmlwrite_end_full(w));
 	return 0;
@@ -617,7 +560,7 @@ static json_object *array_of(json_object *o, const char *key)
 static int write_side(xmlTextWriterPtr w, const char *title, json_object *t)
 {
 	XW(xmlwrite_start(w, "div"));
-	XW(report_html_element(w, "h4", NULL, title));
+	XW(htmltext_element(w, "h4", NULL, title));
 	XW(write_json_table(w, array_of(t, "columns"), array_of(t, "rows")));
 	XW(xmlwrite_end_full(w));
 	return 0;
@@ -629,19 +572,19 @@ static int write_verdicts(xmlTextWriterPtr w, json_object *verdicts)
 {
 	if (!verdicts || json_object_array_length(verdicts) == 0)
 		return 0;
-	XW(report_html_element(w, "h4", NULL, "Verdicts on the study's claims"));
+	XW(htmltext_element(w, "h4", NULL, "Verdicts on the study's claims"));
 	XW(xmlwrite_start(w, "ul"));
 	XW(xmlwrite_attr(w, "class", "verdicts"));
 	for (size_t i = 0; i < json_object_array_length(verdicts); i++) {
 		json_object *v = json_object_array_get_idx(verdicts, i);
 		json_object *cmp = array_of(v, "comparisons");
 		XW(xmlwrite_start(w, "li"));
-		XW(report_html_element(w, "div", NULL, jsonget_string(v, "claim") ?: ""));
+		XW(htmltext_element(w, "div", NULL, jsonget_string(v, "claim") ?: ""));
 		XW(xmlwrite_start(w, "div"));
-		XW(report_html_element(w, "strong", NULL, jsonget_string(v, "verdict") ?: ""));
+		XW(htmltext_element(w, "strong", NULL, jsonget_string(v, "verdict") ?: ""));
 		XW(xmlwrite_end_full(w));
 		for (size_t k = 0; cmp && k < json_object_array_length(cmp); k++)
-			XW(report_html_element(w, "div", "muted",
+			XW(htmltext_element(w, "div", "muted",
 					      json_object_get_string(
 						      json_object_array_get_idx(cmp, k))));
 		XW(xmlwrite_end_full(w));
@@ -656,12 +599,12 @@ static int write_references(xmlTextWriterPtr w, json_object *refs)
 		return 0;
 	XW(xmlwrite_start(w, "section"));
 	XW(xmlwrite_attr(w, "class", "workload"));
-	XW(report_html_element(w, "h2", NULL, "The studies side by side"));
+	XW(htmltext_element(w, "h2", NULL, "The studies side by side"));
 	for (size_t i = 0; i < json_object_array_length(refs); i++) {
 		json_object *r = json_object_array_get_idx(refs, i), *t;
-		XW(report_html_element(w, "h3", NULL,
+		XW(htmltext_element(w, "h3", NULL,
 				      jsonget_string(r, "title") ?: jsonget_string(r, "study")));
-		XW(report_html_element(w, "p", "muted", jsonget_string(r, "source") ?: ""));
+		XW(htmltext_element(w, "p", "muted", jsonget_string(r, "source") ?: ""));
 		XW(xmlwrite_start(w, "div"));
 		XW(xmlwrite_attr(w, "class", "tables"));
 		XW(write_side(w, "published",
@@ -673,7 +616,7 @@ static int write_references(xmlTextWriterPtr w, json_object *refs)
 		if (notes && json_object_array_length(notes)) {
 			XW(xmlwrite_start(w, "ul"));
 			for (size_t k = 0; k < json_object_array_length(notes); k++)
-				XW(report_html_element(w, "li", "muted",
+				XW(htmltext_element(w, "li", "muted",
 						      json_object_get_string(
 							      json_object_array_get_idx(notes, k))));
 			XW(xmlwrite_end_full(w));
@@ -688,27 +631,27 @@ static int write_answers(xmlTextWriterPtr w, const struct model *mo)
 {
 	XW(xmlwrite_start(w, "section"));
 	XW(xmlwrite_attr(w, "class", "answers"));
-	XW(report_html_element(w, "h2", NULL, "Answers"));
+	XW(htmltext_element(w, "h2", NULL, "Answers"));
 	size_t n = mo->n_headlines, asked = mo->n_asked;
 	char where[160], title[220];
 	report_answers_where(mo, where, sizeof where);
 	if (asked) {
 		snprintf(title, sizeof title, "What this profile asks, %s", where);
-		XW(report_html_element(w, "h3", NULL, title));
+		XW(htmltext_element(w, "h3", NULL, title));
 		XW(xmlwrite_start(w, "ul"));
 		XW(xmlwrite_attr(w, "class", "asked"));
 		for (size_t i = 0; i < asked; i++)
-			XW(report_html_element(w, "li", NULL, mo->headlines[i]));
+			XW(htmltext_element(w, "li", NULL, mo->headlines[i]));
 		XW(xmlwrite_end_full(w));
 		if (n > asked)
-			XW(report_html_element(w, "h3", NULL, "Also compared"));
+			XW(htmltext_element(w, "h3", NULL, "Also compared"));
 	}
 	if (n > asked || n == 0) {
 		XW(xmlwrite_start(w, "ul"));
 		for (size_t i = asked; i < n; i++)
-			XW(report_html_element(w, "li", NULL, mo->headlines[i]));
+			XW(htmltext_element(w, "li", NULL, mo->headlines[i]));
 		if (n == 0)
-			XW(report_html_element(w, "li", "none",
+			XW(htmltext_element(w, "li", "none",
 					      "No comparison: the sweep varied no axis with runs on both sides."));
 		XW(xmlwrite_end_full(w));
 	}
@@ -729,8 +672,8 @@ static int write_head(xmlTextWriterPtr w, const char *title)
 	XW(xmlwrite_attr(w, "content", "width=device-width, initial-scale=1"));
 	XW(xmlwrite_end(w));
 	snprintf(buf, sizeof(buf), "%s: buildapp report", title);
-	XW(report_html_element(w, "title", NULL, buf));
-	XW(report_html_element(w, "style", NULL, css));
+	XW(htmltext_element(w, "title", NULL, buf));
+	XW(htmltext_element(w, "style", NULL, css));
 	XW(xmlwrite_end_full(w));
 	return 0;
 }
@@ -746,12 +689,12 @@ static int write_page(xmlTextWriterPtr w, const struct model *mo)
 	XW(write_head(w, title));
 	XW(xmlwrite_start(w, "body"));
 	XW(xmlwrite_start(w, "header"));
-	XW(report_html_element(w, "h1", NULL, title));
-	XW(report_html_element(w, "p", "method", mo->method ?: ""));
+	XW(htmltext_element(w, "h1", NULL, title));
+	XW(htmltext_element(w, "p", "method", mo->method ?: ""));
 	for (size_t i = 0; i < mo->n_hosts; i++) {
 		char unfinished[320];
 		if (report_host_unfinished(&mo->hosts[i], unfinished, sizeof unfinished))
-			XW(report_html_element(w, "p", "differs", unfinished));
+			XW(htmltext_element(w, "p", "differs", unfinished));
 	}
 	XW(xmlwrite_end_full(w));
 	XW(write_answers(w, mo));
@@ -762,7 +705,7 @@ static int write_page(xmlTextWriterPtr w, const struct model *mo)
 	XW(write_failures(w, mo));
 	XW(write_plan_differences(w, mo));
 	XW(write_references(w, mo->references));
-	XW(report_html_element(w, "footer", NULL,
+	XW(htmltext_element(w, "footer", NULL,
 			      "Made by buildapp report from the journals of the bundles "
 			      "above; report.json holds the same numbers."));
 	XW(xmlwrite_end_full(w));

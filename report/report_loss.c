@@ -1,9 +1,12 @@
 /* The loss half of the report: what a durability cell's crashes lost,
  * the crash as its unit (lib/crashloss.h), with what the journal
  * recorded of each host crash; and each level's loss against its
- * reference's, per pair of cells and pooled, by the verdict rules of
- * docs/results.md ("Loss by crash").  Records are never pooled across
- * crashes: the records of one crash are not independent trials. */
+ * reference's, per pair of cells and over the pairs as the strata of one
+ * exact test, by the verdict rules of docs/results.md ("Loss by crash").
+ * Records are never pooled across crashes (the records of one crash are
+ * not independent trials), nor crashes across the settings of another
+ * axis (the settings may differ in their crashes, and the sums could
+ * answer what no setting does). */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +17,7 @@
 #include "cleanup.h"
 #include "crashloss.h"
 #include "report_builder.h"
+#include "stats.h"
 
 /* The crash the runs of cell C ended with ("host", "guest"), or "?". */
 static const char *crash_of(const struct rcell *c)
@@ -85,6 +89,47 @@ int report_loss_cell(const struct rcell *c, struct model_cell *out)
 	return (out->display = strdup(text)) ? 0 : -ENOMEM;
 }
 
+/* Up to this many crashes' counts are listed; more by their range. */
+#define RECORDS_LISTED 6
+
+int report_loss_records_cell(const struct summary_metric *m, const double *v, size_t n,
+			     struct model_cell *out)
+{
+	char text[256], counts[200];
+	bool lost = strcmp(m->unit, "records lost") == 0, alike = true;
+
+	if (!summary_unit_records(m->unit) || !m->crashes || !n)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		alike &= v[i] == v[0];
+	/* Each crash's count: "192 in each", "50, 5", "0 to 192, median
+	 * 192". */
+	if (alike) {
+		snprintf(counts, sizeof counts, "%.6g in each", v[0]);
+	} else if (n <= RECORDS_LISTED) {
+		size_t used = 0;
+		for (size_t i = 0; i < n && used < sizeof counts; i++)
+			used += (size_t)snprintf(counts + used, sizeof counts - used, "%s%.6g",
+						 i ? ", " : "", v[i]);
+	} else {
+		snprintf(counts, sizeof counts, "%.6g to %.6g, median %.6g", m->stats.min,
+			 m->stats.max, stats_median(v, n));
+	}
+	if (!lost && alike)
+		snprintf(text, sizeof text, "%s of %zu crash%s", counts, n, n == 1 ? "" : "es");
+	else if (!lost)
+		snprintf(text, sizeof text, "per crash %s", counts);
+	else if (m->crashes_above_zero == 0)
+		snprintf(text, sizeof text, "in 0 of %zu crash%s", m->crashes,
+			 m->crashes == 1 ? "" : "es");
+	else
+		snprintf(text, sizeof text, "in %zu of %zu crash%s; per crash %s",
+			 m->crashes_above_zero, m->crashes, m->crashes == 1 ? "" : "es", counts);
+	free(out->display);
+	out->too_few_runs = false;
+	return (out->display = strdup(text)) ? 0 : -ENOMEM;
+}
+
 /* --- comparisons --------------------------------------------------------- */
 
 static struct model_loss_side side_of(const struct crashloss *s)
@@ -113,10 +158,7 @@ static void verdict_text(const char *level, const char *ref, const struct crashl
 	char ns[48], p[24];
 
 	crashes_text(a->crashes, b->crashes, ns, sizeof ns);
-	if (v->p < 0.0001)
-		snprintf(p, sizeof p, "p<0.0001");
-	else
-		snprintf(p, sizeof p, "p=%.2g", v->p);
+	stats_p_text(v->p, 1 - CRASHLOSS_CONFIDENCE, p, sizeof p);
 	if (v->shown) {
 		/* k a / n a against k b / n b, cross-multiplied. */
 		bool more = a->lost_any * b->crashes > b->lost_any * a->crashes;
@@ -158,52 +200,67 @@ static void loss_text(const char *level, const char *ref, const char *crash, con
 		 where, *where ? ")" : "", ca, ra, cb, rb, verdict);
 }
 
-/* The crashes of LEVEL's cells and REF's cells pooled: each cell's
- * crashes once, whatever the pairs it is in. */
-struct pool {
-	double *level, *ref;
-	size_t n_level, n_ref;
+/* The pairs of cells of one level's comparison: each a stratum, its
+ * crashes that lost on either side and its settings ("backend=lvm"); and
+ * the cells in them (a cell in two pairs makes them dependent). */
+struct strata {
+	struct stats_table *t;
+	char **where;
 	const struct rcell **seen;
-	size_t n_seen;
+	size_t n, n_seen;
+	bool shared;
 };
 
-static void pool_release(struct pool *p)
+static void strata_release(struct strata *s)
 {
-	free(p->level);
-	free(p->ref);
-	free(p->seen);
+	for (size_t i = 0; i < s->n; i++)
+		free(s->where[i]);
+	free(s->where);
+	free(s->t);
+	free(s->seen);
 }
 
-/* Cell C's crash fractions into P's side, once; false when it was there
- * already (the pairs then share a cell and are not pooled). */
-static int pool_add(struct pool *p, const struct rcell *c, bool level, bool *shared)
+/* Cell C into S's cells; a cell already there makes S's pairs shared. */
+static int strata_cell(struct strata *s, const struct rcell *c)
 {
-	const struct summary_cell *sc = sc_of(c);
-	double **v = level ? &p->level : &p->ref;
-	size_t *n = level ? &p->n_level : &p->n_ref;
-
-	for (size_t i = 0; i < p->n_seen; i++)
-		if (p->seen[i] == c) {
-			*shared = true;
+	for (size_t i = 0; i < s->n_seen; i++)
+		if (s->seen[i] == c) {
+			s->shared = true;
 			return 0;
 		}
-	const struct rcell **seen = realloc(p->seen, (p->n_seen + 1) * sizeof *seen);
+	const struct rcell **seen = realloc(s->seen, (s->n_seen + 1) * sizeof *seen);
 	if (!seen)
 		return -ENOMEM;
-	p->seen = seen;
-	p->seen[p->n_seen++] = c;
-	double *grown = realloc(*v, (*n + sc->n_crashes) * sizeof *grown);
-	if (!grown)
-		return -ENOMEM;
-	*v = grown;
-	for (size_t i = 0; i < sc->n_crashes; i++)
-		(*v)[(*n)++] = sc->crashes[i].fraction;
+	s->seen = seen;
+	s->seen[s->n_seen++] = c;
 	return 0;
+}
+
+/* The pair C (at the level) and P (at the reference), whose settings
+ * read WHERE, as a stratum of S. */
+static int strata_add(struct strata *s, const struct rcell *c, const struct rcell *p,
+		      const char *where)
+{
+	const struct crashloss *a = &sc_of(c)->loss, *b = &sc_of(p)->loss;
+	struct stats_table *t = realloc(s->t, (s->n + 1) * sizeof *t);
+	if (!t)
+		return -ENOMEM;
+	s->t = t;
+	char **w = realloc(s->where, (s->n + 1) * sizeof *w);
+	if (!w)
+		return -ENOMEM;
+	s->where = w;
+	if (!(s->where[s->n] = strdup(where)))
+		return -ENOMEM;
+	s->t[s->n++] = (struct stats_table){.x1 = a->lost_any, .n1 = a->crashes,
+					    .x2 = b->lost_any, .n2 = b->crashes};
+	int r = strata_cell(s, c);
+	return r < 0 ? r : strata_cell(s, p);
 }
 
 /* Fills comparison O of LEVEL against REF (its held axes already in). */
 static int comparison_fill(const struct axis *ax, const char *level, const char *ref,
-			   const char *crash, size_t strata, const struct crashloss *a,
+			   const char *crash, const struct crashloss *a,
 			   const struct crashloss *b, const struct crashloss_verdict *v,
 			   const char *where, struct model_loss_comparison *o)
 {
@@ -212,14 +269,70 @@ static int comparison_fill(const struct axis *ax, const char *level, const char 
 	loss_text(level, ref, crash, where, a, b, v, tail, sizeof tail);
 	snprintf(text, sizeof text, "%s vs %s, %s", level, ref, tail);
 	*o = (struct model_loss_comparison){.held = o->held, .n_held = o->n_held,
-					    .at = o->at, .n_at = o->n_at,
-					    .pooled = strata > 1, .strata = (unsigned)strata,
+					    .at = o->at, .n_at = o->n_at, .strata = 1,
 					    .l = side_of(a), .r = side_of(b), .p = v->p,
 					    .shown = v->shown, .resolve = v->resolve};
 	if (!(o->axis = strdup(ax->name)) || !(o->level = strdup(level)) ||
 	    !(o->test = strdup(v->test)) ||
 	    !(o->reference = strdup(ref)) || !(o->crash = strdup(crash)) ||
 	    !(o->sentence = strdup(text)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The strata S of LEVEL against REF, their crashes never added across
+ * them (docs/results.md, "Loss by crash"): each setting's counts, then
+ * the exact stratified test's verdict, or none where the settings point
+ * different ways, into comparison O. */
+static int stratified_fill(const struct axis *ax, const char *level, const char *ref,
+			   const char *crash, const struct strata *s, const char *where,
+			   struct model_loss_comparison *o)
+{
+	char text[1024], p[24];
+	double excess;
+	bool more = false, less = false, lost = false;
+	int r, len;
+
+	if ((r = stats_stratified_exact(s->t, s->n, &o->p, &excess)) < 0)
+		return r;
+	len = snprintf(text, sizeof text, "%s vs %s, after a %s crash (%s): lost acknowledged "
+		       "writes in", level, ref, crash, where);
+	for (size_t i = 0; i < s->n && len > 0 && (size_t)len < sizeof text; i++) {
+		const struct stats_table *t = &s->t[i];
+		/* The stratum's own direction, x1 / n1 against x2 / n2. */
+		more |= t->x1 * t->n2 > t->x2 * t->n1;
+		less |= t->x1 * t->n2 < t->x2 * t->n1;
+		lost |= t->x1 || t->x2;
+		len += snprintf(text + len, sizeof text - (size_t)len, "%s %llu of %llu%s vs "
+				"%llu of %llu (%s)", i ? "," : "", t->x1, t->n1,
+				i ? "" : t->n1 == 1 ? " crash" : " crashes", t->x2, t->n2,
+				s->where[i]);
+	}
+	o->disagree = more && less;
+	o->shown = !o->disagree && o->p <= 1 - CRASHLOSS_CONFIDENCE;
+	stats_p_text(o->p, 1 - CRASHLOSS_CONFIDENCE, p, sizeof p);
+	if (len > 0 && (size_t)len < sizeof text) {
+		if (o->disagree)
+			snprintf(text + len, sizeof text - (size_t)len,
+				 "; the settings point different ways, so no answer is given "
+				 "over them (each setting's stands)");
+		else if (!lost)
+			snprintf(text + len, sizeof text - (size_t)len, "; no loss shown");
+		else if (o->shown)
+			snprintf(text + len, sizeof text - (size_t)len,
+				 "; %s loses them in more crashes (%s, %s)",
+				 excess > 0 ? level : ref, CRASHLOSS_STRATIFIED_TEST, p);
+		else
+			snprintf(text + len, sizeof text - (size_t)len,
+				 "; no difference shown (%s, %s)", CRASHLOSS_STRATIFIED_TEST, p);
+	}
+	if (o->disagree)
+		o->p = NAN;
+	o->pooled = true;
+	o->strata = (unsigned)s->n;
+	if (!(o->axis = strdup(ax->name)) || !(o->level = strdup(level)) ||
+	    !(o->test = strdup(CRASHLOSS_STRATIFIED_TEST)) || !(o->reference = strdup(ref)) ||
+	    !(o->crash = strdup(crash)) || !(o->sentence = strdup(text)))
 		return -ENOMEM;
 	return 0;
 }
@@ -253,15 +366,14 @@ static int answer_question(struct builder *bd, int to, const struct model_loss_c
 }
 
 /* Level L of axis A against REF_LEVEL: each pair of durability cells,
- * then their crashes pooled; the answers to TO. */
+ * then the pairs as strata of one exact test; the answers to TO. */
 static int compare_level(struct builder *bd, const struct mcells *m, size_t a, size_t l,
 			 size_t ref_level, struct model_metric *out, int to)
 {
 	const struct axis *ax = &bd->axes[a];
 	const char *level = ax->levels[l], *ref = ax->levels[ref_level];
 	size_t first = out->n_loss_comparisons, k = 0;
-	struct pool pool = {0};
-	bool shared = false;
+	_cleanup_(strata_release) struct strata st = {0};
 	const char *crash = NULL;
 	char where[256];
 	int r = 0;
@@ -287,36 +399,32 @@ static int compare_level(struct builder *bd, const struct mcells *m, size_t a, s
 			}
 			const char *kind = crash_of(c);
 			crash = !crash || strcmp(crash, kind) == 0 ? kind : "guest or host";
-			r = comparison_fill(ax, level, ref, crash_of(c), 1, &sc_of(c)->loss,
+			r = comparison_fill(ax, level, ref, crash_of(c), &sc_of(c)->loss,
 					    &sc_of(p)->loss, &v, where, o);
 			if (r == 0)
-				r = pool_add(&pool, c, true, &shared);
-			if (r == 0)
-				r = pool_add(&pool, p, false, &shared);
+				r = strata_add(&st, c, p, where);
 			k++;
 		}
 	}
 	size_t head = k == 1 ? first : SIZE_MAX;
+	bool disagree = false;
 	char tail[900];
-	struct crashloss pa, pr;
-	struct crashloss_verdict v;
-	if (r == 0 && k > 1 && !shared && crashloss_compute(pool.level, pool.n_level, &pa) == 0 &&
-	    crashloss_compute(pool.ref, pool.n_ref, &pr) == 0 &&
-	    crashloss_compare(&pa, &pr, &v) == 0) {
+	if (r == 0 && k > 1 && !st.shared) {
 		struct model_loss_comparison *o =
 			MODEL_PUSH(out->loss_comparisons, out->n_loss_comparisons);
-		report_cmp_pooled_where(bd, a, k, where, sizeof where);
-		r = o ? comparison_fill(ax, level, ref, crash, k, &pa, &pr, &v, where, o) : -ENOMEM;
+		report_cmp_pooled_where(bd, a, k, "stratified", where, sizeof where);
+		r = o ? stratified_fill(ax, level, ref, crash, &st, where, o) : -ENOMEM;
 		head = out->n_loss_comparisons - 1;
+		disagree = r == 0 && o->disagree;
 	}
-	pool_release(&pool);
 	if (r < 0 || to == TO_METRIC_ONLY || k == 0)
 		return r;
 	/* A question's pairs are each an answer too (on LVM, on qcow2);
-	 * pairs that share a cell are each a headline, as many as can be
-	 * read. */
-	for (size_t i = first; r == 0 && k > 1 && i < first + k &&
-			       (to >= 0 || (head == SIZE_MAX && i < first + MAX_DEPENDENT_HEADLINES));
+	 * pairs that share a cell, or whose settings point different ways,
+	 * are each a headline, as many as can be read. */
+	bool each = to >= 0 || head == SIZE_MAX || disagree;
+	for (size_t i = first; r == 0 && k > 1 && each && i < first + k &&
+			       (to >= 0 || i < first + MAX_DEPENDENT_HEADLINES);
 	     i++)
 		r = push_answer(bd, to, out->loss_comparisons[i].sentence);
 	if (r < 0 || head == SIZE_MAX)

@@ -12,7 +12,10 @@
 
 #include "cleanup.h"
 #include "crashloss.h"
+#include "htmltext.h"
 #include "report_chart.h"
+#include "report_loss_html.h"
+#include "stats.h"
 
 bool report_loss_html_wanted(const struct model_metric *m)
 {
@@ -82,17 +85,17 @@ static int crash_row(xmlTextWriterPtr w, const struct model_crash *x)
 
 	XW(xmlwrite_start(w, "tr"));
 	snprintf(buf, sizeof buf, "%u", x->index);
-	XW(report_html_element(w, "td", "num", buf));
+	XW(htmltext_element(w, "td", "num", buf));
 	snprintf(buf, sizeof buf, "%.0f of %.0f", x->lost, x->acknowledged);
-	XW(report_html_element(w, "td", "num", buf));
+	XW(htmltext_element(w, "td", "num", buf));
 	crashloss_percent(x->fraction, pc, sizeof pc);
 	snprintf(buf, sizeof buf, "%s%%", pc);
-	XW(report_html_element(w, "td", "num", buf));
+	XW(htmltext_element(w, "td", "num", buf));
 	if (!x->has_host_crash) {
 		XW(xmlwrite_start(w, "td"));
 		XW(xmlwrite_attr(w, "colspan", "6"));
 		XW(xmlwrite_attr(w, "class", "unknown"));
-		XW(report_html_text(w, "not recorded"));
+		XW(htmltext_text(w, "not recorded"));
 		XW(xmlwrite_end_full(w));
 		return xmlwrite_end_full(w) < 0 ? -EIO : 0;
 	}
@@ -100,17 +103,17 @@ static int crash_row(xmlTextWriterPtr w, const struct model_crash *x)
 		 x->fallback ? " (kexec not used: " : "", x->fallback ? x->fallback : "");
 	if (x->fallback)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ")");
-	XW(report_html_element(w, "td", NULL, buf));
+	XW(htmltext_element(w, "td", NULL, buf));
 	amount(x->dirty_kib, true, buf, sizeof buf);
-	XW(report_html_element(w, "td", "num", buf));
+	XW(htmltext_element(w, "td", "num", buf));
 	amount(x->writeback_kib, true, buf, sizeof buf);
-	XW(report_html_element(w, "td", "num", buf));
-	XW(report_html_element(w, "td", NULL,
+	XW(htmltext_element(w, "td", "num", buf));
+	XW(htmltext_element(w, "td", NULL,
 			      x->disk_write_cache ? x->disk_write_cache : "unknown"));
 	amount(x->to_kernel_seconds, false, buf, sizeof buf);
-	XW(report_html_element(w, "td", "num", buf));
+	XW(htmltext_element(w, "td", "num", buf));
 	amount(x->to_sweep_seconds, false, buf, sizeof buf);
-	XW(report_html_element(w, "td", "num", buf));
+	XW(htmltext_element(w, "td", "num", buf));
 	return xmlwrite_end_full(w) < 0 ? -EIO : 0;
 }
 
@@ -123,10 +126,10 @@ static int crashes_table(xmlTextWriterPtr w, const struct model_metric *m)
 					    "to the next kernel", "to the resumed sweep", NULL};
 	char buf[1200], name[256];
 
-	XW(report_html_element(w, "p", "muted",
+	XW(htmltext_element(w, "p", "muted",
 			      "Each crash: what it lost of what was acknowledged, and what its "
 			      "host's crash left on record."));
-	XW(report_html_table_start(w, "crashes", heads));
+	XW(htmltext_table_start(w, "crashes", heads));
 	for (size_t i = 0; i < m->n_cells; i++) {
 		const struct model_cell *c = &m->cells[i];
 		if (!c->loss)
@@ -138,13 +141,13 @@ static int crashes_table(xmlTextWriterPtr w, const struct model_metric *m)
 		snprintf(buf, sizeof buf, "%s on %s, after a %s crash: %s", name,
 			 c->host ? c->host : "?", c->loss->crash ? c->loss->crash : "?",
 			 c->display ? c->display : "");
-		XW(report_html_text(w, buf));
+		XW(htmltext_text(w, buf));
 		XW(xmlwrite_end_full(w));
 		XW(xmlwrite_end_full(w));
 		for (size_t k = 0; k < c->loss->n_runs; k++)
 			XW(crash_row(w, &c->loss->runs[k]));
 	}
-	return report_html_table_end(w);
+	return htmltext_table_end(w);
 }
 
 /* "5 of 5 [48%, 100%]" of a comparison's side. */
@@ -163,23 +166,33 @@ static int comparisons_table(xmlTextWriterPtr w, const struct model_metric *m)
 
 	if (!m->n_loss_comparisons)
 		return 0;
-	XW(report_html_table_start(w, "comparisons loss", heads));
+	XW(htmltext_table_start(w, "comparisons loss", heads));
 	for (size_t i = 0; i < m->n_loss_comparisons; i++) {
 		const struct model_loss_comparison *c = &m->loss_comparisons[i];
 		XW(xmlwrite_start(w, "tr"));
 		XW(xmlwrite_attr(w, "class", c->shown ? "shown" : "not-shown"));
-		XW(report_html_element(w, "td", NULL, c->sentence ? c->sentence : ""));
-		side_text(&c->l, buf, sizeof buf);
-		XW(report_html_element(w, "td", "num", buf));
-		side_text(&c->r, buf, sizeof buf);
-		XW(report_html_element(w, "td", "num", buf));
-		snprintf(buf, sizeof buf, "%.2g", c->p);
-		XW(report_html_element(w, "td", "num", buf));
-		XW(report_html_element(w, "td", c->shown ? "yes" : NULL,
-				      c->shown ? "shown" : "none shown"));
+		XW(htmltext_element(w, "td", NULL, c->sentence ? c->sentence : ""));
+		if (c->pooled) {
+			/* Each setting's crashes, in the sentence: never added. */
+			XW(htmltext_element(w, "td", "num", "by setting"));
+			XW(htmltext_element(w, "td", "num", "by setting"));
+		} else {
+			side_text(&c->l, buf, sizeof buf);
+			XW(htmltext_element(w, "td", "num", buf));
+			side_text(&c->r, buf, sizeof buf);
+			XW(htmltext_element(w, "td", "num", buf));
+		}
+		if (isnan(c->p))
+			snprintf(buf, sizeof buf, "none");
+		else
+			stats_p_text(c->p, 1 - CRASHLOSS_CONFIDENCE, buf, sizeof buf);
+		XW(htmltext_element(w, "td", "num", buf));
+		XW(htmltext_element(w, "td", c->shown ? "yes" : NULL,
+				    c->shown ? "shown" : c->disagree ? "settings disagree"
+								     : "none shown"));
 		XW(xmlwrite_end_full(w));
 	}
-	return report_html_table_end(w);
+	return htmltext_table_end(w);
 }
 
 int report_loss_html_write(xmlTextWriterPtr w, const char *workload,
@@ -198,13 +211,13 @@ int report_loss_html_write(xmlTextWriterPtr w, const char *workload,
 		return -EIO;
 	}
 	snprintf(buf, sizeof buf, "%s: loss by crash ", workload);
-	r = report_html_text(w, buf) < 0 ||
-			    report_html_element(w, "span", "better",
+	r = htmltext_text(w, buf) < 0 ||
+			    htmltext_element(w, "span", "better",
 						"bar: the share of crashes that lost any "
 						"acknowledged write, with its exact 95% interval; "
 						"dot: each crash's share of its acknowledged "
 						"records lost") < 0 ||
-			    xmlwrite_end_full(w) < 0 || report_chart_write(w, &view, chart) < 0 ||
+			    xmlwrite_end_full(w) < 0 || report_chart_write(w, &view, chart, REPORT_CHART_CRASHES) < 0 ||
 			    xmlwrite_end_full(w) < 0
 		    ? -EIO
 		    : 0;

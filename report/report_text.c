@@ -20,6 +20,7 @@
 #include "reference.h"
 #include "report.h"
 #include "report_html.h"
+#include "summary.h"
 
 
 static size_t length(json_object *a)
@@ -143,8 +144,10 @@ static void text_metric(const struct model_workload *w, const struct model_metri
 		wl = widest(wl, str(m->cells[i].label));
 		wh = widest(wh, str(m->cells[i].host));
 	}
+	/* A count of records is said by crash, with no interval over them. */
+	const char *head = loss ? "loss" : summary_unit_records(m->unit) ? "by crash" : "mean ± 95% CI";
 	fprintf(f, "%-*s  %-*s  %-*s  %3s  %-26s %s\n", wg, "group", wl, "level", wh, "host",
-		"n", loss ? "loss" : "mean ± 95% CI", "notes");
+		"n", head, "notes");
 	for (size_t i = 0; i < m->n_cells; i++) {
 		const struct model_cell *c = &m->cells[i];
 		char notes[160] = "";

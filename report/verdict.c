@@ -58,7 +58,14 @@ static void not_resolved(const struct verdict_ratio *r, struct verdict *v)
 	char n[32];
 	compare_n_text(r->n_level, r->n_reference, n, sizeof n);
 	v->outcome = VERDICT_NOT_RESOLVED;
-	if (v->n_needed == 0)
+	if (r->disagree)
+		snprintf(v->text, sizeof v->text,
+			 "not resolved at %s: the settings point different ways", n);
+	else if (r->no_spread)
+		snprintf(v->text, sizeof v->text,
+			 "not resolved at %s: no run varied at the metric's resolution, so there "
+			 "is no interval (a finer resolution would answer)", n);
+	else if (v->n_needed == 0)
 		snprintf(v->text, sizeof v->text, "not resolved at %s: too few runs for an interval", n);
 	else if (v->n_needed > VERDICT_N_MAX)
 		snprintf(v->text, sizeof v->text,
@@ -171,6 +178,18 @@ int verdict_judge(const struct verdict_claim *claim, const struct verdict_ratio 
 
 	struct verdict v = {.tost_low = NAN, .tost_high = NAN};
 	double d = log(r->ratio);
+	/* An interval of no width is runs that did not vary, not a ratio
+	 * known exactly. */
+	if (r->disagree || r->no_spread || (isfinite(r->low) && r->low == r->high)) {
+		struct verdict_ratio still = *r;
+		still.no_spread = !r->disagree;
+		if (bounded && !(claim->bound > 0))
+			judge_bounded(claim, &still, d, NAN, confidence, &v);
+		else
+			not_resolved(&still, &v);
+		*ret = v;
+		return 0;
+	}
 	bool interval = isfinite(r->low) && isfinite(r->high) && r->low > 0;
 	double lo = interval ? log(r->low) : NAN, hi = interval ? log(r->high) : NAN;
 	/* No interval (a side with one run): nothing to judge or scale. */

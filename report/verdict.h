@@ -36,10 +36,19 @@ struct verdict_claim {
 /* A comparison as the report gives it (model.h's struct model_comparison):
  * the ratio of the level's geometric mean to the reference's, its
  * two-sided CONFIDENCE interval (NAN: a side had fewer than 2 runs), the
- * Welch-Satterthwaite degrees of freedom and the runs on each side. */
+ * Welch-Satterthwaite degrees of freedom and the runs on each side.
+ * A comparison whose runs did not vary, or over settings that go
+ * different ways, is not resolved, whatever its ratio. */
 struct verdict_ratio {
 	double ratio, low, high, df;
 	unsigned n_level, n_reference;
+	/* No run varied at the resolution the values were recorded to
+	 * (compare.h's no_spread): there is no interval.  An interval of no
+	 * width (LOW == HIGH) reads the same. */
+	bool no_spread;
+	/* Over several settings that were shown to go different ways (the
+	 * model's settings_disagree): no answer over them. */
+	bool disagree;
 };
 
 enum verdict_outcome {

@@ -9,6 +9,8 @@
 void crashfacts_init(struct crashfacts *f)
 {
 	*f = (struct crashfacts){.dirty_kib = -1, .writeback_kib = -1,
+				 .qemu_stopped_seconds = NAN, .writeback_stopped_seconds = NAN,
+				 .results_synced_seconds = NAN, .facts_read_seconds = NAN,
 				 .to_kernel_seconds = NAN, .to_sweep_seconds = NAN};
 }
 
@@ -34,6 +36,13 @@ json_object *crashfacts_to_json(const struct crashfacts *f)
 	json_object_object_add(o, "dirty_kib", kib_or_null(f->dirty_kib));
 	json_object_object_add(o, "writeback_kib", kib_or_null(f->writeback_kib));
 	json_object_object_add(o, "disk_write_cache", text_or_null(f->disk_write_cache));
+	json_object_object_add(o, "qemu_stopped_seconds",
+			       jsonget_new_number(f->qemu_stopped_seconds));
+	json_object_object_add(o, "writeback_stopped_seconds",
+			       jsonget_new_number(f->writeback_stopped_seconds));
+	json_object_object_add(o, "results_synced_seconds",
+			       jsonget_new_number(f->results_synced_seconds));
+	json_object_object_add(o, "facts_read_seconds", jsonget_new_number(f->facts_read_seconds));
 	json_object_object_add(o, "to_kernel_seconds", jsonget_new_number(f->to_kernel_seconds));
 	json_object_object_add(o, "to_sweep_seconds", jsonget_new_number(f->to_sweep_seconds));
 	return o;
@@ -81,7 +90,7 @@ static bool word_from(json_object *o, const char *key, const char *const *allowe
 
 bool crashfacts_from_json(json_object *line, struct crashfacts *ret)
 {
-	static const char *const mechanisms[] = {"kexec", "firmware", NULL},
+	static const char *const mechanisms[] = {"kexec", "firmware", "restart", NULL},
 				 *const on_off[] = {"on", "off", NULL};
 	json_object *o = NULL, *v = NULL;
 
@@ -95,6 +104,10 @@ bool crashfacts_from_json(json_object *line, struct crashfacts *ret)
 		       sizeof ret->disk_write_cache) ||
 	    !kib_from(o, "dirty_kib", &ret->dirty_kib) ||
 	    !kib_from(o, "writeback_kib", &ret->writeback_kib) ||
+	    !seconds_from(o, "qemu_stopped_seconds", &ret->qemu_stopped_seconds) ||
+	    !seconds_from(o, "writeback_stopped_seconds", &ret->writeback_stopped_seconds) ||
+	    !seconds_from(o, "results_synced_seconds", &ret->results_synced_seconds) ||
+	    !seconds_from(o, "facts_read_seconds", &ret->facts_read_seconds) ||
 	    !seconds_from(o, "to_kernel_seconds", &ret->to_kernel_seconds) ||
 	    !seconds_from(o, "to_sweep_seconds", &ret->to_sweep_seconds))
 		return false;

@@ -1,10 +1,12 @@
 /* What a host crash leaves on record: the journal line of a durability
  * run that ended in its host's crash carries a "host_crash" object
- * (docs/results.md): the mechanism that crashed the host, why kexec was
- * not used when it was asked, the host's dirty and writeback memory at
- * the trigger (/proc/meminfo), the disk under test's volatile write
- * cache then, and the way back (trigger to the next kernel, trigger to
- * the resumed sweep).  Older lines have none. */
+ * (docs/results.md): the mechanism that crashed the host, why the way
+ * asked for was not used, when each step before the trigger ended
+ * (crashsteps.h: the guest's QEMU stopped, the host's writeback stopped,
+ * RESULTS synced, these facts read), the host's dirty and writeback
+ * memory at the trigger (/proc/meminfo), the disk under test's volatile
+ * write cache then, and the way back (trigger to the next kernel,
+ * trigger to the resumed sweep).  Older lines have none. */
 #ifndef BUILDAPP_CRASHFACTS_H
 #define BUILDAPP_CRASHFACTS_H
 
@@ -17,8 +19,17 @@
 
 struct crashfacts {
 	bool present;           /* the line has a host_crash object */
-	char mechanism[16];     /* "kexec" or "firmware" */
-	char fallback[CRASHFACTS_TEXT_MAX]; /* why not kexec, when asked; "": null */
+	/* "kexec" (reboot(2) LINUX_REBOOT_CMD_KEXEC), "firmware" (sysrq b,
+	 * emergency_restart) or "restart" (reboot(2) LINUX_REBOOT_CMD_RESTART:
+	 * kernel_restart, the orderly shutdown and then the firmware) */
+	char mechanism[16];
+	char fallback[CRASHFACTS_TEXT_MAX]; /* why not the way asked; "": null */
+	/* The steps before the trigger, each the seconds from the crash
+	 * point to its end; NAN: null (a line from before the steps). */
+	double qemu_stopped_seconds;
+	double writeback_stopped_seconds;
+	double results_synced_seconds;
+	double facts_read_seconds;
 	int64_t dirty_kib;      /* Dirty at the trigger; -1: null */
 	int64_t writeback_kib;  /* Writeback at the trigger; -1: null */
 	char disk_write_cache[4]; /* "on", "off"; "": null */

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "profile.h"
 
@@ -50,11 +51,12 @@ struct vm_spec {
 	const char *ack_log;
 	uint64_t crash_after;
 	/* Set: the crash at crash_after is the host's, not QEMU's SIGKILL:
-	 * called with the acknowledgements made durable and the seconds
-	 * from the first to the last, it does not return when the host goes
-	 * down; it returns a negative errno (reported) when it cannot, and
-	 * the run fails with QEMU killed. */
-	int (*crash_host)(void *data, uint64_t acks, double ack_seconds);
+	 * called with the acknowledgements made durable, the seconds from
+	 * the first to the last and QEMU's pid (which it stops first), it
+	 * does not return when the host goes down; it returns a negative
+	 * errno (reported) when it cannot, and the run fails with QEMU
+	 * killed. */
+	int (*crash_host)(void *data, uint64_t acks, double ack_seconds, pid_t qemu);
 	void *crash_data;
 };
 

@@ -57,6 +57,12 @@ static void fio_words(FILE *f, const struct profile *p, const struct plan_cell *
 		fprintf(f, " " P "fio_ioengine=%s", fio_ioengine_name(k.ioengine));
 	if (w->fio_job[0] || fio_rw_mixed(k.rw))
 		fprintf(f, " " P "fio_rwmixread=%" PRIu64, k.rwmixread);
+	if (w->fio_ramp)
+		fprintf(f, " " P "fio_ramp=%u", w->fio_ramp);
+	if (w->fio_steadystate[0])
+		fprintf(f, " " P "fio_steadystate=%s " P "fio_ss_duration=%u " P
+			"fio_ss_ramp=%u",
+			w->fio_steadystate, w->fio_ss_duration, w->fio_ss_ramp);
 	if (w->fio_job[0])
 		fprintf(f, " " P "fio_job=" GUESTPROTO_JOB_FILE);
 }

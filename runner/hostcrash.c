@@ -17,6 +17,7 @@
 #include "atomicfile.h"
 #include "cleanup.h"
 #include "command.h"
+#include "crashsteps.h"
 #include "files.h"
 #include "guestproto.h"
 #include "log.h"
@@ -42,34 +43,30 @@ static int write_file(const void *ctx, FILE *f)
 	fprintf(f, "mechanism=%s\nfallback=%s\ndirty_kib=%" PRId64 "\nwriteback_kib=%" PRId64
 		   "\nwrite_cache=%s\n",
 		k->mechanism, k->fallback, k->dirty_kib, k->writeback_kib, k->disk_write_cache);
+	fprintf(f, "qemu_stopped_seconds=%.6f\nwriteback_stopped_seconds=%.6f\n"
+		   "results_synced_seconds=%.6f\nfacts_read_seconds=%.6f\n",
+		k->qemu_stopped_seconds, k->writeback_stopped_seconds,
+		k->results_synced_seconds, k->facts_read_seconds);
 	return ferror(f) ? -EIO : 0;
 }
 
 int hostcrash_write(const char *results_dir, const struct hostcrash *c)
 {
 	char path[PATH_MAX], dir[PATH_MAX];
-	int r;
 
 	hostcrash_path(results_dir, c->position, path, sizeof(path));
 	snprintf(dir, sizeof(dir), "%s/console", results_dir);
-	r = atomicfile_write(dir, strrchr(path, '/') + 1, write_file, c);
-	if (r < 0)
-		return r;
-	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd) < 0) {
-		r = log_error_errno(-errno, "cannot sync '%s'", dir);
-		unlink(path);
-		return r;
-	}
-	return 0;
+	return atomicfile_write(dir, strrchr(path, '/') + 1, write_file, c);
 }
 
-/* What a crash does this boot (hostcrash_prepare). */
+/* What a crash does this boot (hostcrash_prepare; until it is called,
+ * the firmware, and that is said). */
 static struct {
 	enum crash_reboot way;
 	char fallback[CRASHFACTS_TEXT_MAX];
 	char disk[64];
-} ready = {.way = CRASH_REBOOT_FIRMWARE};
+} ready = {.way = CRASH_REBOOT_FIRMWARE,
+	   .fallback = "nothing was readied for a crash in this boot"};
 
 /* The last line the failed command left in ERR_PATH, else its status. */
 static void command_failure(const char *err_path, int r, char *why, size_t len)
@@ -112,8 +109,9 @@ static int load_kexec(const char *kernel, const char *initrd, char *why, size_t 
 	if (r != 0)
 		command_failure(err, r, why, len);
 	unlink(err);
-	if (r == 0 && (sysfs_read("/sys/kernel/kexec_loaded", loaded, sizeof(loaded)) < 0 ||
-		       strcmp(loaded, "1") != 0)) {
+	if (r == 0 &&
+	    (sysfs_read(crashsteps_host()->kexec_loaded, loaded, sizeof(loaded)) < 0 ||
+	     strcmp(loaded, "1") != 0)) {
 		snprintf(why, len, "kexec -s -l ended well, but /sys/kernel/kexec_loaded is not 1");
 		r = -1;
 	}
@@ -142,76 +140,97 @@ void hostcrash_prepare(enum crash_reboot want, const char *kernel, const char *i
 		    "firmware instead, its POST each time", ready.fallback);
 }
 
-/* VALUE kB of /proc/meminfo's NAME line, or -1. */
-static int64_t meminfo_kib(const char *text, const char *name)
-{
-	size_t n = strlen(name);
+struct trigger {
+	const char *results_dir;
+	struct hostcrash *crash;
+};
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (strncmp(l, name, n) == 0 && l[n] == ':')
-			return strtoll(l + n + 1, NULL, 10);
-	return -1;
+/* Adds "WHAT: CAUSE" to the reasons in WHY. */
+static void add_reason(char *why, size_t len, const char *what, const char *cause)
+{
+	size_t n = strlen(why);
+
+	snprintf(why + n, len - n, "%s%s: %s", n ? "; " : "", what, cause);
 }
 
-static void read_facts(struct crashfacts *k)
+/* Records MECHANISM, with WHY the ways before it were not taken, in the
+ * crash file, then says HOW the host goes down, the line out on the
+ * serial console before it goes.  Returns 0 or a negative errno
+ * (reported). */
+static int announce(const struct trigger *t, const char *mechanism, const char *why,
+		    const char *how)
 {
-	char text[8192], wc[32], path[128];
-	_cleanup_close_ int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
-
-	crashfacts_init(k);
-	k->present = true;
-	snprintf(k->mechanism, sizeof(k->mechanism), "%s", crash_reboot_name(ready.way));
-	snprintf(k->fallback, sizeof(k->fallback), "%s", ready.fallback);
-	text[n > 0 ? n : 0] = '\0';
-	k->dirty_kib = meminfo_kib(text, "Dirty");
-	k->writeback_kib = meminfo_kib(text, "Writeback");
-	snprintf(path, sizeof(path), "/sys/block/%s/queue/write_cache", ready.disk);
-	if (ready.disk[0] && sysfs_read(path, wc, sizeof(wc)) == 0)
-		snprintf(k->disk_write_cache, sizeof(k->disk_write_cache), "%s",
-			 strcmp(wc, "write back") == 0	     ? "on"
-			 : strcmp(wc, "write through") == 0 ? "off"
-							     : "");
-}
-
-int hostcrash_reboot(const char *results_dir, struct hostcrash *c)
-{
-	char path[PATH_MAX];
+	struct crashfacts *f = &t->crash->facts;
 	int r;
 
-	read_facts(&c->facts);
-	r = hostcrash_write(results_dir, c);
+	snprintf(f->mechanism, sizeof(f->mechanism), "%s", mechanism);
+	snprintf(f->fallback, sizeof(f->fallback), "%s", why);
+	r = hostcrash_write(t->results_dir, t->crash);
 	if (r < 0)
 		return r;
-	hostcrash_path(results_dir, c->position, path, sizeof(path));
-	if (ready.way == CRASH_REBOOT_KEXEC) {
-		log_info("  crash = host: kexec into this kit's kernel after %" PRIu64
-			 " acknowledgements, without a sync", c->acks);
-		/* The line out on the serial console before the host goes. */
-		tcdrain(STDERR_FILENO);
-		reboot(RB_KEXEC);
-		snprintf(ready.fallback, sizeof(ready.fallback), "the kexec itself failed: %s",
-			 strerror(errno));
-		ready.way = CRASH_REBOOT_FIRMWARE;
-		log_warning("host crash: %s: resetting through the firmware", ready.fallback);
-		read_facts(&c->facts);
-		r = hostcrash_write(results_dir, c);
-		if (r < 0) {
-			unlink(path);
-			return r;
-		}
-	}
-	log_info("  crash = host: resetting through the firmware after %" PRIu64
-		 " acknowledgements, without a sync", c->acks);
+	log_info("  crash = host: %s after %" PRIu64 " acknowledgements, without a sync", how,
+		 t->crash->acks);
 	tcdrain(STDERR_FILENO);
-	_cleanup_close_ int trigger = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
-	if (trigger >= 0)
-		(void)!write(trigger, "b", 1);
-	reboot(RB_AUTOBOOT);
-	r = -errno;
-	/* Still up: the run is failed now, not finished after a boot. */
+	return 0;
+}
+
+/* The trigger of hostcrash_reboot (crashsteps_trigger): the way readied
+ * (kexec), else the firmware's (sysrq b), else reboot(2)'s restart, each
+ * announced before it acts.  Returns only when the host is still up, the
+ * crash file removed. */
+static int take_down(void *data, struct crashfacts *facts)
+{
+	const struct trigger *t = data;
+	const struct crashsteps_host *h = crashsteps_host();
+	char why[CRASHFACTS_TEXT_MAX], path[PATH_MAX];
+	_cleanup_close_ int sysrq = -1;
+	int r;
+
+	facts->present = true;
+	snprintf(why, sizeof(why), "%s", ready.fallback);
+	hostcrash_path(t->results_dir, t->crash->position, path, sizeof(path));
+	if (ready.way == CRASH_REBOOT_KEXEC) {
+		r = announce(t, "kexec", why, "kexec into this kit's kernel");
+		if (r < 0)
+			goto still_up;
+		h->reboot(RB_KEXEC);
+		add_reason(why, sizeof(why), "the kexec itself failed", strerror(errno));
+		log_warning("host crash: %s", why);
+	}
+	/* sysrq b: emergency_restart(), no shutdown of anything.  A write to
+	 * /proc/sysrq-trigger does not depend on kernel.sysrq. */
+	sysrq = open(h->sysrq, O_WRONLY | O_CLOEXEC);
+	if (sysrq < 0) {
+		add_reason(why, sizeof(why), h->sysrq, strerror(errno));
+	} else {
+		r = announce(t, "firmware", why, "resetting through the firmware (sysrq b)");
+		if (r < 0)
+			goto still_up;
+		add_reason(why, sizeof(why), "sysrq b",
+			   write(sysrq, "b", 1) < 0 ? strerror(errno)
+						    : "the host was still up after it");
+	}
+	/* reboot(2)'s restart: kernel_restart(), the orderly shutdown of the
+	 * kexec way (reboot notifiers, device_shutdown), then the firmware. */
+	log_warning("host crash: %s", why);
+	r = announce(t, "restart", why,
+		     "restarting through reboot(2) (the devices shut down, then the firmware)");
+	if (r < 0)
+		goto still_up;
+	h->reboot(RB_AUTOBOOT);
+	r = log_error_errno(-errno, "cannot reboot this host");
+still_up:
+	/* The run is failed now, not finished after a boot. */
 	unlink(path);
-	return log_error_errno(r, "cannot reboot this host");
+	return r;
+}
+
+int hostcrash_reboot(const char *results_dir, struct hostcrash *c, pid_t qemu)
+{
+	struct trigger t = {.results_dir = results_dir, .crash = c};
+
+	crashfacts_init(&c->facts);
+	return crashsteps_crash(qemu, results_dir, ready.disk, &c->facts, take_down, &t);
 }
 
 double hostcrash_seconds_to_kernel(const struct hostcrash *c)
@@ -228,6 +247,14 @@ double hostcrash_seconds_to_kernel(const struct hostcrash *c)
 	if (d < -2)
 		return NAN;
 	return d < 0 ? 0 : d;
+}
+
+bool hostcrash_planned(const struct plan *plan)
+{
+	for (size_t i = 0; plan->profile.workload.crash == CRASH_HOST && i < plan->n_cells; i++)
+		if (plan->cells[i].workload == WORKLOAD_DURABILITY)
+			return true;
+	return false;
 }
 
 size_t hostcrash_plan_cost(const struct plan *plan, char *buf, size_t len)
@@ -274,6 +301,16 @@ static const char *value_of(const char *line, const char *key)
 {
 	size_t n = strlen(key);
 	return strncmp(line, key, n) == 0 && line[n] == '=' ? line + n + 1 : NULL;
+}
+
+/* A step's time in the crash file: a number of seconds, else (nan, or a
+ * word) not known. */
+static double seconds_or_nan(const char *v)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	return end != v && !*end && d >= 0 ? d : NAN;
 }
 
 static int parse_line(char *line, struct hostcrash *c, unsigned *seen)
@@ -329,6 +366,14 @@ static int parse_line(char *line, struct hostcrash *c, unsigned *seen)
 		c->facts.dirty_kib = strtoll(v, NULL, 10);
 	} else if ((v = value_of(line, "writeback_kib"))) {
 		c->facts.writeback_kib = strtoll(v, NULL, 10);
+	} else if ((v = value_of(line, "qemu_stopped_seconds"))) {
+		c->facts.qemu_stopped_seconds = seconds_or_nan(v);
+	} else if ((v = value_of(line, "writeback_stopped_seconds"))) {
+		c->facts.writeback_stopped_seconds = seconds_or_nan(v);
+	} else if ((v = value_of(line, "results_synced_seconds"))) {
+		c->facts.results_synced_seconds = seconds_or_nan(v);
+	} else if ((v = value_of(line, "facts_read_seconds"))) {
+		c->facts.facts_read_seconds = seconds_or_nan(v);
 	} else if ((v = value_of(line, "write_cache"))) {
 		if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0)
 			snprintf(c->facts.disk_write_cache, sizeof(c->facts.disk_write_cache),

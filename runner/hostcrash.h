@@ -1,15 +1,16 @@
 /* A durability run that ends with its host's crash ([workload] crash =
  * host): what the boot after it needs to finish the run, made durable on
  * RESULTS before the host goes down, as console/run-NNNN.crash beside
- * the run's acknowledgements (console/run-NNNN.acks).  The console log
- * itself is not synced, so the guest's RECORDS line (where its records
- * lie) is kept here too.  Format: docs/guest-protocol.md. */
+ * the run's acknowledgements (console/run-NNNN.acks), with the guest's
+ * RECORDS line (where its records lie), so that the file alone finishes
+ * the run.  Format: docs/guest-protocol.md. */
 #ifndef BUILDAPP_HOSTCRASH_H
 #define BUILDAPP_HOSTCRASH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "crashfacts.h"
 #include "plan.h"
@@ -44,6 +45,9 @@ struct hostcrash {
 void hostcrash_prepare(enum crash_reboot want, const char *kernel, const char *initrd,
 		       const char *none_why, const char *disk);
 
+/* Whether PLAN holds host crashes (a durability cell with crash = host). */
+bool hostcrash_planned(const struct plan *plan);
+
 /* The plan's host crashes (durability runs with crash = host), and in
  * BUF a sentence of what they cost by the profile's crash_reboot, with
  * the firmware's one-time boot override warned of.  Returns the count
@@ -53,18 +57,20 @@ size_t hostcrash_plan_cost(const struct plan *plan, char *buf, size_t len);
 /* RESULTS_DIR/console/run-NNNN.crash, NNNN the run's position. */
 void hostcrash_path(const char *results_dir, unsigned position, char *buf, size_t len);
 
-/* Writes C's file and syncs it and its directory (console/, which holds
- * the acknowledgements too).  Returns 0 or a negative errno (reported). */
+/* Writes C's file, synced with its directory (console/, which holds the
+ * acknowledgements too).  Returns 0 or a negative errno (reported). */
 int hostcrash_write(const char *results_dir, const struct hostcrash *c);
 
-/* Records C's facts (mechanism, the page cache's dirty and writeback
- * pages, the write cache), hostcrash_write, then takes this host down at
- * once without syncing anything else, by the way hostcrash_prepare
- * readied: kexec (reboot(2) LINUX_REBOOT_CMD_KEXEC) or the firmware
- * (sysrq b; reboot(2) where sysrq is off), so that what only the page
- * cache held is gone.  Returns only when the host is still up: the file
- * removed, a negative errno (reported). */
-int hostcrash_reboot(const char *results_dir, struct hostcrash *c);
+/* Crashes this host at C's crash point (crashsteps.h): QEMU (its pid)
+ * and the host's writeback stopped, RESULTS_DIR synced, C's facts read,
+ * then, each way recorded in C's file (hostcrash_write) before it acts,
+ * the way hostcrash_prepare readied: kexec (reboot(2)
+ * LINUX_REBOOT_CMD_KEXEC); else, or when it returns, the firmware (sysrq
+ * b, emergency_restart); else reboot(2) LINUX_REBOOT_CMD_RESTART, whose
+ * kernel_restart shuts the devices down first, recorded as "restart"
+ * with why the others were not taken.  Returns only when the host is
+ * still up: the file removed, a negative errno (reported). */
+int hostcrash_reboot(const char *results_dir, struct hostcrash *c, pid_t qemu);
 
 /* Seconds from C's crash to this kernel's start (its boot time read off
  * the real-time clock, to its second), or NAN. */

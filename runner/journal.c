@@ -15,6 +15,7 @@
 #include <json.h>
 
 #include "cleanup.h"
+#include "files.h"
 #include "jsonget.h"
 #include "log.h"
 #include "names.h"
@@ -65,6 +66,14 @@ int journal_run_add_metric(struct journal_run *run, const char *name,
 	run->metrics = grown;
 	run->metrics[run->n_metrics++] = m;
 	return 0;
+}
+
+void journal_run_add_notes(struct journal_run *run, const struct results *res)
+{
+	run->n_notes = res->n_notes;
+	memcpy(run->notes, res->notes, sizeof(run->notes));
+	run->n_steady = res->n_steady;
+	memcpy(run->steady, res->steady, sizeof(run->steady));
 }
 
 const struct result_metric *journal_run_metric(const struct journal_run *run,
@@ -235,6 +244,64 @@ static bool reset_check_from_json(json_object *o, const char *key,
 	       c->identical == (strcmp(c->fast, c->full) == 0);
 }
 
+/* "notes": absent when the tool said nothing. */
+static json_object *notes_to_json(const struct journal_run *run)
+{
+	json_object *a;
+
+	if (!run->n_notes || !(a = json_object_new_array()))
+		return NULL;
+	for (size_t i = 0; i < run->n_notes; i++)
+		json_object_array_add(a, json_object_new_string(run->notes[i]));
+	return a;
+}
+
+static bool notes_from_json(json_object *o, struct journal_run *run)
+{
+	if (!json_object_object_get_ex(o, "notes", &o) || !o)
+		return true;
+	if (!json_object_is_type(o, json_type_array) ||
+	    json_object_array_length(o) > RESULTS_NOTES_MAX)
+		return false;
+	for (size_t i = 0; i < json_object_array_length(o); i++) {
+		json_object *n = json_object_array_get_idx(o, i);
+		if (!json_object_is_type(n, json_type_string) ||
+		    !copy_text(run->notes[i], sizeof run->notes[i], json_object_get_string(n)))
+			return false;
+		run->n_notes++;
+	}
+	return true;
+}
+
+/* "steadystate": {"fio_JOB": true, ...}, absent without one. */
+static json_object *steady_to_json(const struct journal_run *run)
+{
+	json_object *o;
+
+	if (!run->n_steady || !(o = json_object_new_object()))
+		return NULL;
+	for (size_t i = 0; i < run->n_steady; i++)
+		add(o, run->steady[i].prefix, json_object_new_boolean(run->steady[i].attained));
+	return o;
+}
+
+static bool steady_from_json(json_object *o, struct journal_run *run)
+{
+	if (!json_object_object_get_ex(o, "steadystate", &o) || !o)
+		return true;
+	if (!json_object_is_type(o, json_type_object))
+		return false;
+	json_object_object_foreach(o, key, v) {
+		struct result_steady *s = &run->steady[run->n_steady];
+		if (run->n_steady == RESULTS_STEADY_MAX || !json_object_is_type(v, json_type_boolean) ||
+		    !copy_text(s->prefix, sizeof s->prefix, key))
+			return false;
+		s->attained = json_object_get_boolean(v);
+		run->n_steady++;
+	}
+	return true;
+}
+
 int journal_run_to_json(const struct journal_run *run, char **ret)
 {
 	_cleanup_(json_object_putp) json_object *o = json_object_new_object();
@@ -285,6 +352,9 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    add_string(o, "guest_kernel",
 		       run->guest_kernel[0] ? run->guest_kernel : NULL) < 0 ||
 	    add_string(o, "crash", run->crash[0] ? run->crash : NULL) < 0 ||
+	    (run->host_io[0] && add_string(o, "host_io", run->host_io) < 0) ||
+	    (run->n_notes && add(o, "notes", notes_to_json(run)) < 0) ||
+	    (run->n_steady && add(o, "steadystate", steady_to_json(run)) < 0) ||
 	    (run->host_crash.present &&
 	     add(o, "host_crash", crashfacts_to_json(&run->host_crash)) < 0) ||
 	    (run->disk_write_cache[0] &&
@@ -390,6 +460,13 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 	if (s && ((strcmp(s, "on") != 0 && strcmp(s, "off") != 0) ||
 		  !copy_text(run->disk_write_cache, sizeof run->disk_write_cache, s)))
 		return false;
+	/* Absent in older lines, and for guest cells. */
+	s = jsonget_string(o, "host_io");
+	if (s && ((strcmp(s, "direct") && strcmp(s, "buffered")) ||
+		  !copy_text(run->host_io, sizeof run->host_io, s)))
+		return false;
+	if (!notes_from_json(o, run) || !steady_from_json(o, run))
+		return false;
 	return json_object_object_get_ex(o, "metrics", &v) &&
 	       metrics_from_json(v, run);
 }
@@ -413,12 +490,7 @@ int journal_run_from_json(const char *line, struct journal_run *ret)
 static int fsync_parent(const char *path)
 {
 	_cleanup_free_ char *copy = strdup(path);
-	if (!copy)
-		return -ENOMEM;
-	_cleanup_close_ int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || fsync(fd) < 0)
-		return -errno;
-	return 0;
+	return copy ? files_fsync_dir(dirname(copy)) : -ENOMEM;
 }
 
 /* The length of FD's contents up to and including its last newline: what

@@ -18,7 +18,7 @@
 #define JOURNAL_TEXT_MAX 256
 /* Limits on what a journal line may hold, so a damaged file cannot make
  * the reader allocate without bound. */
-#define JOURNAL_MAX_METRICS 256
+#define JOURNAL_MAX_METRICS 512
 #define JOURNAL_LINE_MAX (1 << 20)
 
 /* Where one run's wall time went, in seconds; NAN: not measured (host
@@ -83,6 +83,16 @@ struct journal_run {
 	 * vary it ([host] write_cache a list); "": not set per run (absent
 	 * from the line). */
 	char disk_write_cache[4];
+	/* A host cell's way to its volume: "direct" (an LV, or an image file
+	 * through a loop device with direct I/O), "buffered" (an image file
+	 * through the host's page cache); "" for other cells. */
+	char host_io[16];
+	/* What the run's tool said beside its numbers (fio's notes), and
+	 * whether each fio job with a steadystate= reached it. */
+	size_t n_notes;
+	char notes[RESULTS_NOTES_MAX][RESULTS_NOTE_MAX];
+	size_t n_steady;
+	struct result_steady steady[RESULTS_STEADY_MAX];
 	struct result_metric *metrics; /* owned: the run's results, then
 					* reset_seconds */
 	size_t n_metrics;
@@ -103,6 +113,9 @@ void journal_run_release(struct journal_run *run);
  * Returns 0, -EINVAL or -ENOMEM. */
 int journal_run_add_metric(struct journal_run *run, const char *name,
 			   double value, const char *unit);
+/* Keeps RES's notes and steady states in RUN (its metrics are added one
+ * by one, journal_run_add_metric). */
+void journal_run_add_notes(struct journal_run *run, const struct results *res);
 /* The metric called NAME in RUN, or NULL. */
 const struct result_metric *journal_run_metric(const struct journal_run *run,
 					       const char *name);

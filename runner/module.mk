@@ -8,7 +8,7 @@ $(B)/runner/%.o: INCDIRS = $(RUNNER_INCDIRS)
 # bench.c is one sweep on this host, for the appliance's init and
 # `buildapp run`.  It writes results, never the report (report/).
 RUNNER_SRCS := runner/sweep.c runner/sweep_host.c runner/sweep_crash.c runner/bench.c runner/vm.c runner/domain.c \
-	runner/acklog.c runner/durability.c runner/hostcrash.c runner/crashfacts.c \
+	runner/acklog.c runner/durability.c runner/hostcrash.c runner/crashsteps.c runner/crashfacts.c \
 	runner/volreset.c runner/volrecord.c runner/dirtymap.c runner/blocktrace.c runner/volumes.c runner/runstate.c \
 	runner/eta.c runner/timings.c runner/imgbench.c runner/qcow2cache.c \
 	runner/guestcmdline.c runner/pvhkernel.c runner/journal.c runner/results.c \

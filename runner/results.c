@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,19 @@ const struct result_metric *results_find(const struct results *r,
 	return results_metric_find(r->metrics, r->n_metrics, name);
 }
 
+void results_add_note(struct results *r, const char *note)
+{
+	for (size_t i = 0; i < r->n_notes; i++)
+		if (strcmp(r->notes[i], note) == 0)
+			return;
+	if (r->n_notes == RESULTS_NOTES_MAX) {
+		snprintf(r->notes[RESULTS_NOTES_MAX - 1], RESULTS_NOTE_MAX,
+			 "(more notes than a run keeps: see the console log)");
+		return;
+	}
+	snprintf(r->notes[r->n_notes++], RESULTS_NOTE_MAX, "%s", note);
+}
+
 static double json_num(json_object *o, const char *key, bool *ok)
 {
 	json_object *v;
@@ -63,14 +77,53 @@ static double json_num(json_object *o, const char *key, bool *ok)
 	return json_object_get_double(v);
 }
 
+/* A latency fio measured (clat_ns, lat_ns, a sync's lat_ns) as
+ * NAME_mean and NAME_p50, _p99, _p99_9 in microseconds; nothing when
+ * fio measured none (N = 0: gtod_reduce, disable_clat...: fio writes its
+ * zeros, which are no measurement), and no percentile it did not compute
+ * (lat_percentiles, percentile_list).  -EBADMSG when the object is not
+ * there at all. */
+static int fio_latency(json_object *d, const char *key, const char *name, struct results *r)
+{
+	static const struct {
+		const char *key, *suffix;
+	} p[] = {{"50.000000", "p50"}, {"99.000000", "p99"}, {"99.900000", "p99_9"}};
+	json_object *lat, *pct;
+	char n[RESULTS_NAME_MAX];
+	bool ok = true;
+	int e = 0;
+
+	if (!json_object_object_get_ex(d, key, &lat))
+		return -EBADMSG;
+	double count = json_num(lat, "N", &ok), mean = json_num(lat, "mean", &ok);
+	if (!ok)
+		return -EBADMSG;
+	if (count <= 0)
+		return 0;
+	snprintf(n, sizeof(n), "%s_mean", name);
+	e |= results_add(r, n, mean / 1000.0, "us");
+	if (json_object_object_get_ex(lat, "percentile", &pct))
+		for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
+			bool have = true;
+			double v = json_num(pct, p[i].key, &have);
+			if (!have)
+				continue;
+			snprintf(n, sizeof(n), "%s_%s", name, p[i].suffix);
+			e |= results_add(r, n, v / 1000.0, "us");
+		}
+	return e ? -ENOSPC : 0;
+}
+
 /* One direction ("read", "write") of a fio job, if it did any I/O, as
- * metrics PREFIX_DIR_iops and so on. */
+ * metrics PREFIX_DIR_iops, _bw, _clat_* (completion latency) and _lat_*
+ * (total latency: submission and completion). */
 static int fio_direction(json_object *job, const char *prefix, const char *dir,
 			 struct results *r)
 {
-	json_object *d, *clat, *pct;
+	json_object *d;
 	bool ok = true;
 	char name[RESULTS_NAME_MAX];
+	int e = 0;
 
 	if (!json_object_object_get_ex(job, dir, &d))
 		return 0;
@@ -78,52 +131,94 @@ static int fio_direction(json_object *job, const char *prefix, const char *dir,
 		return 0;
 	double iops = json_num(d, "iops", &ok);
 	double bw = json_num(d, "bw", &ok); /* KiB/s */
-	if (!json_object_object_get_ex(d, "clat_ns", &clat) || !ok)
-		return -EBADMSG;
-	double mean = json_num(clat, "mean", &ok);
 	if (!ok)
 		return -EBADMSG;
-
-	int r1 = 0;
 	snprintf(name, sizeof(name), "%s_%s_iops", prefix, dir);
-	r1 |= results_add(r, name, iops, "IOPS");
+	e |= results_add(r, name, iops, "IOPS");
 	snprintf(name, sizeof(name), "%s_%s_bw", prefix, dir);
-	r1 |= results_add(r, name, bw, "KiB/s");
-	snprintf(name, sizeof(name), "%s_%s_clat_mean", prefix, dir);
-	r1 |= results_add(r, name, mean / 1000.0, "us");
-	/* Percentiles are absent when fio was told not to compute them. */
-	if (json_object_object_get_ex(clat, "percentile", &pct)) {
-		static const struct {
-			const char *key, *suffix;
-		} p[] = {{"50.000000", "p50"},
-			 {"99.000000", "p99"},
-			 {"99.900000", "p99_9"}};
-		for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
-			bool have = true;
-			double v = json_num(pct, p[i].key, &have);
-			if (!have)
-				continue;
-			snprintf(name, sizeof(name), "%s_%s_clat_%s", prefix, dir,
-				 p[i].suffix);
-			r1 |= results_add(r, name, v / 1000.0, "us");
-		}
+	e |= results_add(r, name, bw, "KiB/s");
+	if (e)
+		return -ENOSPC;
+	snprintf(name, sizeof(name), "%s_%s_clat", prefix, dir);
+	if ((e = fio_latency(d, "clat_ns", name, r)) < 0)
+		return e;
+	snprintf(name, sizeof(name), "%s_%s_lat", prefix, dir);
+	return fio_latency(d, "lat_ns", name, r);
+}
+
+/* fsync/fdatasync latency (fio's "sync"), where the job synced. */
+static int fio_sync(json_object *job, const char *prefix, struct results *r)
+{
+	json_object *d;
+	bool ok = true;
+	char name[RESULTS_NAME_MAX];
+
+	if (!json_object_object_get_ex(job, "sync", &d) || json_num(d, "total_ios", &ok) <= 0)
+		return 0;
+	snprintf(name, sizeof(name), "%s_sync_lat", prefix);
+	return fio_latency(d, "lat_ns", name, r);
+}
+
+/* fio's JSON object in OUT, fio's whole stdout: the one that starts at a
+ * line "{" (fio prints notes before it: "note: both iodepth >= 1 and
+ * synchronous I/O engine are selected..."; with --output=FILE fio 3.33
+ * loses the notes its job processes print).  Every other line is a note. */
+static json_object *fio_json(const char *out, struct results *r)
+{
+	const char *start = NULL;
+	enum json_tokener_error jerr = json_tokener_continue;
+	size_t end = 0;
+	json_object *root = NULL;
+
+	for (const char *l = out; *l && !start;) {
+		size_t n = strcspn(l, "\n");
+		if ((n == 1 && l[0] == '{') || (n == 2 && l[0] == '{' && l[1] == '\r'))
+			start = l;
+		l += n + (l[n] == '\n');
 	}
-	return r1 ? -ENOSPC : 0;
+	if (start) {
+		json_tokener *tok = json_tokener_new();
+		if (!tok)
+			return NULL;
+		root = json_tokener_parse_ex(tok, start, (int)strlen(start));
+		jerr = json_tokener_get_error(tok);
+		end = (size_t)(start - out) + json_tokener_get_parse_end(tok);
+		json_tokener_free(tok);
+		if (!root && jerr == json_tokener_continue)
+			jerr = json_tokener_error_parse_eof;
+	}
+	/* The lines outside it, trimmed, are fio's notes. */
+	for (const char *l = out; *l;) {
+		size_t n = strcspn(l, "\n");
+		if (root && l == start) {
+			l = out + end;
+			continue;
+		}
+		char note[RESULTS_NOTE_MAX];
+		snprintf(note, sizeof(note), "%.*s", (int)n, l);
+		char *t = note + strspn(note, " \t\r");
+		t[strcspn(t, "\r")] = '\0';
+		if (*t)
+			results_add_note(r, t);
+		l += n + (l[n] == '\n');
+	}
+	if (!root)
+		set_error(r, "fio output holds no JSON object%s%s",
+			  start ? ": " : " (no line '{')",
+			  start ? json_tokener_error_desc(jerr) : "");
+	return root;
 }
 
 /* fio's JSON: its jobs, after the checks every run needs. */
-static json_object *fio_jobs(const char *json, json_object **ret_root, struct results *r,
+static json_object *fio_jobs(const char *out, json_object **ret_root, struct results *r,
 			     int *ret_err)
 {
 	json_object *root, *jobs;
-	enum json_tokener_error jerr;
 
-	*ret_root = root = json_tokener_parse_verbose(json, &jerr);
+	*ret_root = root = fio_json(out, r);
 	*ret_err = -EBADMSG;
-	if (!root) {
-		set_error(r, "fio output is not JSON: %s", json_tokener_error_desc(jerr));
+	if (!root)
 		return NULL;
-	}
 	if (!json_object_object_get_ex(root, "jobs", &jobs) ||
 	    !json_object_is_type(jobs, json_type_array) ||
 	    json_object_array_length(jobs) < 1) {
@@ -143,71 +238,138 @@ static json_object *fio_jobs(const char *json, json_object **ret_root, struct re
 	return jobs;
 }
 
+/* Whether a metric from index FROM on is PREFIX_read_... or
+ * PREFIX_write_... */
+static bool results_find_prefixed(const struct results *r, size_t from, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (size_t i = from; i < r->n_metrics; i++)
+		if (strncmp(r->metrics[i].name, prefix, n) == 0 &&
+		    (strncmp(r->metrics[i].name + n, "_read_", 6) == 0 ||
+		     strncmp(r->metrics[i].name + n, "_write_", 7) == 0))
+			return true;
+	return false;
+}
+
+/* Whether JOB is what fio 3.33 writes for a job with stats=0 (a
+ * prefill the job file does not report): an entry with no name, the
+ * group UINT32_MAX, no I/O. */
+static bool fio_unreported(json_object *job)
+{
+	static const char *const dirs[] = {"read", "write", "trim", "sync"};
+	json_object *v;
+	bool ok = true;
+
+	if (json_object_object_get_ex(job, "jobname", &v) ||
+	    !json_object_object_get_ex(job, "groupid", &v) ||
+	    json_object_get_int64(v) != UINT32_MAX)
+		return false;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (json_object_object_get_ex(job, dirs[i], &v) && json_num(v, "total_ios", &ok) != 0)
+			return false;
+	return true;
+}
+
+/* fio's steadystate of JOB, when it had one. */
+static void fio_steady(json_object *job, const char *prefix, struct results *r)
+{
+	json_object *ss, *v;
+
+	if (!json_object_object_get_ex(job, "steadystate", &ss) ||
+	    !json_object_object_get_ex(ss, "attained", &v) || r->n_steady == RESULTS_STEADY_MAX)
+		return;
+	struct result_steady *s = &r->steady[r->n_steady++];
+	snprintf(s->prefix, sizeof(s->prefix), "%s", prefix);
+	s->attained = json_object_get_int(v) != 0;
+}
+
 /* The metrics of fio job JOB, named PREFIX_...; -EBADMSG when it did no
- * I/O or lacks a field. */
+ * I/O, or I/O the kit cannot name, or lacks a field. */
 static int fio_job_metrics(json_object *job, const char *prefix, struct results *r)
 {
 	size_t before = r->n_metrics;
+	json_object *d;
+	bool ok = true;
 	int e;
 
+	/* The profile's check refuses both; a fio that did them anyway
+	 * is not reported under names that do not say so. */
+	if (json_object_object_get_ex(job, "trim", &d) && json_num(d, "total_ios", &ok) > 0) {
+		set_error(r, "fio did trims, which the kit does not report");
+		return -EBADMSG;
+	}
+	if (json_object_object_get_ex(job, "mixed", &d)) {
+		set_error(r, "fio reported reads and writes as one (unified_rw_reporting), "
+			     "which the kit does not report");
+		return -EBADMSG;
+	}
 	if ((e = fio_direction(job, prefix, "read", r)) < 0 ||
-	    (e = fio_direction(job, prefix, "write", r)) < 0) {
+	    (e = fio_direction(job, prefix, "write", r)) < 0 ||
+	    (e = fio_sync(job, prefix, r)) < 0) {
 		set_error(r, e == -ENOSPC ? "fio output has more metrics than a run keeps"
-					  : "fio output lacks iops/bw/clat_ns");
+					  : "fio output lacks iops, bw, clat_ns or lat_ns");
 		return e;
 	}
-	if (r->n_metrics == before) {
+	/* Syncs alone are not I/O: a job reports reads or writes. */
+	if (!results_find_prefixed(r, before, prefix)) {
 		set_error(r, "fio did no I/O");
 		return -EBADMSG;
 	}
+	fio_steady(job, prefix, r);
 	return 0;
 }
 
-int results_parse_fio_json(const char *json, struct results *r)
+int results_parse_fio_json(const char *out, struct results *r)
 {
 	_cleanup_(json_object_putp) json_object *root = NULL;
 	int e;
 	/* The built-in job is one job (its clones reported together). */
-	json_object *jobs = fio_jobs(json, &root, r, &e);
+	json_object *jobs = fio_jobs(out, &root, r, &e);
 
 	if (!jobs)
 		return e;
 	return fio_job_metrics(json_object_array_get_idx(jobs, 0), "fio", r);
 }
 
-int results_parse_fio_jobs(const char *json, struct results *r)
+int results_parse_fio_jobs(const char *out, struct results *r)
 {
 	_cleanup_(json_object_putp) json_object *root = NULL;
 	char prefix[RESULTS_NAME_MAX];
 	int e;
-	json_object *jobs = fio_jobs(json, &root, r, &e);
+	json_object *jobs = fio_jobs(out, &root, r, &e);
 
 	if (!jobs)
 		return e;
 	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
 		json_object *job = json_object_array_get_idx(jobs, i), *name;
+		if (fio_unreported(job))
+			continue;
 		if (!json_object_object_get_ex(job, "jobname", &name) ||
 		    !json_object_is_type(name, json_type_string)) {
-			set_error(r, "fio output: job %zu has no name", i);
+			set_error(r, "fio output: job %zu has no name (a reporting group "
+				     "of several jobs?)", i);
 			return -EBADMSG;
 		}
 		const char *n = json_object_get_string(name);
-		/* The loader let through job names of 32 letters, digits,
-		 * '_' and '-'; anything else did not come from the kit. */
-		bool ok = *n && strlen(n) <= 32;
-		for (const char *c = n; *c; c++)
-			ok &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-			      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-';
-		snprintf(prefix, sizeof(prefix), "fio_%s", ok ? n : "?");
-		for (size_t m = 0; ok && m < r->n_metrics; m++)
-			ok = strncmp(r->metrics[m].name, prefix, strlen(prefix)) != 0 ||
-			     r->metrics[m].name[strlen(prefix)] != '_';
-		if (!ok) {
-			set_error(r, "fio output: job name '%.40s' is not one a job file "
-				     "may have, or is there twice (clones without "
-				     "group_reporting?)", n);
+		/* The names the profile's check lets through, each once: a
+		 * name twice is a job's clones reported one by one. */
+		if (!guestproto_job_name_ok(n)) {
+			set_error(r, "fio output: job name '%.40s' is not one a job file may "
+				     "have", n);
 			return -EBADMSG;
 		}
+		for (size_t k = 0; k < i; k++) {
+			json_object *other;
+			if (json_object_object_get_ex(json_object_array_get_idx(jobs, k),
+						      "jobname", &other) &&
+			    strcmp(json_object_get_string(other), n) == 0) {
+				set_error(r, "fio output: job '%s' is there twice (clones "
+					     "without group_reporting?)", n);
+				return -EBADMSG;
+			}
+		}
+		snprintf(prefix, sizeof(prefix), "fio_%s", n);
 		if ((e = fio_job_metrics(job, prefix, r)) < 0)
 			return e;
 	}

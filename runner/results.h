@@ -9,8 +9,10 @@
 
 #include "profile.h"
 
-/* A fio job file's 8 jobs of 12 metrics each, and a few more. */
-#define RESULTS_MAX_METRICS 128
+/* A fio job file's 8 jobs of 24 metrics each (reads and writes: iops,
+ * bw, clat and lat means and 3 percentiles each; sync latency's mean and
+ * 3 percentiles), and a few more. */
+#define RESULTS_MAX_METRICS 256
 #define RESULTS_NAME_MAX 64
 #define RESULTS_UNIT_MAX 16
 #define RESULTS_ERROR_MAX 512
@@ -25,6 +27,19 @@ struct result_metric {
 	char unit[RESULTS_UNIT_MAX]; /* "s", "KiB/s", "IOPS", "us"... */
 };
 
+/* What a tool said beside its numbers (fio's "note: ..." lines), kept
+ * as the run's messages: at most this many, each cut to this size. */
+#define RESULTS_NOTES_MAX 8
+#define RESULTS_NOTE_MAX 200
+#define RESULTS_STEADY_MAX 8
+
+/* fio's steadystate= of one job: whether it was reached.  PREFIX names
+ * the job as its metrics do ("fio", "fio_randread"). */
+struct result_steady {
+	char prefix[RESULTS_NAME_MAX];
+	bool attained;
+};
+
 struct results {
 	bool begun;      /* a BEGIN line was seen: the agent started */
 	bool ended;      /* an END line was seen */
@@ -33,6 +48,10 @@ struct results {
 	char error[RESULTS_ERROR_MAX]; /* first ERROR line, or the parser's */
 	size_t n_metrics;
 	struct result_metric metrics[RESULTS_MAX_METRICS];
+	size_t n_notes; /* distinct, in the order said */
+	char notes[RESULTS_NOTES_MAX][RESULTS_NOTE_MAX];
+	size_t n_steady;
+	struct result_steady steady[RESULTS_STEADY_MAX];
 };
 
 /* Parses the console log TEXT (LEN bytes, need not be NUL-terminated) of
@@ -58,11 +77,18 @@ const struct result_metric *results_metric_find(const struct result_metric *metr
 int results_add(struct results *r, const char *name, double value,
 		const char *unit);
 
-/* Decoders of the raw tool outputs, exposed for tests. */
-int results_parse_fio_json(const char *json, struct results *r);
-/* A fio job file's JSON (the "fio-jobs" frame): each job's (or group's,
- * with group_reporting) metrics, named by it: fio_JOB_read_iops... */
-int results_parse_fio_jobs(const char *json, struct results *r);
+/* Keeps NOTE (a line a tool printed) among R's notes, once; a note past
+ * the last that fits is dropped, and the last kept says so. */
+void results_add_note(struct results *r, const char *note);
+
+/* Decoders of the raw tool outputs, exposed for tests.  fio's are given
+ * its whole stdout: the JSON object is the one that starts at a line
+ * "{", and fio's other lines ("note: ...") are kept as notes. */
+int results_parse_fio_json(const char *out, struct results *r);
+/* A fio job file's output (the "fio-jobs" frame): each job's metrics,
+ * named by it: fio_JOB_read_iops...  (Clones are one job; the profile's
+ * check refuses a reporting group of several jobs.) */
+int results_parse_fio_jobs(const char *out, struct results *r);
 int results_parse_bonnie_csv(const char *csv, struct results *r);
 
 #endif

@@ -14,6 +14,11 @@
 #include "jsonget.h"
 #include "log.h"
 
+bool summary_unit_records(const char *unit)
+{
+	return unit && strncmp(unit, "records", 7) == 0;
+}
+
 bool summary_unit_lower_is_better(const char *unit)
 {
 	static const char *const times[] = {"s", "ms", "us", "ns", "sec",
@@ -113,15 +118,24 @@ static int collect_metrics(struct summary_cell *c,
 	if (!v)
 		return -ENOMEM;
 	for (size_t m = 0; m < c->n_metrics; m++) {
+		struct summary_metric *sm = &c->metrics[m];
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {
-			double x = summary_run_value(runs[i], c->metrics[m].name);
-			if (run_ok(runs[i]) && isfinite(x))
-				v[k++] = x;
+			double x = summary_run_value(runs[i], sm->name), lost, acked;
+			if (!run_ok(runs[i]) || !isfinite(x))
+				continue;
+			v[k++] = x;
+			if (summary_run_crash(runs[i], &lost, &acked)) {
+				sm->crashes++;
+				sm->crashes_above_zero += x > 0;
+			}
 		}
-		if (stats_compute(v, k, &c->metrics[m].stats) < 0)
-			c->metrics[m].stats = (struct stats){
-				0, NAN, NAN, NAN, NAN, NAN, NAN};
+		if (stats_compute(v, k, &sm->stats) < 0)
+			sm->stats = (struct stats){0, NAN, NAN, NAN, NAN, NAN, NAN};
+		/* Records are counted per crash, often all or none: no t
+		 * interval over them (docs/results.md, "Loss by crash"). */
+		if (summary_unit_records(sm->unit))
+			sm->stats.ci95 = NAN;
 	}
 	return 0;
 }
@@ -386,6 +400,10 @@ static void print_metric(FILE *f, const char *label, const char *runs,
 	char mean[64];
 	if (m->stats.n == 0)
 		snprintf(mean, sizeof mean, "-");
+	else if (m->crashes && strcmp(m->unit, "records lost") == 0)
+		/* Lost records are said by crash: in how many of them. */
+		snprintf(mean, sizeof mean, "%zu of %zu crash%s", m->crashes_above_zero,
+			 m->crashes, m->crashes == 1 ? "" : "es");
 	else
 		stats_display(m->stats.mean, m->stats.ci95, m->stats.n, mean,
 			      sizeof mean);

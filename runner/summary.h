@@ -21,7 +21,12 @@ struct summary_metric {
 	char name[RESULTS_NAME_MAX];
 	char unit[RESULTS_UNIT_MAX];
 	bool lower_is_better; /* from the unit: times are, rates are not */
-	struct stats stats;   /* over the cell's ok runs, in run index order */
+	/* Over the cell's ok runs, in run index order; a count of records
+	 * (summary_unit_records) has no interval (ci95 NAN). */
+	struct stats stats;
+	/* A durability cell's crashes whose loss counts (summary_run_crash)
+	 * with this metric, and those whose value is above 0. */
+	size_t crashes, crashes_above_zero;
 };
 
 /* A crash whose loss counts: an ok durability run that acknowledged
@@ -71,6 +76,9 @@ double summary_run_value(const struct journal_run *r, const char *metric);
  * *RET_LOST and *RET_ACKED when it is. */
 bool summary_run_crash(const struct journal_run *r, double *ret_lost, double *ret_acked);
 
+/* True for a count of records ("records", "records lost": a durability
+ * run's), which is said by crash, with no interval over the records. */
+bool summary_unit_records(const char *unit);
 /* True for units where a smaller value is better ("s", "ms", "us", "ns"). */
 bool summary_unit_lower_is_better(const char *unit);
 

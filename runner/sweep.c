@@ -186,9 +186,9 @@ double sweep_realtime_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Keeps what the next boot needs (hostcrash.h) and reboots the host.
- * Returns only on failure. */
-static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
+/* Keeps what the next boot needs (hostcrash.h) and crashes the host,
+ * QEMU stopped first.  Returns only on failure. */
+static int crash_the_host(void *data, uint64_t acks, double ack_seconds, pid_t qemu)
 {
 	struct crash_point *cp = data;
 	int r;
@@ -202,7 +202,7 @@ static int crash_the_host(void *data, uint64_t acks, double ack_seconds)
 	if (r < 0)
 		return log_error_errno(r, "no RECORDS line on '%s' at the crash point",
 				       cp->console_log);
-	return hostcrash_reboot(cp->results_dir, &cp->crash);
+	return hostcrash_reboot(cp->results_dir, &cp->crash, qemu);
 }
 
 /* Whether the cell's guest only reads its disk: fio reading the device
@@ -406,6 +406,11 @@ static int prepare_run(const struct sweep_env *env, const struct plan_cell *cell
 				      cell->id);
 	r = volreset_run(vol, env->pristine, ret_reset_seconds, &kind,
 			 env->plan->profile.sweep.verify_reset ? &jr->reset_check : NULL);
+	/* A reset a host crash undoes would read as the loss of the cache
+	 * mode of the run after it: with host crashes planned, every reset
+	 * is on the disk before its run starts. */
+	if (r >= 0 && hostcrash_planned(env->plan))
+		r = volreset_sync(vol);
 	ph->reset = monotonic_seconds() - t;
 	if (r < 0) {
 		char cause[256];
@@ -492,6 +497,7 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	for (size_t i = 0; r >= 0 && i < res.n_metrics; i++)
 		r = journal_run_add_metric(&jr, res.metrics[i].name,
 					   res.metrics[i].value, res.metrics[i].unit);
+	journal_run_add_notes(&jr, &res);
 	if (r >= 0 && !isnan(reset_seconds))
 		r = journal_run_add_metric(&jr, "reset_seconds", reset_seconds, "s");
 	/* A run cut short by a signal is not a result: not journaled, made

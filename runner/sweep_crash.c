@@ -23,8 +23,10 @@
 
 /* The run of crash file PATH, finished: its records read back and
  * counted against the acknowledgements its host made durable before it
- * crashed, journaled, and the file removed.  A run already journaled is
- * left; a file that does not belong to this plan is said and left. */
+ * crashed, journaled, and the file removed.  The file of a run already
+ * journaled (a boot that went down after the journal line, before the
+ * removal was on the disk) is removed; one that does not belong to this
+ * plan is said and left. */
 static int finish_crash(const struct sweep_env *env, const char *path,
 			const char *journal_path, const struct journal *done)
 {
@@ -45,6 +47,9 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 		if (ci < 0)
 			log_warning("'%s': cell '%s' is not in this plan: left as it is",
 				    path, c.cell);
+		else if (unlink(path) == 0)
+			log_info("'%s': its run (cell %s, run %u) is journaled already: removed",
+				 path, c.cell, c.index + 1);
 		hostcrash_release(&c);
 		return 0;
 	}
@@ -150,7 +155,7 @@ size_t sweep_host_crashes_left(const struct plan *plan, const char *results_dir)
 {
 	char journal_path[PATH_MAX], **paths = NULL;
 	struct journal done = {.n_runs = 0};
-	size_t left = 0, pending = 0;
+	size_t left = 0, pending = 0, n = 0;
 
 	if (plan->profile.workload.crash != CRASH_HOST)
 		return 0;
@@ -162,11 +167,20 @@ size_t sweep_host_crashes_left(const struct plan *plan, const char *results_dir)
 		left += cell->workload == WORKLOAD_DURABILITY &&
 			!journal_has_run(&done, cell->id, plan->runs[i].index);
 	}
-	journal_release(&done);
-	if (hostcrash_list(results_dir, &paths, &pending) < 0)
-		pending = 0;
-	for (size_t i = 0; i < pending; i++)
+	/* A crash file this boot finishes is no crash to make; one of a run
+	 * already journaled (removed by sweep_finish_crashes) is none. */
+	if (hostcrash_list(results_dir, &paths, &n) < 0)
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct hostcrash c;
+		if (hostcrash_read(paths[i], &c) == 0) {
+			pending += plan_cell_find(plan, c.cell) >= 0 &&
+				   !journal_has_run(&done, c.cell, c.index);
+			hostcrash_release(&c);
+		}
 		free(paths[i]);
+	}
 	free(paths);
+	journal_release(&done);
 	return left > pending ? left - pending : 0;
 }

@@ -68,20 +68,38 @@ int sweep_run_host_bench(const struct sweep_env *env, const struct plan_run *pr,
 	return 0;
 }
 
+/* Whether loop device DEV (/dev/loopN) does direct I/O on its file. */
+static bool loop_direct(const char *dev)
+{
+	char path[PATH_MAX];
+	_cleanup_fclose_ FILE *f = NULL;
+	int c;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/dio", strrchr(dev, '/') + 1);
+	f = fopen(path, "re");
+	return f && (c = fgetc(f)) == '1';
+}
+
 /* The guest's filesystem on VOL, mounted at DIR on the host: the LV
- * itself, or an image file through a loop device.  With TRACK, what is
- * written to the device from before the mount on is traced (*RET_TRACE;
- * NULL when it cannot be: the run goes on, its reset is the full one). */
-static int mount_volume(const struct storage_volume *vol, const char *dir,
-			bool track, struct blocktrace **ret_trace)
+ * itself, or an image file through a loop device, with direct I/O when
+ * DIRECT (losetup --direct-io=on: the image is then read and written
+ * past the host's page cache, as QEMU's cache.direct does).  *RET_IO says
+ * which it is ("direct", "buffered").  With TRACK, what is written to the
+ * device from before the mount on is traced (*RET_TRACE; NULL when it
+ * cannot be: the run goes on, its reset is the full one). */
+static int mount_volume(const struct storage_volume *vol, const char *dir, bool direct,
+			bool track, struct blocktrace **ret_trace, char *ret_io, size_t io_len)
 {
 	char *modprobe[] = {"modprobe", "-q", "loop", NULL};
-	char *losetup[] = {"losetup", "--find", "--show", (char *)vol->path, NULL};
+	char *losetup[] = {"losetup", "--find", "--show", direct ? "--direct-io=on" : "--direct-io=off",
+			   (char *)vol->path, NULL};
 	_cleanup_free_ char *out = NULL;
 	char dev[PATH_MAX];
 	int r;
 
 	*ret_trace = NULL;
+	/* An LV has no page cache of the host's below the filesystem on it. */
+	snprintf(ret_io, io_len, "direct");
 	if (vol->format != IMAGE_FORMAT_RAW)
 		return log_error_code(-EINVAL, "%s: no host-native view of a %s image",
 				      vol->path, image_format_name(vol->format));
@@ -96,6 +114,7 @@ static int mount_volume(const struct storage_volume *vol, const char *dir,
 		if (r < 0)
 			return r;
 		snprintf(dev, sizeof(dev), "%s", parse_strip(out));
+		snprintf(ret_io, io_len, "%s", loop_direct(dev) ? "direct" : "buffered");
 	}
 	if (track && blocktrace_start(dev, ret_trace) < 0)
 		*ret_trace = NULL;
@@ -174,7 +193,9 @@ int sweep_run_host_native(const struct sweep_env *env, const struct plan_run *pr
 		argv[n++] = w;
 	}
 	argv[n] = NULL;
-	if (mount_volume(vol, dir, volreset_wants_tracking(vol), &trace) < 0) {
+	bool direct = profile_host_cells_direct(&env->plan->profile);
+	if (mount_volume(vol, dir, direct, volreset_wants_tracking(vol), &trace, jr->host_io,
+			 sizeof(jr->host_io)) < 0) {
 		sweep_set_status(jr, "failed", "cannot mount the volume on the host");
 		rmdir(dir);
 		return 0;
@@ -202,6 +223,16 @@ int sweep_run_host_native(const struct sweep_env *env, const struct plan_run *pr
 	}
 	save_output(env, pr, out);
 	r = results_parse(out, strlen(out), cell->workload, res);
+	/* The loop driver falls back to buffered I/O where the file's
+	 * filesystem has no direct I/O (tmpfs): said, not hidden. */
+	if (direct && strcmp(jr->host_io, "direct") != 0) {
+		char note[RESULTS_NOTE_MAX];
+		snprintf(note, sizeof(note), "the loop device refused direct I/O on %.100s: "
+					     "the image went through the host's page cache",
+			 vol->path);
+		log_warning("%s", note);
+		results_add_note(res, note);
+	}
 	if (r < 0)
 		sweep_set_status(jr, r == -EIO ? "guest-error" : "bad-output",
 			   res->error[0] ? res->error : "no results from the workload");

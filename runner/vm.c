@@ -594,7 +594,7 @@ static void watch_acks(struct ack_watch *a)
 		double seconds = a->log.acks > 1 ? a->log.last_at - a->log.first_at : NAN;
 		/* Returns only when the host could not go down. */
 		a->crash_error = a->spec->crash_host(a->spec->crash_data, a->log.acks,
-						     seconds);
+						     seconds, (pid_t)a->pid);
 	}
 	if (a->pid > 0 && kill((pid_t)a->pid, SIGKILL) == 0)
 		a->killed = true;

@@ -2,10 +2,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cleanup.h"
+#include "files.h"
 #include "log.h"
 #include "sha256.h"
 #include "volrecord.h"
@@ -140,6 +143,25 @@ int volreset_run(const struct storage_volume *v, const char *pristine,
 	forget(s);
 	*ret_kind = "full";
 	return storage_reset(v, pristine, ret_seconds);
+}
+
+int volreset_sync(const struct storage_volume *v)
+{
+	_cleanup_close_ int fd = open(v->path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *copy = NULL;
+	int r;
+
+	if (fd < 0 || fsync(fd) < 0)
+		return log_error_errno(-errno, "cannot sync '%s' after its reset", v->path);
+	if (v->block_device)
+		return 0;
+	copy = strdup(v->path);
+	if (!copy)
+		return -ENOMEM;
+	if ((r = files_fsync_dir(dirname(copy))) < 0)
+		return log_error_errno(r, "cannot sync the directory of '%s' after its reset",
+				       v->path);
+	return 0;
 }
 
 int volreset_check_last(const struct storage_volume *v, const char *pristine,

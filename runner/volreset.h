@@ -37,6 +37,14 @@ int volreset_run(const struct storage_volume *v, const char *pristine,
 		 double *ret_seconds, const char **ret_kind,
 		 struct journal_reset_check *check);
 
+/* V's reset on the disk: fsync of V (a file: its data and metadata
+ * through its filesystem's journal, whose commit flushes the disk's
+ * cache; an LV or other block device: its page cache, then a cache
+ * flush through the device mapper to the disk, which sync(2) would not
+ * send), and of a file's directory (a full reset makes the file anew).
+ * Returns 0 or a negative errno (reported). */
+int volreset_sync(const struct storage_volume *v);
+
 /* The checked reset of V after its last run, when that run's writes are
  * known (else nothing is done and CHECK->done stays false).
  * Returns 0 or a negative errno (reported). */

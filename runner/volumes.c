@@ -35,6 +35,22 @@ void volumes_spec_from_profile(const struct profile *profile,
 	ret->fill = s->fill;
 }
 
+int volumes_disk_size(const struct profile *profile, uint64_t *ret)
+{
+	struct storage_target t = {.kind = STORAGE_TARGET_DISK, .device = "/dev/sda",
+				   .mountpoint = "/"};
+	struct storage_spec spec;
+	_cleanup_free_ struct recipe *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	volumes_spec_from_profile(profile, &spec);
+	if (storage_spec_check(&spec) || recipe_build(&spec, &t, r) < 0)
+		return -EINVAL;
+	*ret = r->disk_size;
+	return 0;
+}
+
 int volumes_check_target(const struct profile *p, const char *path,
 			 const char *own_ptuuid)
 {

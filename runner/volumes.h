@@ -13,6 +13,13 @@
 void volumes_spec_from_profile(const struct profile *profile,
 			       struct storage_spec *ret);
 
+/* The bytes a disk under test needs for PROFILE's backends: the layout
+ * recipe_build makes on a whole disk (its disk_size), which `buildapp
+ * provision` creates an image file of, `buildapp run` checks a target
+ * file against and `buildapp plan` prints.  Returns 0, or -EINVAL when
+ * the backends fit no disk (storage_spec_check), or -ENOMEM. */
+int volumes_disk_size(const struct profile *profile, uint64_t *ret);
+
 /* The safety rules (storage/safety.h) for PATH, an image file or block
  * device, with PROFILE's wipe and disk identity; OWN_PTUUID (or NULL) is
  * the layout this kit made there before (volumes_layout_read).  Returns

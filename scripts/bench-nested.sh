@@ -12,9 +12,10 @@
 # own; "after" is this tree as it is (the PVH ELF, the boot options of
 # runner/guestcmdline.c, qboot and the drivers of the cell's bus alone).
 # Each side builds the same profile (written here, with keys both trees
-# know: one LVM LV, cache unsafe, an 8M generated tarball, as the demo)
-# and runs it with its own scripts/demo.sh: the kit built, booted with a
-# blank 4G disk under test, its results copied back.  The sides
+# know: one LVM LV, cache unsafe, an 8M generated tarball; not the demo's
+# profile, lvm-unsafe-demo.ini, whose qemu-img bench has no guest) and
+# runs it with its own scripts/demo.sh given that profile: the kit built,
+# booted with a blank 4G disk under test, its results copied back.  The sides
 # alternate (before, after, then after, before, ...) REPS times each
 # (default 1), RUNS runs a boot (default 3); medians over every run of a
 # side, and their ratio.

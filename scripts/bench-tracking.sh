@@ -7,7 +7,7 @@
 # (fast resets), and with BUILDAPP_TRACK_WRITES=no (no bitmap, no trace,
 # full resets).  The two results
 # directories go to `buildapp report` as two hosts, whose comparisons
-# answer, per cell and metric, whether they differ (ratio of means, 95%
+# answer, per cell and metric, whether they differ (ratio of geometric means, 95%
 # interval); the lines of the fio metrics are printed.  Runs alternate
 # between the two sweeps so load changes hit both alike.
 # Usage: scripts/bench-tracking.sh [RUNS (default 5)]

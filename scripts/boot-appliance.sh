@@ -17,9 +17,10 @@
 #        boot-appliance.sh IMAGE [--plan FILE] --print-limits
 # --report names the file on RESULTS printed at the end (appliance.txt);
 # --log is where the console goes (kept on failure); --reboots lets the
-# server reboot in the same QEMU, as a real one does (a kit whose
-# durability runs crash their host, [workload] crash = host), where
-# otherwise QEMU exits at a reboot as it does at a power-off.  Under
+# server reboot in the same QEMU, as a real one does (a kit whose host
+# crashes come back through the firmware, crash_reboot = firmware or
+# kexec's fallback; by kexec it never resets), where otherwise QEMU exits
+# at a reboot as it does at a power-off.  Under
 # SeaBIOS its log (QEMU's debug port 0x402) goes to --firmware-log FILE,
 # and the number of firmware boots is printed at the end: a kit whose
 # host crashes come back by kexec goes through the firmware once.
@@ -57,10 +58,10 @@ set -eu
 prog=boot-appliance
 usage() { # [STATUS]: 0 prints to stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '8,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '8,/^set -eu$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 	fi
-	sed -n '8,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,/^set -eu$/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 die() { echo "$prog: error: $*" >&2; exit 1; }

@@ -8,6 +8,9 @@ TEST_LIBS = $(call pc_libs,cmocka) $(BUILDER_LINK_LIBS)
 $(B)/tests/unit/%: $(B)/tests/unit/%.o $(TEST_LINK_OBJS)
 	$(CC) $(SAN) $(LDFLAGS) -o $@ $< $(TEST_LINK_OBJS) $(TEST_LIBS)
 
+# What a host crash syncs, and when, seen at the calls themselves.
+$(B)/tests/unit/test_crashsteps: LDFLAGS += -Wl,--wrap=fsync -Wl,--wrap=syncfs
+
 # Each fuzz target's saved corpus (tests/fuzz/corpus for the profile
 # loader, tests/fuzz/corpus-NAME for the others), replayed as an ordinary
 # test.  The profile loader's corpus also takes profiles/ as they are

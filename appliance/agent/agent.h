@@ -1,10 +1,11 @@
-/* The guest agent: PID 1 of the benchmark guest.  Statically linked and
- * free of the project's libraries: it runs in a bare initramfs.  The
- * protocol it speaks is docs/guest-protocol.md (lib/guestproto.h). */
+/* The guest agent: PID 1 of the benchmark guest (main.c), its workloads
+ * (workload.c) and what they share (agent.c: this header).  Statically
+ * linked and free of the project's libraries but a few of lib/'s (libc
+ * only): it runs in a bare initramfs.  The protocol it speaks is
+ * docs/guest-protocol.md (lib/guestproto.h). */
 #ifndef BUILDAPP_AGENT_H
 #define BUILDAPP_AGENT_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 /* Where the disk under test is mounted: AGENT_MNT in the guest; the
@@ -24,6 +25,12 @@ void agent_metric(const char *name, double value, const char *unit);
 /* Prints an ERROR line and returns -1, for `return agent_error(...)`. */
 int agent_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Keeps W when it is a buildapp.KEY=VALUE word (split in place).  Returns
+ * 0, or -1 after printing an error (too many). */
+int agent_add_param(char *w);
+/* Keeps the buildapp.KEY=VALUE words of /proc/cmdline.  Returns 0 or -1
+ * after printing an error. */
+int agent_read_cmdline(void);
 /* buildapp.KEY=VALUE from the kernel command line; NULL when absent. */
 const char *agent_param(const char *key);
 /* The numeric value of KEY, or DEF when absent.  Bad numbers are errors:
@@ -38,13 +45,5 @@ int agent_run(const char *const *argv, const char *frame);
 /* The same, with ENV_EXTRA ("NAME=value", NULL-terminated, at most 15)
  * added to the tools' environment. */
 int agent_run_env(const char *const *argv, const char *frame, char *const *env_extra);
-
-
-/* Workloads (workload.c): each runs on the filesystem mounted at
- * AGENT_MNT and returns 0 or -1 after printing an error. */
-int workload_run(const char *kind);
-/* Whether workload KIND runs on the disk itself, nothing mounted on it
- * (fio with buildapp.fio_target=device). */
-bool workload_on_device(const char *kind);
 
 #endif

@@ -1,7 +1,7 @@
 /* The workloads the guest agent runs, on the disk under test mounted at
  * AGENT_MNT.  Timed workloads print METRIC lines; fio and bonnie++ print
  * their raw output, which the host parses (runner/results.c). */
-#include "agent.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,12 +17,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "command.h"
+#include "agent.h"
+#include "fioargs.h"
 #include "guestproto.h"
 #include "monotonic.h"
 #include "records.h"
 
-#define RAW_MAX (4u << 20) /* fio's JSON is ~10 KB */
 /* The work directory on the disk under test (agent_mnt/work). */
 static char work_dir[512];
 static char work_file[600];
@@ -38,80 +38,6 @@ static const char *work_path(const char *name)
 {
 	snprintf(work_file, sizeof(work_file), "%s/%s", work(), name);
 	return work_file;
-}
-
-static char *const child_env[] = {
-	"PATH=/usr/sbin:/usr/bin:/sbin:/bin",
-	"HOME=/",
-	"LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu",
-	NULL,
-};
-
-static void print_frame(const char *frame, char *out, size_t len)
-{
-	unsigned lines = 0;
-	for (size_t i = 0; i < len; i++)
-		if (out[i] == '\n' || i == len - 1)
-			lines++;
-	agent_line(GUESTPROTO_RAW_BEGIN, "%s lines=%u", frame, lines);
-	static const char tag[] = GUESTPROTO_TAG GUESTPROTO_RAW " ";
-	char *p = out, *end = out + len;
-	while (p < end) {
-		char *nl = memchr(p, '\n', end - p);
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		/* Whole line in one write, however long (agent_line's
-		 * buffer would cut it). */
-		char *line = malloc(sizeof(tag) + n + 1);
-		if (line) {
-			memcpy(line, tag, sizeof(tag) - 1);
-			memcpy(line + sizeof(tag) - 1, p, n);
-			line[sizeof(tag) - 1 + n] = '\n';
-			ssize_t w = write(STDOUT_FILENO, line, sizeof(tag) + n);
-			(void)w;
-			free(line);
-		}
-		p += n + 1;
-	}
-	agent_line(GUESTPROTO_RAW_END, "%s", frame);
-}
-
-int agent_run(const char *const *argv, const char *frame)
-{
-	return agent_run_env(argv, frame, NULL);
-}
-
-int agent_run_env(const char *const *argv, const char *frame, char *const *env_extra)
-{
-	/* The child's whole environment: ours is the kernel's (or, on the
-	 * host, the runner's), which the tools must not see. */
-	char *env[sizeof(child_env) / sizeof(child_env[0]) + 16];
-	size_t n = 0;
-	for (char *const *e = child_env; *e; e++)
-		env[n++] = *e;
-	for (char *const *e = env_extra; e && *e && n < sizeof(env) / sizeof(env[0]) - 1; e++)
-		env[n++] = *e;
-	env[n] = NULL;
-	struct command_opts o = {
-		.env = env,
-		.out = frame ? COMMAND_OUT_CAPTURE : COMMAND_OUT_INHERIT,
-		.max = RAW_MAX,
-	};
-	struct command_result res = {0};
-	int r = command_spawn((char *const *)argv, &o, &res);
-
-	if (r < 0 && r != -EINTR) {
-		free(res.out);
-		return agent_error("cannot run %s: %s", argv[0], strerror(-r));
-	}
-	if (frame && res.out)
-		print_frame(frame, res.out, res.len);
-	free(res.out);
-	if (frame && (!res.out || res.cut))
-		return agent_error("%s: output %s", argv[0],
-				   res.out ? "too long, cut" : "lost: out of memory");
-	if (r == -EINTR)
-		return agent_error("%s killed by signal %d", argv[0], res.signal);
-	return r;
 }
 
 static int run_checked(const char *const *argv, const char *frame)
@@ -296,17 +222,50 @@ bool workload_on_device(const char *kind)
 	return strcmp(kind, "fio") == 0 && target && strcmp(target, "device") == 0;
 }
 
+/* The kit's fio settings of the command line (buildapp.fio_direct...),
+ * as fio's global options (lib/fioargs.h): before the job, every job's
+ * unless it sets its own.  Returns how many, or -1 after an error. */
+static int fio_globals(char out[][FIOARGS_LEN])
+{
+	uint64_t direct, fsync_n, runtime, ramp, ss_dur, ss_ramp;
+	struct fioargs a;
+	const char *ss = agent_param("fio_steadystate");
+
+	if (agent_param_u64("fio_direct", 0, &direct) < 0 ||
+	    agent_param_u64("fio_fsync", 0, &fsync_n) < 0 ||
+	    agent_param_u64("fio_runtime", 0, &runtime) < 0 ||
+	    agent_param_u64("fio_ramp", 0, &ramp) < 0 ||
+	    agent_param_u64("fio_ss_duration", 0, &ss_dur) < 0 ||
+	    agent_param_u64("fio_ss_ramp", 0, &ss_ramp) < 0)
+		return -1;
+	if (fsync_n > 1000000 || runtime > 86400 || ramp > 86400 || ss_dur > 86400 ||
+	    ss_ramp > 86400)
+		return agent_error("fio_fsync, fio_runtime, fio_ramp or fio_ss_ out of range");
+	a = (struct fioargs){.direct = direct != 0, .fsync = (unsigned)fsync_n,
+			     .runtime = (unsigned)runtime, .ramp = (unsigned)ramp,
+			     .ss_dur = (unsigned)ss_dur, .ss_ramp = (unsigned)ss_ramp};
+	if (ss && (strlen(ss) >= sizeof(a.ss) || !fioargs_steadystate_ok(ss, NULL, 0)))
+		return agent_error("bad fio_steadystate '%s'", ss);
+	snprintf(a.ss, sizeof(a.ss), "%s", ss ? ss : "");
+	return (int)fioargs_globals(&a, out);
+}
+
 /* A fio job file (buildapp.fio_job=PATH): its target and the cell's
  * knobs reach it as environment variables, which fio expands in the file
- * (${BUILDAPP_TARGET}...: lib/guestproto.h, docs/guest-protocol.md).  Its
- * JSON is framed as "fio-jobs": the host names each job's metrics. */
+ * (${BUILDAPP_TARGET}...: lib/guestproto.h, docs/guest-protocol.md), and
+ * the kit's settings as fio's global options before it.  Its output is
+ * framed as "fio-jobs": the host names each job's metrics. */
 static int fio_job_file(const char *job, const char *target, const char *rw,
 			const uint64_t *v, const char *engine)
 {
-	char env[10][640];
-	char *envp[11];
-	size_t n = 0;
+	char env[13][640], globals[FIOARGS_MAX][FIOARGS_LEN];
+	char *envp[14];
+	const char *argv[FIOARGS_MAX + 4];
+	size_t n = 0, k = 0;
+	int ng = fio_globals(globals);
 
+	if (ng < 0)
+		return -1;
 	if (access(job, R_OK) < 0)
 		return agent_error("fio job file %s: %s", job, strerror(errno));
 	snprintf(env[n++], sizeof(env[0]), "BUILDAPP_TARGET=%s", target);
@@ -319,10 +278,18 @@ static int fio_job_file(const char *job, const char *target, const char *rw,
 	snprintf(env[n++], sizeof(env[0]), "BUILDAPP_RWMIXREAD=%" PRIu64, v[3]);
 	snprintf(env[n++], sizeof(env[0]), "BUILDAPP_SIZE=%" PRIu64, v[4]);
 	snprintf(env[n++], sizeof(env[0]), "BUILDAPP_RUNTIME=%" PRIu64, v[5]);
+	snprintf(env[n++], sizeof(env[0]), "BUILDAPP_DIRECT=%" PRIu64, v[6]);
+	snprintf(env[n++], sizeof(env[0]), "BUILDAPP_FSYNC=%" PRIu64, v[7]);
+	snprintf(env[n++], sizeof(env[0]), "BUILDAPP_RAMP=%" PRIu64, v[8]);
 	for (size_t i = 0; i < n; i++)
 		envp[i] = env[i];
 	envp[n] = NULL;
-	const char *argv[] = {GUESTPROTO_FIO, "--output-format=json", job, NULL};
+	argv[k++] = GUESTPROTO_FIO;
+	argv[k++] = "--output-format=json";
+	for (int i = 0; i < ng; i++)
+		argv[k++] = globals[i];
+	argv[k++] = job;
+	argv[k] = NULL;
 	int r = agent_run_env(argv, "fio-jobs", envp);
 	if (r > 0)
 		return agent_error("fio exited with status %d", r);
@@ -347,13 +314,14 @@ static int fio(void)
 		rw = "randwrite";
 	if (!one_of(rw, rws, sizeof(rws) / sizeof(rws[0])))
 		return agent_error("bad fio_rw '%s'", rw);
-	uint64_t bs, depth, size, direct, fsync_n, runtime, numjobs, mix;
+	uint64_t bs, depth, size, direct, fsync_n, runtime, numjobs, mix, ramp;
 	if (agent_param_u64("fio_bs", 4096, &bs) < 0 ||
 	    agent_param_u64("fio_iodepth", 1, &depth) < 0 ||
 	    agent_param_u64("fio_size", 64ull << 20, &size) < 0 ||
 	    agent_param_u64("fio_direct", 0, &direct) < 0 ||
 	    agent_param_u64("fio_fsync", 0, &fsync_n) < 0 ||
 	    agent_param_u64("fio_runtime", 0, &runtime) < 0 ||
+	    agent_param_u64("fio_ramp", 0, &ramp) < 0 ||
 	    agent_param_u64("fio_numjobs", 1, &numjobs) < 0 ||
 	    agent_param_u64("fio_rwmixread", 50, &mix) < 0)
 		return -1;
@@ -386,29 +354,31 @@ static int fio(void)
 	const char *file = device ? agent_disk : work_path("fio.dat");
 	const char *job = agent_param("fio_job");
 	if (job) {
-		uint64_t v[] = {bs, depth, numjobs, mix, size, runtime};
+		uint64_t v[] = {bs, depth, numjobs, mix, size, runtime, direct ? 1 : 0,
+				fsync_n, ramp};
 		return fio_job_file(job, file, rw, v, engine);
 	}
-	char a[10][64], fname[700];
-	const char *argv[20] = {GUESTPROTO_FIO, "--name=buildapp", fname,
-				"--output-format=json"};
+	char a[8][64], fname[700], globals[FIOARGS_MAX][FIOARGS_LEN];
+	const char *argv[FIOARGS_MAX + 16] = {GUESTPROTO_FIO, "--name=buildapp", fname,
+					      "--output-format=json"};
 	size_t n = 4, k = 0;
+	int ng = fio_globals(globals);
+	if (ng < 0)
+		return -1;
 	snprintf(fname, sizeof(fname), "--filename=%s", file);
 	snprintf(a[k++], 64, "--rw=%s", rw);
 	snprintf(a[k++], 64, "--bs=%" PRIu64, bs);
 	snprintf(a[k++], 64, "--iodepth=%" PRIu64, depth);
 	snprintf(a[k++], 64, "--size=%" PRIu64, size);
-	snprintf(a[k++], 64, "--direct=%" PRIu64, (uint64_t)(direct ? 1 : 0));
-	snprintf(a[k++], 64, "--fsync=%" PRIu64, fsync_n);
 	snprintf(a[k++], 64, "--ioengine=%s", engine);
-	if (runtime)
-		snprintf(a[k++], 64, "--runtime=%" PRIu64, runtime);
 	if (numjobs > 1)
 		snprintf(a[k++], 64, "--numjobs=%" PRIu64, numjobs);
 	if (agent_param("fio_rwmixread"))
 		snprintf(a[k++], 64, "--rwmixread=%" PRIu64, mix);
 	for (size_t i = 0; i < k; i++)
 		argv[n++] = a[i];
+	for (int i = 0; i < ng; i++)
+		argv[n++] = globals[i];
 	/* Clones are one job to measure: fio sums them. */
 	if (numjobs > 1)
 		argv[n++] = "--group_reporting";

@@ -72,7 +72,7 @@ must_fail "[guest] cache (axis) as KEEP_UINT" "is not of the C type of KEY_KEEP_
 
 # The appliance's init reads a plan; the INI loader (and iniparser), the
 # planner, the typo hints, the Markdown, the doc strings
-# (profile/libprofile-build.a) and the plan's text form
+# (libprofile-build.a) and the plan's text form
 # (builder/plantext.c) are the builder's.  The control: buildapp has them.
 for sym in loader_load iniparser_getstring planner_build keyref_nearest keyref_write_markdown \
 	keyref_doc plantext_write; do

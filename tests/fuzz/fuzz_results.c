@@ -21,10 +21,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int kind = 0; kind < _WORKLOAD_MAX; kind++) {
 		struct results r;
 		results_parse(text, size, (enum workload_kind)kind, &r);
-		if (r.n_metrics > RESULTS_MAX_METRICS ||
+		if (r.n_metrics > RESULTS_MAX_METRICS || r.n_notes > RESULTS_NOTES_MAX ||
+		    r.n_steady > RESULTS_STEADY_MAX ||
 		    !memchr(r.error, '\0', sizeof(r.error)) ||
 		    !memchr(r.kernel, '\0', sizeof(r.kernel)))
 			abort();
+		for (size_t i = 0; i < r.n_notes; i++)
+			if (!memchr(r.notes[i], '\0', sizeof(r.notes[i])) || !r.notes[i][0])
+				abort();
 	}
 	free(text);
 	return 0;

@@ -56,6 +56,11 @@ check "six runs journaled, all ok" sh -c "test \$(grep -c '\"status\":\"ok\"' '$
 check "the host cell's line: its id" sh -c "echo '$host' | grep -q '\"id\":\"raw/raw/sparse/-/-/host/dd\"'"
 check "the host cell's line: no cache mode, no accelerator, no boot time" sh -c \
 	"echo '$host' | grep -q '\"cache\":null' && echo '$host' | grep -q '\"accel\":null' && echo '$host' | grep -q '\"boot_seconds\":null'"
+# cache unsafe's guests go through the host's page cache: so does the
+# host cell's loop device, and its line says so (fio-jobfile.sh has the
+# direct case).
+check "the host cell's line: the image through the host's page cache" sh -c \
+	"echo '$host' | grep -q '\"host_io\":\"buffered\"'"
 check "the host cell measured dd in MB/s, as the guest did" sh -c \
 	"echo '$host' | grep -q '\"name\":\"dd_mbps\",\"value\":[0-9.]*,\"unit\":\"MB/s\"' && echo '$guest' | grep -q '\"name\":\"dd_mbps\",\"value\":[0-9.]*,\"unit\":\"MB/s\"'"
 # 256K of L2 + 4 x 64K clusters of refcount cache = 524288.

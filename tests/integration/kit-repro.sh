@@ -3,7 +3,7 @@
 # initramfs and the pristine disk (an ext4 whose UUID, hash seed and
 # times come from the inputs, not the clock), with two different
 # SOURCE_DATE_EPOCHs and a second apart.  No libguestfs, a few seconds.
-# The whole kit (image, manifest) from two empty caches: tests/e2e/kit-repro.sh.
+# The whole kit (image, manifest) from two empty caches: tests/slow/kit-repro.sh.
 set -eu
 B=${B:-build}
 BUILDAPP=${BUILDAPP:-$B/buildapp}

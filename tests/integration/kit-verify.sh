@@ -30,6 +30,23 @@ rc=0; "$BUILDAPP" profiles/ci-smoke.ini -o "$work/bad" --sign "$work/nokey" 2>"$
 "$BUILDAPP" profiles/ci-smoke.ini -o "$work/kit" --cache "$CACHE/hostroot" \
 	--sign "$work/team" 2>"$work/build.err" || { cat "$work/build.err"; fail "kit build"; }
 [ -s "$work/kit/ci-smoke.manifest.json.sig" ] || fail "no signature beside the manifest"
+# What the kit carries, by license (docs/kit.md, the manifest's licenses):
+# the host root's packages, the kernel's and the loaders', each with the
+# names its copyright file gives.
+python3 - "$work/kit/ci-smoke.manifest.json" <<'PY' || fail "the manifest's licenses"
+import json, sys
+l = json.load(open(sys.argv[1]))["licenses"]
+p = l["packages"]
+assert l["buildapp"] == "GPL-2.0-or-later", l["buildapp"]
+for name in ("qemu-system-x86", "busybox-static", "fio", "shim-signed", "grub-efi-amd64-signed",
+             "syslinux-common"):
+    assert name in p, "no %s" % name
+    assert p[name]["copyright"] == "/usr/share/doc/%s/copyright" % name, p[name]
+    assert p[name]["licenses"], "%s: no license named" % name
+assert [n for n in p if n.startswith("linux-image-")], "no kernel package"
+assert sorted(p) == list(p), "packages not in name order"
+print("licenses: %d packages" % len(p))
+PY
 
 verify 0 "$work/kit" --key "$work/team.pub"
 has '^ok       signature: good'

@@ -73,6 +73,8 @@ fresh; append 'Or `buildapp frobnicate lab7.ini`.'
 refused "a command buildapp does not have" "no command 'frobnicate'"
 fresh; edit "$tmp/c/README.md" 's/`buildapp plan lab7.ini`/`buildapp plan --jsn lab7.ini`/'
 refused "an option the command does not have" "option --jsn is not in \`buildapp plan --help\`"
+fresh; append 'Or `buildapp --verison`.'
+refused "an option buildapp itself does not have" "option --verison is not in \`buildapp --help\`"
 fresh; append 'Then `--sing KEY`.'
 refused "an option no command has" "no command has the option --sing"
 fresh; append 'Set `[host] disks`.'

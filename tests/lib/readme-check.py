@@ -131,7 +131,7 @@ def commands(buildapp):
 
 
 def helps(buildapp, names):
-    texts = {}
+    texts = {"": run([buildapp, "--help"])[1]}
     for name in names:
         rc, out, err = run([buildapp, name, "--help"])
         if rc != 0:
@@ -315,6 +315,13 @@ def check_invocations(code_pieces, names, help_texts):
                 cmd, rest = "build", words[1:]
             elif first == "COMMAND":
                 cmd, rest = None, words[1:]
+            elif first.startswith("-"):
+                # buildapp's own options (--help, --version): its --help
+                if not re.search(r"(?:^|[\s\[,|])%s(?![\w-])" % re.escape(first),
+                                 help_texts.get("", "")):
+                    problem("README: `buildapp %s`: option %s is not in `buildapp --help`"
+                            % (" ".join(words), first))
+                continue
             else:
                 problem("README: `buildapp %s`: buildapp has no command %r (buildapp --help)"
                         % (" ".join(words), first))

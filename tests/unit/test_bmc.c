@@ -19,8 +19,8 @@
 
 static void test_real_answers(void **state)
 {
-	char *info = data_text("ipmitool-mc-info.txt");
-	char *status = data_text("ipmitool-chassis-status.txt");
+	char *info = read_data("ipmitool-mc-info.txt");
+	char *status = read_data("ipmitool-chassis-status.txt");
 	char buf[96];
 	bool on = false, fault = true;
 

@@ -69,16 +69,29 @@ static void test_zero_variance(void **state)
 	check(a, N(a), b, N(b), 1.2207584003172514, 1.1239209690125942,
 	      1.325939379220209, 3);
 
-	/* Both constant: the ratio is exact, equal sides show nothing. */
+	/* Both constant: runs that did not vary say nothing of how much
+	 * runs vary, so there is no interval (not one of no width) and
+	 * nothing is shown, however far apart the sides are. */
 	struct compare_ratio c;
 	static const double e[] = {7, 7}, f[] = {7, 7, 7};
 	assert_int_equal(compare_ratio(e, N(e), f, N(f), 0.95, &c), 0);
-	assert_true(c.ratio == 1 && c.low == 1 && c.high == 1 && isinf(c.df));
+	assert_true(c.ratio == 1 && isnan(c.low) && isnan(c.high) && c.no_spread);
 	assert_false(c.shown);
 	static const double g[] = {14, 14};
 	assert_int_equal(compare_ratio(g, N(g), f, N(f), 0.95, &c), 0);
 	assert_float_equal(c.ratio, 2, 1e-15);
-	assert_true(c.shown);
+	assert_true(isnan(c.low) && c.no_spread && !c.shown);
+	/* Pooled, each stratum constant: the same. */
+	struct compare_sample level[] = {{g, N(g)}, {e, N(e)}}, ref[] = {{f, N(f)}, {f, N(f)}};
+	assert_int_equal(compare_ratio_pooled(level, ref, 2, 0.95, &c), 0);
+	assert_true(isnan(c.low) && c.no_spread && !c.shown);
+	/* One stratum that varies gives the pooled one an interval. */
+	level[1] = (struct compare_sample){b, N(b)};
+	assert_int_equal(compare_ratio_pooled(level, ref, 2, 0.95, &c), 0);
+	assert_true(!isnan(c.low) && !c.no_spread);
+	/* One side constant is not no spread: the other's is measured. */
+	assert_int_equal(compare_ratio(a, N(a), b, N(b), 0.95, &c), 0);
+	assert_false(c.no_spread);
 }
 
 static void test_pooled(void **state)
@@ -140,8 +153,9 @@ static void test_display(void **state)
 	/* 99.7 rounds to 100: two significant digits, not three */
 	assert_false(stats_display(512.3, 99.7, 5, buf, sizeof buf));
 	assert_string_equal(buf, "510 ± 100");
+	/* No run differed: no "± 0", an interval of no width. */
 	assert_false(stats_display(7, 0, 3, buf, sizeof buf));
-	assert_string_equal(buf, "7 ± 0");
+	assert_string_equal(buf, "7 in each of 3 runs");
 	assert_false(stats_display(12.3456, NAN, 1, buf, sizeof buf));
 	assert_string_equal(buf, "12.35 (n=1)");
 

@@ -1,10 +1,11 @@
 /* Loss with the crash as its unit (lib/crashloss.h) and the statistics it
- * rests on (lib/stats.h): Fisher's and Boschloo's exact tests, the median, Hoeffding's
- * half-width, each crash's fraction, k of n crashes with its exact
- * interval, the crashes that would resolve a comparison, and the texts.
- * Expected values were computed independently with SciPy 1.10.1 (Debian
- * 12's python3-scipy), as the comments give them; the test needs no
- * SciPy. */
+ * rests on (lib/stats.h): Fisher's, Boschloo's and the stratified exact
+ * tests, the median, Hoeffding's half-width, each crash's fraction, k of
+ * n crashes with its exact interval, the crashes that would resolve a
+ * comparison, and the texts.  Expected values were computed
+ * independently with SciPy 1.10.1 (Debian 12's python3-scipy) or R 4.2.2
+ * (tests/unit/data/exact-tests.R), as the comments give them; the test
+ * needs neither. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -59,8 +60,9 @@ static void test_fisher(void **state)
 }
 
 /* scipy.stats.boschloo_exact([[x1, x2], [n1 - x1, n2 - x2]],
- * alternative='two-sided', n=1024).pvalue; above STATS_BOSCHLOO_MAX a side,
- * Fisher's p. */
+ * alternative='two-sided', n=1024).pvalue, and from 3 of 7 against 10 of
+ * 11 on tests/unit/data/exact-tests.R's enumeration (R 4.2.2): sides of
+ * any size, none of them Fisher's test. */
 static void test_boschloo(void **state)
 {
 	static const struct {
@@ -74,8 +76,15 @@ static void test_boschloo(void **state)
 		{7, 10, 2, 9, 0.049510745264285734},   {12, 20, 3, 18, 0.007104351110086174},
 		{0, 5, 0, 5, 1.0},                     {5, 5, 5, 5, 1.0},
 		{1, 12, 0, 12, 0.838819742202757},     {20, 40, 10, 38, 0.033200079262733426},
+		{3, 7, 10, 11, 0.051110171375061034},  {4, 16, 0, 16, 0.050227551255375195},
+		{4, 61, 0, 61, 0.084981409127447477},  {10, 61, 2, 61, 0.023216451609559124},
+		{1, 90, 0, 90, 0.9406117367092578},    {5, 90, 0, 90, 0.043871392102875093},
+		{4, 89, 0, 89, 0.090825952738050636},  {30, 100, 18, 100, 0.055965744742073394},
+		{5, 200, 0, 200, 0.051040223323623839}, {20, 200, 8, 200, 0.024327832554121989},
+		{100, 300, 80, 300, 0.079092557502727937},
 	};
 	double p, f;
+	bool at_most;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
@@ -85,13 +94,75 @@ static void test_boschloo(void **state)
 		assert_int_equal(stats_boschloo_exact(known[i].x2, known[i].n2, known[i].x1,
 						      known[i].n1, &p), 0);
 		assert_close(p, known[i].p, 1e-7);
+		/* The decision the estimate of crashes makes, at 0.05 and
+		 * on either side of this p. */
+		assert_int_equal(stats_boschloo_at_most(known[i].x1, known[i].n1, known[i].x2,
+							known[i].n2, 0.05, &at_most), 0);
+		assert_true(at_most == (known[i].p <= 0.05));
+		assert_int_equal(stats_boschloo_at_most(known[i].x1, known[i].n1, known[i].x2,
+							known[i].n2, known[i].p * 1.001, &at_most), 0);
+		assert_true(at_most);
+		assert_int_equal(stats_boschloo_at_most(known[i].x1, known[i].n1, known[i].x2,
+							known[i].n2, known[i].p * 0.999, &at_most), 0);
+		assert_false(at_most);
 	}
-	/* Past the limit, Fisher's. */
+	/* Not Fisher's past 60 a side: 30 of 100 against 18 of 100 is 0.0679
+	 * by Fisher's (test_fisher). */
 	assert_int_equal(stats_boschloo_exact(30, 100, 18, 100, &p), 0);
 	assert_int_equal(stats_fisher_exact(30, 100, 18, 100, &f), 0);
-	assert_true(p == f);
+	assert_true(p < f - 0.01);
+	/* Two-sided, Boschloo's test is not uniformly more powerful than
+	 * Fisher's: 3 of 7 against 10 of 11 is shown by Fisher's alone (R's
+	 * fisher.test: 0.047385620915032657). */
+	assert_int_equal(stats_boschloo_exact(3, 7, 10, 11, &p), 0);
+	assert_int_equal(stats_fisher_exact(3, 7, 10, 11, &f), 0);
+	assert_close(f, 0.047385620915032657, 1e-10);
+	assert_true(f <= 0.05 && p > 0.05);
+	/* Nor less so: 4 of 16 against none is 0.0502 by Boschloo's, 0.101 by
+	 * Fisher's (R: 0.10122358175750827). */
+	assert_int_equal(stats_fisher_exact(4, 16, 0, 16, &f), 0);
+	assert_close(f, 0.10122358175750827, 1e-10);
 	assert_int_equal(stats_boschloo_exact(0, 0, 0, 5, &p), -EINVAL);
 	assert_int_equal(stats_boschloo_exact(6, 5, 0, 5, &p), -EINVAL);
+	assert_int_equal(stats_boschloo_at_most(6, 5, 0, 5, 0.05, &at_most), -EINVAL);
+}
+
+/* The exact conditional test of several strata, against R's
+ * mantelhaen.test(exact = TRUE) (tests/unit/data/exact-tests.R); with one
+ * stratum, Fisher's test; and the sign of its excess, each stratum's own
+ * direction summed. */
+static void test_stratified(void **state)
+{
+	static const struct {
+		size_t k;
+		struct stats_table t[3];
+		double p, excess;
+	} known[] = {
+		/* The tables whose crashes, added, flip the answer: unsafe
+		 * lost in at least as large a share in both settings, 4 of
+		 * 15 against 11 of 15 added. */
+		{2, {{3, 3, 11, 12}, {1, 12, 0, 3}}, 1.0, 0.4},
+		{2, {{5, 5, 0, 5}, {5, 5, 0, 5}}, 3.1494079113126756e-05, 5},
+		{3, {{2, 6, 0, 4}, {7, 10, 3, 9}, {1, 4, 1, 4}}, 0.094695552125892701,
+		 2.5368421052631582},
+		/* Settings that point different ways cancel. */
+		{2, {{3, 3, 0, 3}, {0, 3, 3, 3}}, 0.99999999999999989, 0},
+		{3, {{3, 4, 0, 4}, {2, 2, 0, 5}, {4, 7, 1, 6}}, 0.001657073085644513,
+		 4.2362637362637363},
+		/* One stratum: Fisher's (R's fisher.test). */
+		{1, {{3, 7, 10, 11}}, 0.047385620915032657, -2.0555555555555554},
+	};
+	double p, excess;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		assert_int_equal(stats_stratified_exact(known[i].t, known[i].k, &p, &excess), 0);
+		assert_close(p, known[i].p, 1e-9);
+		assert_true(fabs(excess - known[i].excess) < 1e-12);
+	}
+	struct stats_table bad = {3, 2, 0, 2};
+	assert_int_equal(stats_stratified_exact(&bad, 1, &p, &excess), -EINVAL);
+	assert_int_equal(stats_stratified_exact(&bad, 0, &p, &excess), -EINVAL);
 }
 
 static void test_median_hoeffding(void **state)
@@ -172,11 +243,11 @@ static struct crashloss loss_of(size_t k, size_t n)
 }
 
 /* The verdict and the crashes that would resolve it.  The expected
- * counts are the fewest m above both sides' n for which the test's p
- * (scipy.stats.boschloo_exact as in test_boschloo up to 60 a side,
- * scipy.stats.fisher_exact above) of xa of m against xb of m is at most
- * 0.05, xa = round(ka m / na), xb = round(kb m / nb) (halves up), found
- * by trying each m in turn. */
+ * counts are the fewest m above both sides' n for which Boschloo's p of
+ * xa of m against xb of m is at most 0.05, xa = round(ka m / na), xb =
+ * round(kb m / nb) (halves up), found by trying each m in turn: by
+ * scipy.stats.boschloo_exact up to 54, by tests/unit/data/exact-tests.R's
+ * enumeration from 18 of 16 on. */
 static void test_compare(void **state)
 {
 	static const struct {
@@ -187,7 +258,12 @@ static void test_compare(void **state)
 		{5, 5, 0, 5, true, 0},  {4, 4, 0, 4, true, 0},    {4, 5, 0, 5, true, 0},
 		{2, 2, 0, 2, false, 3}, {1, 1, 0, 1, false, 3},   {3, 3, 0, 3, true, 0},
 		{3, 4, 0, 4, false, 5}, {2, 5, 0, 5, false, 9},   {3, 7, 1, 9, false, 13},
-		{1, 12, 0, 12, false, 54}, {5, 10, 4, 10, false, 201},
+		{1, 12, 0, 12, false, 54}, {5, 10, 4, 10, false, 181},
+		/* p = 0.0502: not shown; Fisher's p is twice that. */
+		{4, 16, 0, 16, false, 18},
+		/* Past 60 a side: still Boschloo's, in the comparison and in
+		 * the estimate (Fisher's would need about 110). */
+		{1, 20, 0, 20, false, 90}, {4, 61, 0, 61, false, 69}, {10, 61, 2, 61, true, 0},
 		/* Equal proportions: none would. */
 		{0, 5, 0, 5, false, 0}, {5, 5, 5, 5, false, 0},   {2, 4, 3, 6, false, 0},
 	};
@@ -205,19 +281,33 @@ static void test_compare(void **state)
 			fail();
 		}
 	}
-	/* The test named: Boschloo's up to 60 crashes a side. */
+	/* The test named is the test used, at any number of crashes. */
 	struct crashloss a = loss_of(3, 3), b = loss_of(0, 3);
 	assert_int_equal(crashloss_compare(&a, &b, &v), 0);
 	assert_string_equal(v.test, "Boschloo's exact test");
 	assert_close(v.p, 0.031250000000000014, 1e-7);
-	/* 30 of 100 vs 18 of 100: Fisher's, p 0.0679; the estimate needs 102. */
+	a = loss_of(4, 61);
+	b = loss_of(0, 61);
+	assert_int_equal(crashloss_compare(&a, &b, &v), 0);
+	assert_string_equal(v.test, "Boschloo's exact test");
+	assert_close(v.p, 0.084981409127447477, 1e-7); /* Fisher's: 0.119 */
+	/* 30 of 100 vs 18 of 100: p 0.0560 (Fisher's 0.0679); the estimate
+	 * needs 102. */
 	a.crashes = b.crashes = 100;
 	a.lost_any = 30;
 	b.lost_any = 18;
 	assert_int_equal(crashloss_compare(&a, &b, &v), 0);
-	assert_string_equal(v.test, "Fisher's exact test");
-	assert_close(v.p, 0.06791000101375219, 1e-10);
+	assert_string_equal(v.test, "Boschloo's exact test");
+	assert_close(v.p, 0.055965744742073394, 1e-7);
 	assert_true(!v.shown && v.resolve == 102);
+	/* Past CRASHLOSS_RESOLVE_STEP the estimate bisects: 6 of 336 against
+	 * none is the first m past 61 whose p is at most 0.05 (4 of m up to
+	 * 274, 5 of m to 335, each above 0.05 at every m: 5 of 335 is
+	 * 0.0537). */
+	a = loss_of(1, 61);
+	b = loss_of(0, 61);
+	assert_int_equal(crashloss_compare(&a, &b, &v), 0);
+	assert_int_equal(v.resolve, 336);
 	/* Nearly equal: more than the estimate tries. */
 	a.lost_any = 50;
 	b.lost_any = 49;
@@ -303,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_median_hoeffding),
 		cmocka_unit_test(test_crashes_that_lost),
 		cmocka_unit_test(test_boschloo),
+		cmocka_unit_test(test_stratified),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_texts),

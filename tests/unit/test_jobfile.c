@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fioargs.h"
 #include "guestproto.h"
 #include "jobfile.h"
 #include "keys.h"
@@ -128,16 +129,84 @@ static void test_fio_refuses(void **state)
 	static const char bogus[] = "[j]\nfilename=${BUILDAPP_TARGET}\nrw=randread\n"
 				    "bogus_option=1\n";
 	static const char bad_value[] = "[j]\nfilename=${BUILDAPP_TARGET}\n"
-					"rw=randread\n\niodepth=lots\n";
+					"rw=randread\n\niodepth=lots ; deep\n";
 
 	(void)state;
 	need_fio();
-	/* fio's own words, with the file and line they are about. */
+	/* An option that is not on the list, before fio sees it. */
 	expect_refused(PROFILE_WITH(""), bogus, "t.ini:3: [workload] fio_job:",
-		       "job.fio' line 4: fio --parse-only refuses it:",
-		       "Bad option <bogus_option=1>", NULL);
+		       "job.fio' line 4: bogus_option: not an option a job file may have",
+		       NULL);
+	/* fio's own words, with the file and line they are about. */
 	expect_refused(PROFILE_WITH(""), bad_value, "job.fio' line 5:",
-		       "failed parsing iodepth=lots", NULL);
+		       "fio --parse-only refuses it:", "failed parsing iodepth=lots", NULL);
+}
+
+/* The job files of tests/unit/data/fio-jobs/: each refused with its line
+ * and option, before fio --parse-only (which would dlopen an engine it
+ * names), or accepted; test_results_fio.c reads fio's output of the
+ * accepted ones. */
+static void test_job_files(void **state)
+{
+	static const struct {
+		const char *file, *line, *what;
+	} refused[] = {
+		{"opendir", "line 7", "opendir: refused: it adds every file under a directory"},
+		{"mem-mmap", "line 4", "mem=mmap:/var/tmp/victim: refused"},
+		{"engine-so", "line 4", "ioengine=/var/tmp/x.so: refused: fio would load it"},
+		{"late-global", "line 3", "job 'j' names no target the kit can fill in"},
+		{"engine-net", "line 4", "ioengine=net: refused: it reaches another machine"},
+		{"engine-rbd", "line 4", "ioengine=rbd: refused: it reaches another machine"},
+		{"group-merged", "line 12", "job 'reader' joins the reporting group of job "
+					    "'writer' (line 9"},
+		{"unified", "line 4", "unified_rw_reporting: refused"},
+		{"trim", "line 4", "rw=trim: refused: fio reports trims on their own"},
+		{"blank-lines", "line 15", "exec_prerun: refused: it runs a program"},
+		{"randreed", "line 4", "rw=randreed: not a kind of I/O fio knows (did you "
+				       "mean 'randread'?)"},
+		{"filename-format", "line 4", "filename_format: refused"},
+		{"write-log", "line 5", "write_lat_log: refused: it writes a file"},
+	};
+	static const struct {
+		const char *file, *what;
+	} refused_whole[] = {
+		{"all-unreported", "no job reports anything: each has stats=0"},
+	};
+	static const char *const accepted[] = {"group-stonewall", "gtod-reduce", "disable-clat",
+					       "psync-note", "seq-names", "seq-names-reversed",
+					       "fsync", "steadystate", "prefill"};
+	const char *top = getenv("TOP") ? getenv("TOP") : ".";
+	char profile[1024], want[128];
+	struct profile p;
+
+	(void)state;
+	need_fio();
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(profile, sizeof(profile),
+			 "[workload]\nkinds = fio\nfio_job = %s/tests/unit/data/fio-jobs/%s.fio\n",
+			 top, refused[i].file);
+		snprintf(want, sizeof(want), "%s.fio' %s: ", refused[i].file, refused[i].line);
+		expect_refused(profile, NULL, "t.ini:3: [workload] fio_job:", want,
+			       refused[i].what, NULL);
+	}
+	for (size_t i = 0; i < sizeof(refused_whole) / sizeof(refused_whole[0]); i++) {
+		snprintf(profile, sizeof(profile),
+			 "[workload]\nkinds = fio\nfio_job = %s/tests/unit/data/fio-jobs/%s.fio\n",
+			 top, refused_whole[i].file);
+		snprintf(want, sizeof(want), "%s.fio': %s", refused_whole[i].file,
+			 refused_whole[i].what);
+		expect_refused(profile, NULL, "t.ini:3: [workload] fio_job:", want, NULL);
+	}
+	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
+		/* psync-note's depth is the cell's: 1 and 4. */
+		snprintf(profile, sizeof(profile),
+			 "[workload]\nkinds = fio\nfio_job = %s/tests/unit/data/fio-jobs/%s.fio\n"
+			 "fio_size = 4M\n%s",
+			 top, accepted[i],
+			 strcmp(accepted[i], "psync-note") == 0 ? "fio_iodepth = 1, 4\n" : "");
+		if (load(profile, NULL, &p) < 0)
+			fail_msg("%s.fio: %s", accepted[i], messages);
+	}
 }
 
 static void test_no_target(void **state)
@@ -190,6 +259,87 @@ static void test_other_refusals(void **state)
 	big[sizeof(big) - 1] = '\0';
 	expect_refused(PROFILE_WITH(""), big, "t.ini:3: [workload] fio_job:",
 		       "bytes: a job file has at most 65536", NULL);
+}
+
+/* The kit's settings reach every job that does not set its own, and a
+ * profile key no job takes is refused; the plan says what each job does
+ * and who says so. */
+static void test_kit_settings(void **state)
+{
+	static const char own_direct[] = "[global]\nfilename=${BUILDAPP_TARGET}\n"
+					 "size=${BUILDAPP_SIZE}\n\n"
+					 "[a]\nrw=randread\ndirect=1\n\n"
+					 "[b]\nstonewall\nrw=write\ndirect=1\nend_fsync=1\n";
+	struct profile p;
+	char *text = NULL;
+	size_t len = 0;
+
+	(void)state;
+	need_fio();
+	/* fio_direct = no, and both jobs say direct=1 themselves. */
+	expect_refused(PROFILE_WITH("fio_direct = no\n"), own_direct,
+		       "job.fio' line 7: [workload] fio_direct = no reaches no job: each "
+		       "sets direct itself",
+		       "use direct=${BUILDAPP_DIRECT}", NULL);
+	/* fio_numjobs reaches a job file only through its variable. */
+	expect_refused(PROFILE_WITH("fio_numjobs = 4\n"), good_job,
+		       "[workload] fio_numjobs = 4 reaches no job", NULL);
+	/* A ramp and a time basis from the profile; the file's own direct. */
+	if (load(PROFILE_WITH("fio_ramp = 2\nfio_runtime = 10\nfio_fsync = 8\n"),
+		 own_direct, &p) < 0)
+		fail_msg("%s", messages);
+	FILE *f = open_memstream(&text, &len);
+	assert_int_equal(jobfile_describe(&p, f), 0);
+	fclose(f);
+	if (!strstr(text, "the kit gives fio --direct=1 --fsync=8 --runtime=10 --time_based=1 "
+			  "--ramp_time=2 --lat_percentiles=1") ||
+	    !strstr(text, "  a (line 5, group 0): direct=1 (line 7); fsync every 8 writes "
+			  "(fio_fsync); 10 s, time-based (fio_runtime); ramp 2 s (fio_ramp)\n") ||
+	    !strstr(text, "  b (line 9, group 1): direct=1 (line 12); fsync every 8 writes, "
+			  "end_fsync=1 (fio_fsync);"))
+		fail_msg("%s", text);
+	free(text);
+}
+
+/* [workload] fio_steadystate: fio's spec, with a duration in the runtime. */
+static void test_steadystate_key(void **state)
+{
+	struct profile p;
+
+	(void)state;
+	need_fio();
+	expect_refused("[workload]\nkinds = fio\nfio_runtime = 30\nfio_steadystate_duration = 10\n"
+		       "fio_steadystate = iops:abc\n",
+		       NULL, "t.ini:5: [workload] fio_steadystate: 'iops:abc': the threshold "
+			     "after ':' is a number",
+		       NULL);
+	expect_refused("[workload]\nkinds = fio\nfio_runtime = 30\nfio_steadystate = lat:5%\n"
+		       "fio_steadystate_duration = 10\n",
+		       NULL, "t.ini:4: [workload] fio_steadystate: 'lat:5%': a steadystate spec is "
+			     "iops, iops_slope, bw or bw_slope",
+		       NULL);
+	/* Checked even where no cell runs fio. */
+	expect_refused("[workload]\nkinds = dd\nfio_steadystate = nonsense\n", NULL,
+		       "t.ini:3: [workload] fio_steadystate: 'nonsense': a steadystate spec is",
+		       NULL);
+	expect_refused("[workload]\nkinds = fio\nfio_steadystate = iops_slope:0.1%\n"
+		       "fio_steadystate_duration = 10\n",
+		       NULL, "[workload] fio_steadystate: 'iops_slope:0.1%' needs "
+			     "fio_steadystate_duration (10 s) and fio_steadystate_ramp (0 s) "
+			     "within fio_runtime (0 s)",
+		       NULL);
+	if (load("[workload]\nkinds = fio\nfio_runtime = 30\nfio_steadystate = iops_slope:0.1%\n"
+		 "fio_steadystate_duration = 10\nfio_steadystate_ramp = 5\n",
+		 NULL, &p) < 0)
+		fail_msg("%s", messages);
+	struct fioargs a;
+	char g[FIOARGS_MAX][FIOARGS_LEN];
+	profile_fioargs(&p, &a);
+	size_t n = fioargs_globals(&a, g);
+	assert_int_equal(n, 7);
+	assert_string_equal(g[3], "--steadystate=iops_slope:0.1%");
+	assert_string_equal(g[4], "--ss_dur=10");
+	assert_string_equal(g[5], "--ss_ramp=5");
 }
 
 static void test_bad_knobs(void **state)
@@ -310,8 +460,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_job_file),
 		cmocka_unit_test(test_fio_refuses),
+		cmocka_unit_test(test_job_files),
 		cmocka_unit_test(test_no_target),
 		cmocka_unit_test(test_other_refusals),
+		cmocka_unit_test(test_kit_settings),
+		cmocka_unit_test(test_steadystate_key),
 		cmocka_unit_test(test_bad_knobs),
 		cmocka_unit_test(test_engine_the_fio_lacks),
 		cmocka_unit_test(test_axes_in_the_plan),

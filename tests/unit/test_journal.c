@@ -280,11 +280,17 @@ static void test_host_crash(void **state)
 	run.host_crash.dirty_kib = 1536;
 	run.host_crash.writeback_kib = 0;
 	snprintf(run.host_crash.disk_write_cache, sizeof run.host_crash.disk_write_cache, "off");
+	run.host_crash.qemu_stopped_seconds = 0.25;
+	run.host_crash.writeback_stopped_seconds = 0.5;
+	run.host_crash.results_synced_seconds = 1.5;
+	run.host_crash.facts_read_seconds = 1.75;
 	run.host_crash.to_kernel_seconds = 41.5;
 	assert_int_equal(journal_run_to_json(&run, &line), 0);
 	assert_non_null(strstr(line, "\"crash\":\"host\",\"host_crash\":{\"mechanism\":\"firmware\","
 				     "\"fallback\":\"kexec_file_load: Operation not permitted\","
 				     "\"dirty_kib\":1536,\"writeback_kib\":0,\"disk_write_cache\":\"off\","
+				     "\"qemu_stopped_seconds\":0.25,\"writeback_stopped_seconds\":0.5,"
+				     "\"results_synced_seconds\":1.5,\"facts_read_seconds\":1.75,"
 				     "\"to_kernel_seconds\":41.5,\"to_sweep_seconds\":null}"));
 	assert_int_equal(journal_run_from_json(line, &back), 0);
 	assert_runs_equal(&run, &back);
@@ -295,8 +301,17 @@ static void test_host_crash(void **state)
 	assert_int_equal(back.host_crash.writeback_kib, 0);
 	assert_string_equal(back.host_crash.disk_write_cache, "off");
 	assert_true(back.host_crash.to_kernel_seconds == 41.5);
+	assert_true(back.host_crash.qemu_stopped_seconds == 0.25);
+	assert_true(back.host_crash.facts_read_seconds == 1.75);
 	assert_true(isnan(back.host_crash.to_sweep_seconds));
 	journal_run_release(&back);
+	/* reboot(2)'s restart is a mechanism of its own. */
+	char *restart = strdup(line);
+	memcpy(strstr(restart, "\"firmware\""), "\"restart\" ", 10);
+	assert_int_equal(journal_run_from_json(restart, &back), 0);
+	assert_string_equal(back.host_crash.mechanism, "restart");
+	journal_run_release(&back);
+	free(restart);
 
 	/* Each of these is not a host crash's record. */
 	static const char *const bad[][2] = {
@@ -306,6 +321,8 @@ static void test_host_crash(void **state)
 		{"\"dirty_kib\":1536", "\"dirty_kib\":\"1536\""},
 		{"\"disk_write_cache\":\"off\"", "\"disk_write_cache\":\"maybe\""},
 		{"\"to_kernel_seconds\":41.5", "\"to_kernel_seconds\":-2"},
+		{"\"results_synced_seconds\":1.5", "\"results_synced_seconds\":-1"},
+		{"\"qemu_stopped_seconds\":0.25", "\"qemu_stopped_seconds\":\"0.25\""},
 		{"\"fallback\":\"kexec_file_load: Operation not permitted\"", "\"fallback\":7"},
 		{"\"host_crash\":{", "\"host_crash\":[],\"x\":{"},
 	};

@@ -284,8 +284,8 @@ static void test_l2_cache_and_host_cells(void **state)
 	}
 	assert_int_equal(n_qcow2, 18);
 	assert_int_equal(n_host, 1);
-	assert_string_equal(plan.cells[0].id, "qcow2/qcow2/off/none/threads/virtio/tarball-write");
-	assert_string_equal(plan.cells[2].id, "qcow2/qcow2/off/l2=1M/none/threads/virtio/tarball-write");
+	assert_string_equal(plan.cells[0].id, "qcow2/qcow2/off/none/threads/virtio/fio");
+	assert_string_equal(plan.cells[2].id, "qcow2/qcow2/off/l2=1M/none/threads/virtio/fio");
 	assert_int_equal(plan.cells[2].l2_cache, 1 << 20);
 	check_runs_complete(&plan);
 
@@ -341,7 +341,8 @@ static void test_write_cache_axis(void **state)
 			 write_cache_setting_name(c->write_cache));
 		assert_string_equal(c->id, want);
 	}
-	assert_string_equal(plan.cells[0].id, "raw/raw/sparse/none/threads/virtio/dd/wc=keep");
+	/* Listed order: the first kind and the first write cache setting. */
+	assert_string_equal(plan.cells[0].id, "raw/raw/sparse/none/threads/virtio/durability/wc=on");
 	check_runs_complete(&plan);
 	text = round_trip(&plan, &back);
 	assert_non_null(strstr(text, "\"write_cache\": \"off\""));

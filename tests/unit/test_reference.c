@@ -300,7 +300,7 @@ static const char *next_after(const char *text, const char *mark,
 static void test_bonnie_against_text(void **state)
 {
 	(void)state;
-	char *text = data_text("bonnie-qcow2-vs-raw-2010.txt");
+	char *text = read_data("bonnie-qcow2-vs-raw-2010.txt");
 	json_object *ref = published("bonnie-qcow2-vs-raw");
 	json_object *p = table(ref, "published");
 	size_t row = 0;
@@ -330,7 +330,7 @@ static void test_bonnie_against_text(void **state)
 static void test_guest_vs_host_against_text(void **state)
 {
 	(void)state;
-	char *text = data_text("slow-guest-disk-lp550409.txt");
+	char *text = read_data("slow-guest-disk-lp550409.txt");
 	json_object *ref = published("guest-vs-host");
 	json_object *p = table(ref, "published");
 	char w[32];
@@ -366,7 +366,7 @@ static void test_guest_vs_host_against_text(void **state)
 static void test_qcow2_l2_cache_against_text(void **state)
 {
 	(void)state;
-	char *text = data_text("qcow2-l2-cache-rhbz1656507.txt");
+	char *text = read_data("qcow2-l2-cache-rhbz1656507.txt");
 	json_object *ref = published("qcow2-l2-cache");
 	json_object *p = table(ref, "published");
 	char w[32], r[32];
@@ -397,7 +397,7 @@ static void test_qcow2_l2_cache_against_text(void **state)
 static void test_cache_modes_against_text(void **state)
 {
 	(void)state;
-	char *text = data_text("cache-modes-lvm-2013.txt");
+	char *text = read_data("cache-modes-lvm-2013.txt");
 	json_object *ref = published("cache-modes-lvm");
 	json_object *p = table(ref, "published");
 	size_t seen = 0;

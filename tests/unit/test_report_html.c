@@ -17,6 +17,7 @@
 #include <libxml/xpath.h>
 
 #include "model.h"
+#include "htmltext.h"
 #include "report_chart.h"
 #include "report_html.h"
 
@@ -394,7 +395,7 @@ static void bad_models(void **state)
 static void clean_text(void **state)
 {
 	(void)state;
-	char *s = report_html_clean("a\x01" "b\xff" "c\xe2\x82" "d\t\xc2\xb5\x7f");
+	char *s = htmltext_clean("a\x01" "b\xff" "c\xe2\x82" "d\t\xc2\xb5\x7f");
 	assert_string_equal(s, "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xef\xbf\xbd\xef\xbf\xbd"
 			       "d\t\xc2\xb5\xef\xbf\xbd");
 	free(s);

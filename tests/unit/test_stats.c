@@ -3,6 +3,7 @@
  * published mean and 95% interval reproduced to its printed precision,
  * and the study's findings checked from the raw runs. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -237,6 +238,46 @@ static void test_binomial_interval(void **state)
 	assert_int_equal(stats_binomial_interval(11, 10, 0.95, &lo, &hi), -EINVAL);
 }
 
+/* A p-value for people: two significant digits, more where two would
+ * round it onto 0.05 or across it (the verdict is p <= 0.05). */
+static void test_p_text(void **state)
+{
+	static const struct {
+		double p;
+		const char *text;
+	} known[] = {
+		{0.050227551255375195, "p=0.0502"}, {0.0498, "p=0.0498"},
+		{0.04999, "p=0.04999"},             {0.05, "p=0.05"},
+		{0.031250000000000014, "p=0.031"},  {0.0021645, "p=0.0022"},
+		{0.44, "p=0.44"},                   {1, "p=1"},
+		{0.051, "p=0.051"},                 {0.0549, "p=0.055"},
+		{0.00005, "p<0.0001"},              {0.0001, "p=0.0001"},
+		/* 2 of 2 against 0 of 2, 1/8 to the last bit or not. */
+		{0.125, "p=0.12"},                  {0.12500000000000003, "p=0.12"},
+	};
+	char buf[16];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		stats_p_text(known[i].p, 0.05, buf, sizeof buf);
+		assert_string_equal(buf, known[i].text);
+	}
+}
+
+/* The place the values were recorded to, read from their decimals. */
+static void test_resolution(void **state)
+{
+	const double ms[] = {1.234, 1.25}, s[] = {38, 40}, bench[] = {214.5734, 207.495},
+		     raw[] = {1, 0.1 + 0.2};
+
+	(void)state;
+	assert_int_equal(stats_resolution_place(ms, 2), -3);
+	assert_int_equal(stats_resolution_place(s, 2), 0);
+	assert_int_equal(stats_resolution_place(bench, 2), -4);
+	assert_int_equal(stats_resolution_place(raw, 2), INT_MIN);
+	assert_int_equal(stats_resolution_place(raw, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +286,8 @@ int main(void)
 		cmocka_unit_test(test_golden_intervals),
 		cmocka_unit_test(test_golden_findings),
 		cmocka_unit_test(test_binomial_interval),
+		cmocka_unit_test(test_p_text),
+		cmocka_unit_test(test_resolution),
 	};
 	return cmocka_run_group_tests(tests, load_study, NULL);
 }

@@ -20,7 +20,7 @@
 static struct verdict_ratio ratio_of(double ratio, double se, double t975, double df, unsigned n)
 {
 	double d = log(ratio), half = t975 * se;
-	return (struct verdict_ratio){ratio, exp(d - half), exp(d + half), df, n, n};
+	return (struct verdict_ratio){ratio, exp(d - half), exp(d + half), df, n, n, false, false};
 }
 
 static struct verdict judge(enum verdict_claim_kind kind, double factor, double bound,
@@ -117,7 +117,7 @@ static void test_equivalence(void **state)
 static void test_no_interval(void **state)
 {
 	(void)state;
-	struct verdict_ratio one = {0.6, NAN, NAN, NAN, 1, 1};
+	struct verdict_ratio one = {0.6, NAN, NAN, NAN, 1, 1, false, false};
 	struct verdict v = judge(VERDICT_LOWER, 1, 0, one);
 	assert_int_equal(v.outcome, VERDICT_NOT_RESOLVED);
 	assert_int_equal(v.n_needed, 0);
@@ -126,14 +126,45 @@ static void test_no_interval(void **state)
 	v = judge(VERDICT_EQUIVALENT, 1, 0.1, one);
 	assert_string_equal(v.text, "not resolved at n=1 vs 2: too few runs for an interval");
 
-	/* Runs that never varied: the ratio is known exactly. */
-	struct verdict_ratio exact = {0.8, 0.8, 0.8, INFINITY, 3, 3};
+	/* Runs that never varied (at the resolution they were read to) are
+	 * not a ratio known exactly: an interval of no width resolves
+	 * nothing, whichever way the claim goes, and no more than a
+	 * comparison that says so (no_spread, no interval). */
+	static const char no_spread[] = "not resolved at n=3 each: no run varied at the "
+					"metric's resolution, so there is no interval (a "
+					"finer resolution would answer)";
+	struct verdict_ratio exact = {0.8, 0.8, 0.8, INFINITY, 3, 3, false, false};
 	v = judge(VERDICT_LOWER, 1, 0, exact);
+	assert_int_equal(v.outcome, VERDICT_NOT_RESOLVED);
+	assert_string_equal(v.text, no_spread);
+	v = judge(VERDICT_HIGHER, 1, 0, exact);
+	assert_string_equal(v.text, no_spread);
+	v = judge(VERDICT_EQUIVALENT, 1, 0.5, exact);
+	assert_int_equal(v.outcome, VERDICT_NOT_RESOLVED);
+	assert_string_equal(v.text, no_spread);
+	struct verdict_ratio flagged = {0.8, NAN, NAN, NAN, 3, 3, true, false};
+	v = judge(VERDICT_LOWER, 1, 0, flagged);
+	assert_string_equal(v.text, no_spread);
+	/* ... and the other way round too. */
+	struct verdict_ratio back = verdict_ratio_inverse(&flagged);
+	v = judge(VERDICT_HIGHER, 1, 0, back);
+	assert_string_equal(v.text, no_spread);
+	/* Over settings shown to go different ways: not resolved, however
+	 * far the mean's interval lies from no change. */
+	struct verdict_ratio mixed = {0.5, 0.4, 0.6, 8, 10, 10, false, true};
+	v = judge(VERDICT_LOWER, 1, 0, mixed);
+	assert_int_equal(v.outcome, VERDICT_NOT_RESOLVED);
+	assert_string_equal(v.text, "not resolved at n=10 each: the settings point different ways");
+	mixed.disagree = false;
+	v = judge(VERDICT_LOWER, 1, 0, mixed);
 	assert_int_equal(v.outcome, VERDICT_REPRODUCED);
+	/* Without a bound there is still nothing to judge. */
+	v = judge(VERDICT_EQUIVALENT, 1, 0, flagged);
+	assert_int_equal(v.outcome, VERDICT_CANNOT_JUDGE);
 
 	struct verdict_claim c = {VERDICT_LOWER, 0.5, 0};
 	assert_int_equal(verdict_judge(&c, &exact, 0.95, &v), -EINVAL);
-	struct verdict_ratio bad = {0, 0, 0, 4, 3, 3};
+	struct verdict_ratio bad = {0, 0, 0, 4, 3, 3, false, false};
 	c.factor = 1;
 	assert_int_equal(verdict_judge(&c, &bad, 0.95, &v), -EINVAL);
 }

@@ -26,22 +26,22 @@ static inline void write_file(const char *dir, const char *name, const char *tex
 	write_data(dir, name, text, strlen(text));
 }
 
-/* The text of tests/unit/data/NAME (under $TOP, else the current
- * directory), at most 64 KiB; the caller frees it.  Fails the test when
- * it cannot be read whole. */
-static inline char *data_text(const char *name)
+/* The fixture tests/unit/data/NAME (under $TOP, else .), whole and
+ * NUL-terminated, at most 1 MiB (caller frees); fails the test if it
+ * cannot be read. */
+static inline char *read_data(const char *name)
 {
-	const char *top = getenv("TOP");
 	char path[PATH_MAX];
-	snprintf(path, sizeof path, "%s/tests/unit/data/%s", top ? top : ".", name);
-	FILE *f = fopen(path, "r");
+	snprintf(path, sizeof(path), "%s/tests/unit/data/%s",
+		 getenv("TOP") ? getenv("TOP") : ".", name);
+	FILE *f = fopen(path, "re");
 	assert_non_null(f);
-	char *text = calloc(1, 1 << 16);
-	assert_non_null(text);
-	size_t n = fread(text, 1, (1 << 16) - 1, f);
-	assert_true(n > 0 && n < (1 << 16) - 1);
+	char *buf = calloc(1, 1 << 20);
+	assert_non_null(buf);
+	size_t n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
 	fclose(f);
-	return text;
+	return buf;
 }
 
 #endif
