@@ -67,7 +67,14 @@ enum durability_flush {
 #define IMGBENCH_DEFAULT_DEPTH 64
 
 /* [workload] crash: how a durability run ends (docs/results.md). */
-enum crash_kind { CRASH_GUEST, CRASH_HOST, _CRASH_MAX };
+enum crash_kind { CRASH_GUEST, CRASH_HOST, CRASH_POWER, _CRASH_MAX };
+/* Whether a durability run that ends in crash C takes the lab server
+ * down (host: its kernel; power: its BMC cuts the power), so that the
+ * next boot finishes the run. */
+static inline bool crash_takes_server_down(enum crash_kind c)
+{
+	return c == CRASH_HOST || c == CRASH_POWER;
+}
 /* [workload] crash_reboot: how a host crashed by a durability run comes
  * back (runner/hostcrash.h). */
 enum crash_reboot { CRASH_REBOOT_KEXEC, CRASH_REBOOT_FIRMWARE, _CRASH_REBOOT_MAX };
@@ -166,6 +173,11 @@ struct profile_host {
 	enum io_scheduler scheduler;
 	int read_ahead_kb;     /* -1: keep */
 	bool strict;           /* a refused setting is an error, not a warning */
+	/* The BMC that cuts the power for crash = power: "ipmi" (in-band),
+	 * or a Redfish endpoint's https:// URL (profile/bmcspec.h) */
+	char bmc[PROFILE_STR_MAX];
+	char bmc_credentials[PROFILE_STR_MAX]; /* Redfish USER:PASSWORD file; "": none */
+	char bmc_ca[PROFILE_STR_MAX]; /* PEM CAs for the Redfish https; "": the system's */
 };
 
 struct profile_storage {
