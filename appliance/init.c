@@ -47,6 +47,7 @@
 #include "report.h"
 #include "safety.h"
 #include "netup.h"
+#include "power.h"
 #include "pvhkernel.h"
 #include "sweeplines.h"
 #include "sysfs.h"
@@ -80,6 +81,7 @@ struct init_env {
 	 * after the sweep; -1: none kept for it. */
 	long long io_errors_before, io_errors_after;
 	struct hwwatch hw; /* the server's hardware watchdog */
+	struct power power; /* the BMC for crash = power's power cuts */
 };
 
 static void mount_api_filesystems(void)
@@ -337,6 +339,11 @@ static void prepare_host_crashes(const struct init_env *env)
 
 	if (hostcrash_plan_cost(&env->plan, crashes, sizeof(crashes)) == 0)
 		return;
+	/* A power cut loads nothing: its crash facts need the disk alone. */
+	if (env->plan.profile.workload.crash == CRASH_POWER) {
+		hostcrash_prepare(CRASH_REBOOT_FIRMWARE, NULL, NULL, "", env->target.name);
+		return;
+	}
 	if (sweep_host_crashes_left(&env->plan, RESULTS_DIR) == 0) {
 		log_info("host crashes: all of this plan's are made: nothing to load for them");
 		return;
@@ -415,12 +422,16 @@ static int run_sweep(struct init_env *env)
 		.result_lines = stdout,
 		.set_write_cache = set_write_cache,
 		.write_cache_data = &env->tune,
+		.power = &env->power.cut,
 	};
 	unload_kvm_for_tcg(env);
 	prepare_host_crashes(env);
+	if (!env->in_ram)
+		power_prepare(&env->power, &env->plan, RESULTS_DIR);
 	log_clear_last_error();
 	env->io_errors_before = disk_io_errors(env->target.name);
 	r = bench_run(&in, &out);
+	power_release(&env->power);
 	env->io_errors_after = disk_io_errors(env->target.name);
 	/* The kernel counts every command that ended with an error status,
 	 * one the disk refuses as unsupported too (QEMU's AHCI disks refuse
@@ -544,6 +555,7 @@ static void write_report(const struct init_env *env, int status)
 			: env->write_cache_restored ? "on" : "off");
 	}
 	hwwatch_write_report(&env->hw, f);
+	power_write_report(&env->power, f);
 	if (env->io_errors_before >= 0 && env->io_errors_after >= env->io_errors_before)
 		fprintf(f, "disk_io_errors: %lld during the sweep\n",
 			env->io_errors_after - env->io_errors_before);
@@ -804,7 +816,8 @@ static void say_host_crashes(const struct plan *plan)
 
 	if (plan->n_cells == 0 || hostcrash_plan_cost(plan, text, sizeof(text)) == 0)
 		return;
-	if (plan->profile.workload.crash_reboot == CRASH_REBOOT_FIRMWARE)
+	if (plan->profile.workload.crash_reboot == CRASH_REBOOT_FIRMWARE ||
+	    plan->profile.workload.crash == CRASH_POWER)
 		log_warning("this plan holds %s", text);
 	else
 		log_info("this plan holds %s", text);

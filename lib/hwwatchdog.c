@@ -31,6 +31,13 @@ static struct {
 	struct hwwatchdog_record rec;
 	bool thread;
 } armed = {.fd = -1};
+/* What the last hwwatchdog_arm asked, for hwwatchdog_rearm. */
+static struct {
+	bool asked;
+	char device[64];
+	unsigned timeout;
+	char record[PATH_MAX];
+} last;
 
 static double now_unix(void)
 {
@@ -250,6 +257,10 @@ int hwwatchdog_arm(const char *device, unsigned timeout, const char *record,
 	armed.rec.armed_at = now_unix();
 	armed.options = info.options;
 	armed.fd = fd;
+	last.asked = true;
+	snprintf(last.device, sizeof(last.device), "%s", device);
+	last.timeout = timeout;
+	snprintf(last.record, sizeof(last.record), "%s", record ? record : "");
 	snprintf(armed.record_path, sizeof(armed.record_path), "%s", record ? record : "");
 	ioctl(fd, WDIOC_KEEPALIVE, 0);
 	char what[HWWATCHDOG_TEXT_MAX];
@@ -292,4 +303,21 @@ int hwwatchdog_disarm(void)
 		hwwatchdog_record_write(armed.record_path, &armed.rec);
 	pthread_mutex_unlock(&lock);
 	return r;
+}
+
+int hwwatchdog_rearm(char *why, size_t why_len)
+{
+	struct hwwatchdog_record rec;
+	char device[sizeof(last.device)], record[sizeof(last.record)];
+	unsigned timeout;
+
+	pthread_mutex_lock(&lock);
+	bool again = last.asked && armed.fd < 0;
+	snprintf(device, sizeof(device), "%s", last.device);
+	snprintf(record, sizeof(record), "%s", last.record);
+	timeout = last.timeout;
+	pthread_mutex_unlock(&lock);
+	if (!again)
+		return 0;
+	return hwwatchdog_arm(device, timeout, record[0] ? record : NULL, &rec, why, why_len);
 }

@@ -51,6 +51,12 @@ int hwwatchdog_arm(const char *device, unsigned timeout, const char *record,
  * number of times. */
 int hwwatchdog_disarm(void);
 
+/* Arms it again as the last hwwatchdog_arm did (its device, timeout and
+ * record), after hwwatchdog_disarm: a crash that was to take the server
+ * down and did not.  Returns 0 (also when it was never armed, or is
+ * armed), or a negative errno with WHY as hwwatchdog_arm's. */
+int hwwatchdog_rearm(char *why, size_t why_len);
+
 /* Whether the watchdog at SYSFS_DIR ("/sys/class/watchdog/watchdog0")
  * says it reset the machine this boot started after (its bootstatus has
  * WDIOF_CARDRESET): 1, 0, or -1 when it cannot say. */

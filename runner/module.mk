@@ -12,7 +12,7 @@ RUNNER_SRCS := runner/sweep.c runner/sweep_host.c runner/sweep_crash.c runner/be
 	runner/volreset.c runner/volrecord.c runner/dirtymap.c runner/blocktrace.c runner/volumes.c runner/runstate.c \
 	runner/eta.c runner/timings.c runner/imgbench.c runner/qcow2cache.c \
 	runner/guestcmdline.c runner/pvhkernel.c runner/journal.c runner/results.c \
-	runner/summary.c runner/sweeplines.c runner/bmc.c
+	runner/summary.c runner/sweeplines.c
 $(B)/librunner.a: $(RUNNER_SRCS:%.c=$(B)/%.o)
 RUNNER_LIBS = $(call pc_libs,libxml-2.0 libvirt libvirt-qemu liblzma) -lpthread
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "hostcrash.h"
 #include "plan.h"
 #include "storage.h"
 #include "summary.h"
@@ -62,6 +63,10 @@ struct sweep_env {
 	int (*set_write_cache)(void *data, enum write_cache_setting setting, int *ret_on,
 			       char *why, size_t len);
 	void *write_cache_data;
+	/* The server's BMC for the power cuts of crash = power, as found
+	 * before the sweep; NULL or its cycle NULL: none can be made, and
+	 * those runs are journaled failed with its reason, unmade. */
+	const struct hostcrash_power *power;
 };
 
 struct sweep_outcome {
@@ -93,8 +98,9 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
  * errno (reported): a run that cannot be finished is journaled failed. */
 int sweep_finish_crashes(const struct sweep_env *env);
 
-/* The host crashes PLAN still has to make with the results in
- * RESULTS_DIR: its durability runs with crash = host neither journaled
+/* The host crashes (or power cuts) PLAN still has to make with the
+ * results in RESULTS_DIR: its durability runs with crash = host (power)
+ * neither journaled
  * nor left by a crash for this boot to finish (a boot with none left
  * need not ready one: hostcrash_prepare).  A journal that cannot be read
  * counts as empty. */

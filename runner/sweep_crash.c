@@ -64,7 +64,9 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	jr.position = c.position;
 	sweep_set_status(&jr, "ok", "");
 	snprintf(jr.reset, sizeof(jr.reset), "%s", c.reset);
-	snprintf(jr.crash, sizeof(jr.crash), "%s", crash_kind_name(CRASH_HOST));
+	snprintf(jr.crash, sizeof(jr.crash), "%s",
+		 crash_kind_name(strcmp(c.facts.mechanism, "power") == 0 ? CRASH_POWER
+									 : CRASH_HOST));
 	jr.host_crash = c.facts;
 	jr.host_crash.to_kernel_seconds = hostcrash_seconds_to_kernel(&c);
 	sweep_run_file(env->results_dir, c.position, "acks", ack_path, sizeof(ack_path));
@@ -157,7 +159,7 @@ size_t sweep_host_crashes_left(const struct plan *plan, const char *results_dir)
 	struct journal done = {.n_runs = 0};
 	size_t left = 0, pending = 0, n = 0;
 
-	if (plan->profile.workload.crash != CRASH_HOST)
+	if (!crash_takes_server_down(plan->profile.workload.crash))
 		return 0;
 	snprintf(journal_path, sizeof(journal_path), "%s/runs.jsonl", results_dir);
 	if (journal_read(journal_path, &done) < 0)
