@@ -233,7 +233,10 @@ qpid= finished=0 power= bmc_pid=
 # What failed is in the console log: it stays, the rest goes.
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
-	[ -z "$bmc_pid" ] || kill "$bmc_pid" 2>/dev/null || true
+	# ipmi_sim's process group, with a chassis_control lab-power.sh it
+	# may be running, before the power goes off for good: what that one
+	# started (setsid, by pid file) the stop below ends.
+	[ -z "$bmc_pid" ] || kill -TERM "-$bmc_pid" 2>/dev/null || true
 	[ -z "$power" ] || sh "$(dirname "$0")/lab-power.sh" "$power" stop || true
 	if [ "$finished" = 1 ] || [ -z "$log" ] || [ "${log#"$work"/}" = "$log" ]; then
 		rm -rf "$work"
@@ -391,7 +394,7 @@ sensor_add 0x20 0 0 35 0x6f event-only
 sensor_set_event_support 0x20 0 0 enable scanning per-state 000000000001111 000000000000000 000000000001111 000000000000000
 mc_enable 0x20
 EMU
-		ipmi_sim -c "$power/lan.conf" -f "$power/bmc.emu" -s "$power/bmc-state" -n \
+		setsid ipmi_sim -c "$power/lan.conf" -f "$power/bmc.emu" -s "$power/bmc-state" -n \
 			</dev/null >"$power/bmc.log" 2>&1 &
 		bmc_pid=$!
 		i=0

@@ -62,7 +62,9 @@ power_off() {
 		if p=$(pid_of "$n"); then kill -KILL "$p" 2>/dev/null || true; fi
 		rm -f "$dir/$n.pid"
 	done
-	if p=$(pid_of flusher); then kill -KILL -- "-$p" 2>/dev/null || true; fi
+	# Its process group (setsid): the shell, its loop and qemu-io.  dash's
+	# kill takes no "--": "kill -KILL -- -PID" fails, and left one a cycle.
+	if p=$(pid_of flusher); then kill -KILL "-$p" 2>/dev/null || true; fi
 	rm -f "$dir/flusher.pid"
 	if p=$(pid_of qemu); then
 		kill -KILL "$p" 2>/dev/null || true
