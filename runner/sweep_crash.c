@@ -107,19 +107,25 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 			snprintf(kernel, sizeof(kernel), "%.0f", jr.host_crash.to_kernel_seconds);
 		if (isfinite(jr.host_crash.to_sweep_seconds))
 			snprintf(here, sizeof(here), "%.0f", jr.host_crash.to_sweep_seconds);
-		snprintf(way, sizeof(way), "back by %s: %s s to the next kernel, %s s to here",
-			 c.facts.mechanism, kernel, here);
+		bool cut = strcmp(c.facts.mechanism, "power") == 0;
+		const char *after = cut ? "the power cut" : "the host crash";
+		if (cut)
+			snprintf(way, sizeof(way), "back by a cold boot: %s s to the next kernel, "
+				 "%s s to here", kernel, here);
+		else
+			snprintf(way, sizeof(way), "back by %s: %s s to the next kernel, %s s to here",
+				 c.facts.mechanism, kernel, here);
 		if (lost)
-			log_info("run of cell %s, run %u/%u: finished after the host crash (%s): "
+			log_info("run of cell %s, run %u/%u: finished after %s (%s): "
 				 "lost %.0f of %" PRIu64 " acknowledged",
 				 cell->id, c.index + 1,
-				 profile_cell_runs(&plan->profile.sweep, cell->workload), way,
+				 profile_cell_runs(&plan->profile.sweep, cell->workload), after, way,
 				 lost->value, acks);
 		else
-			log_info("run of cell %s, run %u/%u: %s after the host crash (%s): %s",
+			log_info("run of cell %s, run %u/%u: %s after %s (%s): %s",
 				 cell->id, c.index + 1,
 				 profile_cell_runs(&plan->profile.sweep, cell->workload), jr.status,
-				 way,
+				 after, way,
 				 jr.message);
 		unlink(path); /* the journal line holds what it said */
 	}
