@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "parse.h"
 #include "safety.h"
 #include "sysfs.h"
 
@@ -134,26 +135,70 @@ int disks_find_label(const char *label, char part[DISK_NAME_MAX],
 	return found;
 }
 
-int disks_find_target(const char *identity, const char *exclude,
-		      struct disk_info *ret)
+size_t disks_candidates(const char *exclude, struct disk_info *ret, size_t max)
 {
 	struct dirent **disks = NULL;
-	int n = scandir("/sys/block", &disks, NULL, alphasort), found = -ENOENT;
-	int is_auto = strcmp(identity, "auto") == 0;
+	int n = scandir("/sys/block", &disks, NULL, alphasort);
+	size_t found = 0;
 
 	for (int i = 0; i < n; i++) {
 		struct disk_info info;
 		const char *d = disks[i]->d_name;
 
-		if (found < 0 && is_candidate(d) &&
-		    (!exclude || strcmp(d, exclude) != 0) &&
-		    disks_info(d, &info) == 0 && info.size > 0 &&
-		    (is_auto || disks_match(&info, identity))) {
-			*ret = info;
-			found = 0;
+		if (is_candidate(d) && (!exclude || strcmp(d, exclude) != 0) &&
+		    disks_info(d, &info) == 0 && info.size > 0) {
+			if (found < max)
+				ret[found] = info;
+			found++;
 		}
 		free(disks[i]);
 	}
 	free(disks);
 	return found;
+}
+
+int disks_find_target(const char *identity, const char *exclude,
+		      struct disk_info *ret)
+{
+	struct disk_info c[DISKS_MAX];
+	size_t n = disks_candidates(exclude, c, DISKS_MAX);
+
+	if (strcmp(identity, "auto") == 0) {
+		if (n > 1)
+			return -ENOTUNIQ;
+		if (n == 1)
+			*ret = c[0];
+		return n == 1 ? 0 : -ENOENT;
+	}
+	for (size_t i = 0; i < n && i < DISKS_MAX; i++)
+		if (disks_match(&c[i], identity)) {
+			*ret = c[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+void disks_describe(const struct disk_info *disks, size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && i < DISKS_MAX && used < len; i++) {
+		const struct disk_info *d = &disks[i];
+		struct safety_facts f = {.n_identities = 0};
+		char dev[DISK_NAME_MAX + 8], size[32], ids[512] = "";
+
+		snprintf(dev, sizeof dev, "/dev/%s", d->name);
+		/* Those with white space (a t10 WWID) cannot name it on the
+		 * kernel command line: left out. */
+		if (safety_probe(dev, &f) == 0)
+			for (size_t k = 0, u = 0; k < f.n_identities && u < sizeof ids; k++)
+				if (!strpbrk(f.identities[k], " \t"))
+					u += (size_t)snprintf(ids + u, sizeof ids - u, "%s%s",
+							      u ? ", " : "", f.identities[k]);
+		used += (size_t)snprintf(buf + used, len - used,
+					 "%s%s: %s, model %s, identities: %s", i ? "; " : "",
+					 d->name, format_size(d->size, size, sizeof size),
+					 d->model[0] ? d->model : "unknown", ids[0] ? ids : "none");
+	}
 }

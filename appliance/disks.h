@@ -35,9 +35,25 @@ bool disks_fs_is(const char *part, const char *type, const char *label);
 int disks_find_label(const char *label, char part[DISK_NAME_MAX],
 		     char disk[DISK_NAME_MAX]);
 
-/* The disk under test: the disk IDENTITY names, or with "auto" the first
- * disk (by name) other than EXCLUDE.  Returns 0 or -ENOENT. */
+#define DISKS_MAX 32
+
+/* The whole disks that may be the disk under test, in name order: not
+ * EXCLUDE (the disk RESULTS is on), nor a loop, RAM, optical or stacked
+ * device, nor an empty one.  The first MAX into RET; returns how many
+ * there are, which may be more. */
+size_t disks_candidates(const char *exclude, struct disk_info *ret, size_t max);
+
+/* The disk under test among the candidates: the one IDENTITY names, or
+ * with "auto" the only one.  Returns 0, -ENOENT when there is none, or
+ * -ENOTUNIQ when "auto" has more than one to choose from: it never
+ * guesses. */
 int disks_find_target(const char *identity, const char *exclude,
 		      struct disk_info *ret);
+
+/* The N DISKS in one line into BUF, each with its size, its model and
+ * the identities [host] disk may name it by (safety_probe's, as a
+ * refusal lists them): "sda: 8 GiB, model QEMU HARDDISK, identities:
+ * DISK-A; sdb: ...". */
+void disks_describe(const struct disk_info *disks, size_t n, char *buf, size_t len);
 
 #endif

@@ -9,6 +9,7 @@
  * of the profile defaults. */
 #include <dirent.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "cmdline.h"
 #include "command.h"
 #include "disks.h"
 #include "files.h"
@@ -57,6 +59,8 @@
 #define RESULTS_LABEL "RESULTS"
 #define RESULTS_DIR "/results"
 #define REPORT_PATH RESULTS_DIR "/appliance.txt"
+/* disks_describe's text */
+#define CANDIDATES_TEXT_MAX 4096
 
 struct init_env {
 	struct profile profile;
@@ -65,6 +69,9 @@ struct init_env {
 	char boot_disk[DISK_NAME_MAX];
 	struct disk_info target;
 	int have_target;
+	/* The disks that could be the disk under test (disks_candidates). */
+	struct disk_info candidate[DISKS_MAX];
+	size_t n_candidates;
 	struct hosttune tune;
 	int tuned;
 	int write_cache_restored; /* read back after the restore, -1 unknown */
@@ -205,6 +212,25 @@ static void apply_cmdline_option(struct profile *p, const char *key,
 		log_warning("buildapp.%s=%s: %s; ignored", key, value, reason);
 }
 
+/* The line as the kernel got it, on the console, where a lab compares it
+ * with the one it gave (a boot loader may cut it short); and, when the
+ * kit's own words are there, whether all of them arrived: the last is
+ * CMDLINE_END. */
+static void say_cmdline(const char *line)
+{
+	char shown[4096];
+
+	log_info("kernel command line: %s", cmdline_shown(line, shown, sizeof shown));
+	if (cmdline_has_word(line, CMDLINE_END))
+		log_info("kernel command line: the kit's words arrived whole (up to %s)",
+			 CMDLINE_END);
+	else if (strstr(line, CMDLINE_PREFIX))
+		log_warning("kernel command line: it has no %s, the last of the kit's own words: "
+			    "cut short on its way to the kernel (iPXE reads a typed line of at "
+			    "most 255 characters), or written by hand; a setting it lacks is "
+			    "the plan's", CMDLINE_END);
+}
+
 static void read_cmdline(struct profile *p)
 {
 	char line[4096];
@@ -212,6 +238,7 @@ static void read_cmdline(struct profile *p)
 
 	if (sysfs_read("/proc/cmdline", line, sizeof(line)) < 0)
 		return;
+	say_cmdline(line);
 	for (char *w = strtok_r(line, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		char *eq = strchr(w, '=');
 		if (strncmp(w, "buildapp.", 9) != 0 || !eq)
@@ -473,6 +500,31 @@ static int run_sweep(struct init_env *env)
 	return r;
 }
 
+/* The disk under test: the disk [host] disk names, or with "auto" the
+ * only candidate (disks.h).  Controllers probe asynchronously, and a
+ * second disk may show up a moment after the first: "auto" decides once
+ * the number of candidates has not changed for 2 s. */
+static int find_target(struct init_env *env)
+{
+	const char *id = env->profile.host.disk;
+	bool is_auto = strcmp(id, "auto") == 0;
+	size_t last = SIZE_MAX;
+	int r = -ENOENT;
+
+	for (int i = 0, same = 0; i < 80; i++) {
+		coldplug();
+		size_t n = disks_candidates(env->boot_disk, env->candidate, DISKS_MAX);
+		same = n == last ? same + 1 : 0;
+		last = n;
+		env->n_candidates = n;
+		r = disks_find_target(id, env->boot_disk, &env->target);
+		if ((r == 0 && !is_auto) || (is_auto && n > 0 && same >= 8))
+			break;
+		usleep(250 * 1000);
+	}
+	return r;
+}
+
 static void write_list(FILE *f, const char *key, char (*items)[SAFETY_ITEM_MAX],
 		       size_t n)
 {
@@ -534,6 +586,11 @@ static void write_report(const struct init_env *env, int status)
 				: "off");
 	fprintf(f, "boot_disk: %s\n", env->boot_disk[0] ? env->boot_disk : "none");
 	fprintf(f, "disk_identity: %s\n", env->profile.host.disk);
+	if (strcmp(env->profile.host.disk, "auto") == 0 && env->n_candidates > 0) {
+		char list[CANDIDATES_TEXT_MAX];
+		disks_describe(env->candidate, env->n_candidates, list, sizeof list);
+		fprintf(f, "disk_candidates: %zu (%s)\n", env->n_candidates, list);
+	}
 	if (env->have_target) {
 		fprintf(f, "disk_under_test: %s\n", env->target.name);
 		fprintf(f, "disk_model: %s\n", env->target.model);
@@ -606,15 +663,17 @@ static int run(struct init_env *env)
 	if (env->plan.n_cells > 0 && (r = fetch_guest_kernel(env)) < 0)
 		return r;
 	watchdog_mark(0, "looking for the disk under test '%s'", env->profile.host.disk);
-	for (int i = 0; i < 80; i++) {
-		coldplug();
-		r = disks_find_target(env->profile.host.disk, env->boot_disk,
-				      &env->target);
-		if (r == 0)
-			break;
-		usleep(250 * 1000);
-	}
+	r = find_target(env);
 	log_info("coldplug: %zu device aliases", n_aliases);
+	if (r == -ENOTUNIQ) {
+		char list[CANDIDATES_TEXT_MAX];
+		disks_describe(env->candidate, env->n_candidates, list, sizeof list);
+		return log_error_code(r, "disk under test 'auto': %zu disks could be it (%s), "
+				      "and auto takes a disk only when it is the only one: nothing "
+				      "was written; name one by an identity with [host] disk "
+				      "(buildapp.disk=ID on the kernel command line)",
+				      env->n_candidates, list);
+	}
 	if (r < 0) {
 		char seen[512] = "";
 		struct dirent **names = NULL;

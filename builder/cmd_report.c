@@ -21,8 +21,6 @@
 
 #define MAX_INPUTS 64
 
-DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
-
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: buildapp report INPUT... [-o DIR] [--format html,csv,json,txt]\n"

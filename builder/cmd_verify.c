@@ -28,6 +28,7 @@
 #include "cleanup.h"
 #include "command.h"
 #include "commands.h"
+#include "extents.h"
 #include "initramfs.h"
 #include "kit.h"
 #include "log.h"
@@ -176,7 +177,7 @@ static bool check_file(struct verify *v, const char *name, const char *path)
 		say(v, false, name, detail);
 		return false;
 	}
-	if (kit_file_sha256(path, got) < 0) {
+	if (extents_sha256(path, got) < 0) {
 		say(v, false, name, "cannot be read");
 		return false;
 	}
@@ -316,7 +317,7 @@ static void check_image(struct verify *v, const char *scratch)
 
 	if (!v->device) {
 		progress_step("hashing the image");
-		if (kit_file_sha256(v->image, got) < 0) {
+		if (extents_sha256(v->image, got) < 0) {
 			say(v, false, v->image, "cannot be read");
 			return;
 		}
@@ -359,7 +360,7 @@ static void check_iso(struct verify *v)
 		say(v, false, v->iso, "the manifest lists no ISO image (a kit from before them)");
 		return;
 	}
-	if (kit_file_sha256(v->iso, got) < 0) {
+	if (extents_sha256(v->iso, got) < 0) {
 		say(v, false, v->iso, "cannot be read");
 		return;
 	}

@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "bmcspec.h"
 #include "cleanup.h"
+#include "cmdline.h"
 #include "command.h"
 #include "dirs.h"
 #include "gfs.h"
@@ -116,75 +117,18 @@ int kit_cmdline(const struct profile *p, char *buf, size_t len)
 		used = (size_t)n;
 		n += snprintf(buf + used, len - used, " buildapp.%s=%s", keys[i][1], value);
 	}
+	/* The last of the kit's words: the appliance says whether it got
+	 * them all. */
+	if (n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " " CMDLINE_END);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-static void hash_zeros(struct sha256 *ctx, off_t n)
-{
-	static const unsigned char zeros[1 << 16];
-
-	while (n > 0) {
-		size_t k = n < (off_t)sizeof(zeros) ? (size_t)n : sizeof(zeros);
-		sha256_update(ctx, zeros, k);
-		n -= (off_t)k;
-	}
-}
-
-struct hashing {
-	struct sha256 *ctx;
-	int fd;
-	off_t hashed; /* bytes of the file hashed so far */
-};
-
-/* One data extent: the hole before it as zeros, then its bytes. */
-static int hash_extent(off_t start, off_t end, void *opaque)
-{
-	struct hashing *h = opaque;
-	unsigned char buf[1 << 16];
-
-	hash_zeros(h->ctx, start - h->hashed);
-	for (off_t pos = start; pos < end;) {
-		size_t want = end - pos < (off_t)sizeof(buf) ? (size_t)(end - pos) : sizeof(buf);
-		ssize_t n = pread(h->fd, buf, want, pos);
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		sha256_update(h->ctx, buf, (size_t)n);
-		pos += n;
-	}
-	h->hashed = end;
-	return 0;
-}
-
-int kit_file_sha256(const char *path, char hex[65])
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	_cleanup_(sha256_freep) struct sha256 *ctx = NULL;
-	unsigned char md[SHA256_LEN];
-	struct stat st;
-	int r;
-
-	if (fd < 0 || fstat(fd, &st) < 0)
-		return log_error_errno(-errno, "'%s'", path);
-	ctx = sha256_new();
-	if (!ctx)
-		return -ENOMEM;
-	struct hashing h = {.ctx = ctx, .fd = fd};
-	r = extents_for_each(fd, st.st_size, hash_extent, &h);
-	if (r == 0)
-		hash_zeros(ctx, st.st_size - h.hashed);
-	if (r == 0)
-		r = sha256_final(ctx, md);
-	if (r < 0)
-		return log_error_errno(r, "'%s'", path);
-	sha256_hex(md, hex);
-	return 0;
 }
 
 static int add_file_hash(json_object *files, const char *name, const char *path)
 {
 	char hex[65];
 	struct stat st;
-	int r = kit_file_sha256(path, hex);
+	int r = extents_sha256(path, hex);
 
 	if (r < 0 || stat(path, &st) < 0)
 		return r < 0 ? r : -errno;
@@ -328,8 +272,12 @@ static json_object *sizes_json(const struct kit_paths *k,
 	add_int(initrd, "appliance_files", ird - base);
 	json_object_object_add(o, "initrd", initrd);
 	add_int(files, "/init", file_bytes(k->init));
+	/* The BMC's account file is not listed (write_manifest): nor its size,
+	 * which gives its password's length away. */
 	for (unsigned i = 0; i < payload->n_files; i++)
-		add_int(files, payload->files[i].dest, file_bytes(payload->files[i].source));
+		if (strcmp(payload->files[i].dest, BENCH_KIT_BMC_CREDENTIALS) != 0)
+			add_int(files, payload->files[i].dest,
+				file_bytes(payload->files[i].source));
 	json_object_object_add(o, "appliance_files", files);
 	json_object *netboot = json_object_new_object();
 	int64_t netboot_ird = file_bytes(k->netboot_initrd);
@@ -482,7 +430,7 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 		r = add_file_hash(files, name, payload->files[i].source);
 	}
 	if (r == 0)
-		r = kit_file_sha256(k->image, hex);
+		r = extents_sha256(k->image, hex);
 	if (r < 0)
 		return r;
 	json_object_object_add(m, "packages", kit_packages_json());
@@ -492,7 +440,7 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 	json_object_object_add(image, "sha256", json_object_new_string(hex));
 	json_object_object_add(m, "image", image);
 	json_object *iso = json_object_new_object();
-	r = kit_file_sha256(k->iso, hex);
+	r = extents_sha256(k->iso, hex);
 	if (r < 0)
 		return r;
 	snprintf(leaf, sizeof(leaf), "%s.iso", p->appliance.name);
@@ -675,10 +623,10 @@ static int pristine_qcow2(const struct guestimage *img, char *ret, size_t len)
 static int guest_kernel_entry(const struct kit_paths *k, struct kit_payload *pl)
 {
 	char esp[65], guest[65];
-	int r = kit_file_sha256(k->kernel, esp);
+	int r = extents_sha256(k->kernel, esp);
 
 	if (r == 0)
-		r = kit_file_sha256(pl->guest.kernel, guest);
+		r = extents_sha256(pl->guest.kernel, guest);
 	if (r < 0)
 		return r;
 	if (strcmp(esp, guest) != 0) {
@@ -819,10 +767,6 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 		});
 	if (r == 0)
 		r = write_netboot(&k, payload, cmdline, epoch);
-	if (r == 0)
-		r = lavajob_write(&(struct lavajob_spec){.profile = p, .cmdline = cmdline,
-							 .netboot = k.netboot, .url = o->lava_url,
-							 .outdir = o->outdir});
 	/* The CD boots the netboot initrd: it has no ESP to take the guest
 	 * kernel from. */
 	if (r == 0)
@@ -838,6 +782,17 @@ int kit_build(const struct profile *p, const struct kit_options *o)
 		progress_step("writing the manifest (sha256 of the kit)");
 		r = write_manifest(p, &k, payload, format, cmdline, epoch);
 	}
+	/* The jobs name the kit by its manifest's sha256. */
+	char manifest_sha[65];
+	if (r == 0)
+		r = extents_sha256(k.manifest, manifest_sha);
+	if (r == 0)
+		r = lavajob_write(&(struct lavajob_spec){.profile = p, .cmdline = cmdline,
+							 .netboot = k.netboot, .url = o->lava_url,
+							 .outdir = o->outdir,
+							 .manifest_sha256 = manifest_sha,
+							 .servers = o->lava_servers,
+							 .n_servers = o->n_lava_servers});
 	snprintf(final, sizeof(final), "%s/%s.netboot", o->outdir, name);
 	if (r == 0)
 		r = put_in_place(&k, k.netboot, final, 1);

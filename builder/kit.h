@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lavajob.h"
 #include "profile.h"
 
 struct kit_options {
@@ -25,6 +26,9 @@ struct kit_options {
 	/* Where NAME.netboot/ is served, for its LAVA jobs (lavajob.h), or
 	 * NULL: its own path. */
 	const char *lava_url;
+	/* The servers that get an x86 LAVA job of their own. */
+	const struct lavajob_server *lava_servers;
+	size_t n_lava_servers;
 };
 
 /* The system CAs a kit trusts for its upload when the profile names none. */
@@ -54,11 +58,6 @@ int kit_cmdline(const struct profile *profile, char *buf, size_t len);
 
 /* NAME.netboot/boot.ipxe for the kernel command line CMDLINE, into BUF. */
 void kit_ipxe_script(const char *cmdline, char *buf, size_t len);
-
-/* The sha256 of PATH in HEX; holes of a sparse file (most of a kit
- * image) are hashed as zeros without being read.  Returns 0 or a negative
- * errno (reported). */
-int kit_file_sha256(const char *path, char hex[65]);
 
 /* This host's versions of the packages a kit is built from (the
  * manifest's "packages"): a new json-c object, {} when dpkg-query fails. */

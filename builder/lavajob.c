@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "cmdline.h"
 #include "command.h"
-#include "kit.h"
+#include "extents.h"
 #include "log.h"
 #include "planner.h"
 #include "recipe.h"
@@ -28,6 +29,8 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(json_object, json_object_put)
 /* Fetching the kernel and the initrd (a few hundred MiB) to the
  * dispatcher. */
 #define DEPLOY_MINUTES 10
+/* What LAVA does after the test action: power off, collect. */
+#define FINALIZE_MINUTES 5
 /* The qemu job's virtual server: the appliance's root unpacks into RAM. */
 #define QEMU_MEMORY_MIB 3072
 #define QEMU_DUT_SERIAL "BUILDAPP-DUT"
@@ -102,7 +105,7 @@ static int hash_files(const struct lavajob_spec *s, struct fetched *ret)
 	for (int i = 0; i < _FILE_MAX; i++) {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%s", s->netboot, file_names[i]);
-		int r = kit_file_sha256(path, ret->sha256[i]);
+		int r = extents_sha256(path, ret->sha256[i]);
 		if (r < 0)
 			return r;
 	}
@@ -121,10 +124,15 @@ static json_object *resource(const struct lavajob_spec *s, const struct fetched 
 	return o;
 }
 
-/* The limits of the plan, in seconds: the whole sweep and the longest a
- * console may stay silent (one run). */
+/* The limits of the plan, in seconds: the whole sweep, as
+ * boot-appliance.sh's limit; and the longest LAVA's monitor may wait for
+ * its next matching line (docs/lab.md, "Timeouts").  The longest wait is
+ * the first, from the start line to the first run's case: boot,
+ * provisioning, then a run, which the kit's own watchdog ends after its
+ * [guest] timeout and [appliance] stall_timeout, with a fail case and the
+ * end line, before LAVA's deadline. */
 struct limits {
-	unsigned long long sweep, silence;
+	unsigned long long sweep, deadline;
 };
 
 static int plan_limits(const struct profile *p, struct limits *ret)
@@ -136,41 +144,57 @@ static int plan_limits(const struct profile *p, struct limits *ret)
 	unsigned most = p->sweep.max_runs > p->sweep.runs ? p->sweep.max_runs : p->sweep.runs;
 	unsigned long long runs = (unsigned long long)plan.n_cells * most;
 	unsigned long long run = (unsigned long long)p->guest.timeout + RUN_MARGIN_SECONDS;
+	unsigned long long stall = p->appliance.stall_timeout;
 	ret->sweep = BOOT_MARGIN_SECONDS + runs * run;
-	ret->silence = run > BOOT_MARGIN_SECONDS ? run : BOOT_MARGIN_SECONDS;
+	ret->deadline = BOOT_MARGIN_SECONDS + p->guest.timeout +
+			(stall > RUN_MARGIN_SECONDS ? stall : RUN_MARGIN_SECONDS);
 	plan_release(&plan);
 	return 0;
 }
 
-/* What every job of the kit has: name, timeouts, the boot's and the
- * monitor's actions after DEPLOY. */
+/* What every job of the kit has: name, timeouts, metadata, the boot's and
+ * the monitor's actions after DEPLOY; SERVER's tags (NULL: none). */
 static json_object *job_new(const struct lavajob_spec *s, const char *device_type,
-			    const struct limits *l, json_object *context, json_object *deploy,
-			    json_object *boot)
+			    const struct lavajob_server *server, const struct limits *l,
+			    json_object *context, json_object *deploy, json_object *boot)
 {
 	json_object *job = json_object_new_object(), *t = json_object_new_object();
 	json_object *actions = json_object_new_array(), *meta = json_object_new_object();
 	char name[256];
 
-	snprintf(name, sizeof name, "buildapp kit %s (%s)", s->profile->appliance.name,
-		 device_type);
+	snprintf(name, sizeof name, "buildapp kit %s (%s%s%s)", s->profile->appliance.name,
+		 device_type, server ? " on " : "", server ? server->tags[0] : "");
 	add_str(job, "job_name", name);
 	add_str(job, "device_type", device_type);
 	add_str(job, "priority", "medium");
 	add_str(job, "visibility", "public");
-	json_object_object_add(t, "job", minutes(DEPLOY_MINUTES + to_minutes(l->sweep)));
-	json_object_object_add(t, "connection", minutes(to_minutes(l->silence)));
+	/* Every action's timeout within the job's. */
+	unsigned long long boot_m = to_minutes(l->deadline), test_m = to_minutes(l->sweep);
+	json_object_object_add(t, "job",
+			       minutes(DEPLOY_MINUTES + boot_m + test_m + FINALIZE_MINUTES));
+	json_object_object_add(t, "connection", minutes(boot_m));
 	json_object_object_add(job, "timeouts", t);
+	if (server) {
+		json_object *tags = json_object_new_array();
+		for (size_t i = 0; i < server->n_tags; i++)
+			json_object_array_add(tags, json_object_new_string(server->tags[i]));
+		json_object_object_add(job, "tags", tags);
+	}
+	/* Which kit this is: the manifest `buildapp verify` checks it against. */
 	add_str(meta, "buildapp.kit", s->profile->appliance.name);
+	add_str(meta, "buildapp.version", BUILDAPP_VERSION);
+	add_str(meta, "buildapp.manifest_sha256", s->manifest_sha256);
+	if (server && server->disk[0])
+		add_str(meta, "buildapp.disk", server->disk);
 	json_object_object_add(job, "metadata", meta);
 	json_object_object_add(job, "context", context);
 
 	json_object_object_add(deploy, "timeout", minutes(DEPLOY_MINUTES));
 	add_action(actions, "deploy", deploy);
-	/* The boot's timeout is also how long the monitor waits for the
-	 * next line (the console's pexpect timeout is set when the boot
-	 * opens it: lava_dispatcher's ShellCommand): a run's length. */
-	json_object_object_add(boot, "timeout", minutes(to_minutes(l->silence)));
+	/* The boot's timeout is also how long the monitor waits for its
+	 * next matching line (the console's pexpect timeout is set when the
+	 * boot opens it: lava_dispatcher's ShellCommand). */
+	json_object_object_add(boot, "timeout", minutes(boot_m));
 	add_action(actions, "boot", boot);
 	json_object *test = json_object_new_object(), *monitors = json_object_new_array();
 	json_object *m = json_object_new_object();
@@ -179,23 +203,23 @@ static json_object *job_new(const struct lavajob_spec *s, const char *device_typ
 	add_str(m, "end", SWEEPLINES_TAG " end");
 	add_str(m, "pattern", CASE_PATTERN);
 	json_object_array_add(monitors, m);
-	json_object_object_add(test, "timeout", minutes(to_minutes(l->sweep)));
+	json_object_object_add(test, "timeout", minutes(test_m));
 	json_object_object_add(test, "monitors", monitors);
 	add_action(actions, "test", test);
 	json_object_object_add(job, "actions", actions);
 	return job;
 }
 
-/* The kit's command line without its console= words: the device
- * dictionary knows the server's serial console, and the template adds
- * it (x86.jinja2's console_device). */
-static void without_consoles(const char *cmdline, char *buf, size_t len)
+/* The kit's command line into BUF without CMDLINE_END, which ends the
+ * words a job adds to it. */
+static void without_end(const char *cmdline, char *buf, size_t len)
 {
 	size_t n = 0;
 	buf[0] = '\0';
 	for (const char *w = cmdline; *w;) {
 		size_t k = strcspn(w, " ");
-		if (k && strncmp(w, "console=", 8) != 0 && n + k + 2 < len)
+		if (k && !(k == strlen(CMDLINE_END) && strncmp(w, CMDLINE_END, k) == 0) &&
+		    n + k + 2 < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? " " : "", (int)k, w);
 		w += k;
 		w += strspn(w, " ");
@@ -215,19 +239,93 @@ static int write_job(const struct lavajob_spec *s, const char *name, const char 
 	return 0;
 }
 
+static bool is_tag_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '_';
+}
+
+size_t lavajob_x86_args(const char *disk, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "quiet initrd=initrd%s%s " CMDLINE_END,
+			 *disk ? " buildapp.disk=" : "", disk);
+	return n < 0 ? 0 : (size_t)n;
+}
+
+int lavajob_parse_server(const char *arg, struct lavajob_server *ret, char *why, size_t len)
+{
+	struct lavajob_server sv = {.n_tags = 0};
+	const char *eq = strchr(arg, '=');
+	char args[LAVAJOB_X86_ARGS_MAX * 2];
+
+	for (const char *t = arg;; t++) {
+		size_t k = strcspn(t, ",=");
+		if (k == 0 || k >= LAVAJOB_TAG_MAX) {
+			snprintf(why, len, "a device tag of 1 to %d characters before each ',' "
+				 "and the '='", LAVAJOB_TAG_MAX - 1);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < k; i++)
+			if (!is_tag_char(t[i])) {
+				snprintf(why, len, "a LAVA device tag has letters, digits, '-' "
+					 "and '_' only");
+				return -EINVAL;
+			}
+		if (sv.n_tags == LAVAJOB_TAGS_MAX) {
+			snprintf(why, len, "at most %d tags", LAVAJOB_TAGS_MAX);
+			return -EINVAL;
+		}
+		snprintf(sv.tags[sv.n_tags++], LAVAJOB_TAG_MAX, "%.*s", (int)k, t);
+		t += k;
+		if (*t != ',')
+			break;
+	}
+	if (eq) {
+		const char *d = eq + 1;
+		if (!*d || strlen(d) >= sizeof sv.disk) {
+			snprintf(why, len, "no disk identity after '='");
+			return -EINVAL;
+		}
+		for (const char *p = d; *p; p++)
+			if ((unsigned char)*p <= ' ' || *p == 0x7f || *p == '"' || *p == '\'' ||
+			    *p == '\\') {
+				snprintf(why, len, "a disk identity (by-id name, serial or WWN) "
+					 "has no white space, control character, quote or "
+					 "backslash: it rides on the kernel command line");
+				return -EINVAL;
+			}
+		snprintf(sv.disk, sizeof sv.disk, "%s", d);
+	}
+	size_t n = lavajob_x86_args(sv.disk, args, sizeof args);
+	if (n > LAVAJOB_X86_ARGS_MAX) {
+		snprintf(why, len, "the x86 job's kernel arguments would be %zu characters, "
+			 "more than the %d that leave room on the line typed at iPXE's prompt "
+			 "(255 characters at most) for LAVA's own: name the disk by a shorter "
+			 "identity (its serial or WWN)", n, LAVAJOB_X86_ARGS_MAX);
+		return -EINVAL;
+	}
+	*ret = sv;
+	return 0;
+}
+
+/* The x86 job for SERVER (NULL: the job of any server of the type, as
+ * the profile's disk says) as NAME.  Its kernel arguments are few: iPXE
+ * is typed them (LAVA's `set extraargs` line), and Debian 12's iPXE
+ * keeps 255 characters of a typed line; the kit's settings are in its
+ * plan.  LAVA's `use_bootscript` would type less, but lava-dispatcher
+ * 2023.01 (Debian 12) writes the script where its chain line does not
+ * look for it. */
 static int x86_job(const struct lavajob_spec *s, const struct fetched *f,
-		   const struct limits *l)
+		   const struct limits *l, const struct lavajob_server *server,
+		   const char *name)
 {
 	json_object *deploy = json_object_new_object(), *boot = json_object_new_object();
 	json_object *context = json_object_new_object();
 	json_object *ramdisk = resource(s, f, FILE_INITRD);
 	_cleanup_(json_object_putp) json_object *job = NULL;
-	char args[4096], upload[PROFILE_STR_MAX + 32] = "";
+	char args[LAVAJOB_X86_ARGS_MAX * 2];
 
-	without_consoles(s->cmdline, args, sizeof args);
-	if (*s->profile->appliance.upload)
-		snprintf(upload, sizeof upload, " buildapp.upload=%s", s->profile->appliance.upload);
-	strncat(args, upload, sizeof args - strlen(args) - 1);
+	lavajob_x86_args(server ? server->disk : "", args, sizeof args);
 	add_str(context, "extra_kernel_args", args);
 	add_str(deploy, "to", "tftp");
 	json_object_object_add(deploy, "kernel", resource(s, f, FILE_KERNEL));
@@ -238,8 +336,8 @@ static int x86_job(const struct lavajob_spec *s, const struct fetched *f,
 	json_object_object_add(deploy, "ramdisk", ramdisk);
 	add_str(boot, "method", "ipxe");
 	add_str(boot, "commands", "ramdisk");
-	job = job_new(s, "x86", l, context, deploy, boot);
-	return write_job(s, "lava-x86.yaml",
+	job = job_new(s, "x86", server, l, context, deploy, boot);
+	return write_job(s, name,
 			 "LAVA job: this kit on a server of device type x86 (TFTP, iPXE); docs/lab.md",
 			 job);
 }
@@ -283,7 +381,9 @@ static int qemu_job(const struct lavajob_spec *s, const struct fetched *f,
 	/* The virtual server's only disk is the one under test, whatever
 	 * the profile names for a real server's. */
 	bool auto_disk = strcmp(s->profile->host.disk, "auto") == 0;
-	snprintf(arg, sizeof arg, "-kernel {kernel} -append \"%s%s%s%s\"", s->cmdline,
+	char words[4096];
+	without_end(s->cmdline, words, sizeof words);
+	snprintf(arg, sizeof arg, "-kernel {kernel} -append \"%s%s%s%s " CMDLINE_END "\"", words,
 		 auto_disk ? "" : " buildapp.disk=auto",
 		 *s->profile->appliance.upload ? " buildapp.upload=" : "",
 		 s->profile->appliance.upload);
@@ -303,7 +403,7 @@ static int qemu_job(const struct lavajob_spec *s, const struct fetched *f,
 	json_object *extra = json_object_new_array();
 	json_object_array_add(extra, json_object_new_string("-smp 2"));
 	json_object_object_add(context, "extra_options", extra);
-	job = job_new(s, "qemu", l, context, deploy, boot);
+	job = job_new(s, "qemu", NULL, l, context, deploy, boot);
 	return write_job(s, "lava-qemu.yaml",
 			 "LAVA job: this kit on a virtual server of device type qemu; docs/lab.md",
 			 job);
@@ -337,7 +437,12 @@ int lavajob_write(const struct lavajob_spec *spec)
 	if (r == 0)
 		r = hash_files(&s, &f);
 	if (r == 0)
-		r = x86_job(&s, &f, &l);
+		r = x86_job(&s, &f, &l, NULL, "lava-x86.yaml");
+	for (size_t i = 0; r == 0 && i < s.n_servers; i++) {
+		char name[LAVAJOB_TAG_MAX + 32];
+		snprintf(name, sizeof name, "lava-x86-%s.yaml", s.servers[i].tags[0]);
+		r = x86_job(&s, &f, &l, &s.servers[i], name);
+	}
 	if (r == 0)
 		r = qemu_job(&s, &f, &l);
 	return r;

@@ -58,6 +58,7 @@ static void marked(void)
 static watchdog_give_up_fn *give_up_fn;
 static void *give_up_data;
 
+static void vmark(unsigned extra, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static void vmark(unsigned extra, const char *fmt, va_list ap)
 {
 	pthread_mutex_lock(&lock);

@@ -34,7 +34,7 @@ KEYS_UNSTORED("appliance", "include",
 	"A base profile, relative to this file; this file's keys override it. At most 8 deep, no cycles.")
 
 KEYS_ENTRY(STRING, "host", "disk", "auto", 0, 0, host.disk,
-	"Disk under test: 'auto' (the only disk that is neither the boot disk nor RESULTS), a /dev/disk/by-id name, a serial or a WWN.")
+	"Disk under test: 'auto' (the only disk that is neither the boot disk nor RESULTS; with two or more the kit stops before writing and names each), a /dev/disk/by-id name, a serial or a WWN.")
 KEYS_ENTRY(BOOL, "host", "wipe", "no", 0, 0, host.wipe,
 	"Allow writing over a disk that carries a partition table, filesystem, LVM or RAID signature (needs a stable identity in disk).")
 KEYS_NAMED(LIST, "host", "write_cache", "keep", write_cache_setting, host.write_cache,

@@ -66,10 +66,14 @@ int volumes_check_target(const struct profile *p, const char *path,
 		log_error("refusing to write '%s': %s", path, reason);
 		return -EPERM;
 	}
-	if (facts.n_signatures > 0 && !p->host.wipe && own_ptuuid)
+	if (facts.n_signatures > 0 && !p->host.wipe && own_ptuuid &&
+	    strcmp(own_ptuuid, facts.ptuuid) == 0)
 		log_info("'%s' carries the layout this sweep made on it (partition "
 			 "table %s, recorded on RESULTS): no wipe needed", path,
 			 facts.ptuuid);
+	else if (facts.n_signatures > 0 && !p->host.wipe && safety_kit_layout(&facts))
+		log_info("'%s' carries a layout a kit made (its GPT's mark, disk GUID %s): "
+			 "it is laid out again, no wipe needed", path, facts.ptuuid);
 	return 0;
 }
 

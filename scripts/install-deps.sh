@@ -34,12 +34,15 @@ openssh-client ca-certificates python3
 # netboot tests), QEMU's iPXE ROMs (netboot), chromium, html5lib, tidy
 # and poppler (the report's HTML, screenshots and PDF), LAVA's dispatcher,
 # server and client with the TFTP server and PostgreSQL they expect (the
-# kit as a LAVA job: tests/e2e/lava-job.sh, tests/slow/lava-engine.sh).
+# kit as a LAVA job: tests/e2e/lava-job.sh, tests/slow/lava-engine.sh),
+# and the emulated x86 server's console server: ser2net, socat joining
+# its pseudo-terminals, telnet for LAVA to connect (tests/e2e/lava-x86.sh).
 TEST_PACKAGES="
 libcmocka-dev clang git procps openssl
 nginx-core ipxe-qemu
 chromium python3-html5lib tidy poppler-utils
 lava-dispatcher lava-server lavacli tftpd-hpa postgresql
+ser2net socat telnet
 "
 
 case ${1:-} in

@@ -12,6 +12,7 @@
 
 #include "cleanup.h"
 #include "gfshandle.h"
+#include "layoutmark.h"
 #include "log.h"
 #include "tool.h"
 
@@ -243,6 +244,23 @@ static int measure(guestfs_h *g, const struct recipe *r, struct storage_alloc *r
 	return 0;
 }
 
+/* The mark that tells the next kit a layout is a kit's (layoutmark.h):
+ * the partition table step TABLE's disk GUID. */
+static int mark_layout(guestfs_h *g, const struct recipe *r, size_t table)
+{
+	const struct recipe_step *s = &r->steps[table];
+	char guid[LAYOUTMARK_GUID_LEN];
+	int k;
+
+	if (strcmp(s->name, "gpt") != 0)
+		return 0;
+	k = layoutmark_for_recipe(r, table, guid);
+	if (k < 0)
+		return log_error_errno(k, "the mark of the layout of '%s'", s->device);
+	return guestfs_part_set_disk_guid(g, s->device, guid) < 0
+		       ? gfshandle_error(g, "libguestfs: part-set-disk-guid '%s'", s->device) : 0;
+}
+
 static int execute(guestfs_h *g, const struct recipe *r, const char *tmpdir,
 		   struct storage_alloc *ret_allocs)
 {
@@ -255,6 +273,8 @@ static int execute(guestfs_h *g, const struct recipe *r, const char *tmpdir,
 		log_info("step %zu/%zu: %s", i + 1, r->n_steps,
 			 recipe_step_describe(&r->steps[i], line, sizeof(line)));
 		k = run_step(g, tmpdir, &r->steps[i]);
+		if (k == 0 && r->steps[i].kind == STEP_PARTITION_TABLE)
+			k = mark_layout(g, r, i);
 		if (k < 0) {
 			log_error("provisioning stopped at step %zu (%s)", i + 1,
 				  recipe_step_kind_name(r->steps[i].kind));

@@ -6,7 +6,8 @@ $(B)/storage/%.o: INCDIRS = $(STORAGE_INCDIRS)
 # appliance links it), and the libguestfs executor
 # (libstorage-guestfs.a, linked into buildapp only).
 STORAGE_SRCS := storage/backend.c storage/storage.c storage/recipe.c \
-	storage/tool.c storage/native.c storage/safety.c storage/written.c
+	storage/tool.c storage/native.c storage/safety.c storage/written.c \
+	storage/layoutmark.c
 STORAGE_GUESTFS_SRCS := storage/gfsexec.c storage/gfshandle.c
 $(B)/libstorage.a: $(STORAGE_SRCS:%.c=$(B)/%.o)
 $(B)/libstorage-guestfs.a: $(STORAGE_GUESTFS_SRCS:%.c=$(B)/%.o)

@@ -15,6 +15,7 @@
 
 #include "cleanup.h"
 #include "dirs.h"
+#include "layoutmark.h"
 #include "log.h"
 #include "tool.h"
 #include "watchdog.h"
@@ -66,8 +67,13 @@ static int partition(const struct recipe *r, size_t i, size_t *ret_next)
 	const char *disk = r->steps[i].device;
 	char *argv[] = {"sfdisk", "-q", "--wipe", "always", "--wipe-partitions",
 			"always", (char *)disk, NULL};
+	char guid[LAYOUTMARK_GUID_LEN] = "";
 	int fd, k;
 
+	/* The mark that tells the next kit this layout is a kit's. */
+	if (strcmp(r->steps[i].name, "gpt") == 0 &&
+	    (k = layoutmark_for_recipe(r, i, guid)) < 0)
+		return log_error_errno(k, "the mark of the layout of '%s'", disk);
 	fd = mkstemp(script);
 	if (fd < 0)
 		return log_error_errno(-errno, "mkstemp");
@@ -78,6 +84,8 @@ static int partition(const struct recipe *r, size_t i, size_t *ret_next)
 		return -ENOMEM;
 	}
 	fprintf(f, "label: %s\n", r->steps[i].name);
+	if (guid[0])
+		fprintf(f, "label-id: %s\n", guid);
 	for (i++; i < r->n_steps && r->steps[i].kind == STEP_PARTITION; i++)
 		fprintf(f, "start=%" PRIu64 "KiB, size=%" PRIu64 "KiB, name=\"%s\"\n",
 			r->steps[i].start / 1024, r->steps[i].size / 1024,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "layoutmark.h"
 #include "log.h"
 
 #define BY_ID "/dev/disk/by-id/"
@@ -66,6 +67,19 @@ static int probe_signatures(const char *path, struct safety_facts *f)
 	}
 	blkid_free_probe(pr);
 	return 0;
+}
+
+/* Whether the GPT on PATH is named and marked as a kit's layout. */
+static void probe_layout_mark(const char *path, struct safety_facts *f)
+{
+	struct layoutmark_part parts[LAYOUTMARK_MAX_PARTS];
+	char guid[LAYOUTMARK_GUID_LEN];
+	size_t n = 0;
+
+	if (layoutmark_read(path, guid, parts, &n) < 0)
+		return;
+	f->kit_names = layoutmark_names(parts, n);
+	f->kit_mark = layoutmark_check(guid, parts, n);
 }
 
 /* Kernel name of block device DEV ("sda2", "dm-0"), or -ENOENT. */
@@ -303,6 +317,8 @@ int safety_probe(const char *path, struct safety_facts *ret)
 	k = probe_signatures(path, &f);
 	if (k < 0)
 		return k;
+	if (!f.unreadable)
+		probe_layout_mark(path, &f);
 	if (f.block_device) {
 		char name[64];
 
@@ -331,6 +347,11 @@ bool safety_identity_matches(const struct safety_facts *facts, const char *ident
 	return false;
 }
 
+bool safety_kit_layout(const struct safety_facts *f)
+{
+	return f->kit_mark && f->n_signatures == 1 && strcmp(f->signatures[0], "gpt") == 0;
+}
+
 static void list(char *buf, size_t len, char (*items)[SAFETY_ITEM_MAX], size_t n)
 {
 	size_t used = 0;
@@ -350,9 +371,19 @@ int safety_decide(const struct safety_facts *f, const struct safety_policy *p,
 	char sigs[512], ids[512];
 	bool named = p->identity && *p->identity && strcmp(p->identity, "auto") != 0;
 	/* Signatures of the layout buildapp itself made here: resuming a
-	 * sweep (after a power cut, or to add runs) needs no wipe. */
-	bool own = p->own_ptuuid && *p->own_ptuuid && f->ptuuid[0] &&
-		   strcmp(p->own_ptuuid, f->ptuuid) == 0;
+	 * sweep (after a power cut, or to add runs) needs no wipe; nor does
+	 * a layout that carries a kit's mark, which the next kit on the
+	 * same server lays out again (no RESULTS tells it). */
+	bool own = (p->own_ptuuid && *p->own_ptuuid && f->ptuuid[0] &&
+		    strcmp(p->own_ptuuid, f->ptuuid) == 0) ||
+		   safety_kit_layout(f);
+	/* Named as a kit's layout, but not marked as one: said, as that
+	 * is what its owner will wonder about. */
+	const char *unmarked = f->kit_names && !f->kit_mark
+				       ? "; its partitions are named as a kit's layout, but "
+					 "its disk GUID is not that layout's mark, so it is "
+					 "not taken for one"
+				       : "";
 
 	list(sigs, sizeof(sigs), (char (*)[SAFETY_ITEM_MAX])f->signatures, f->n_signatures);
 	list(ids, sizeof(ids), (char (*)[SAFETY_ITEM_MAX])f->identities, f->n_identities);
@@ -361,8 +392,8 @@ int safety_decide(const struct safety_facts *f, const struct safety_policy *p,
 	if (!f->block_device) {
 		if (f->n_signatures > 0 && !p->wipe && !own) {
 			snprintf(reason, len, "the image file carries signatures (%s) "
-				 "and wipe is not set (remove the file to start over)",
-				 sigs);
+				 "and wipe is not set%s (remove the file to start over)",
+				 sigs, unmarked);
 			return -EPERM;
 		}
 		return 0;
@@ -394,10 +425,10 @@ int safety_decide(const struct safety_facts *f, const struct safety_policy *p,
 		return 0;
 	if (f->n_signatures > 0 && !p->wipe) {
 		snprintf(reason, len, "disk '%s' carries signatures (%s) and wipe is "
-			 "not set: to erase it, set [host] wipe = yes and [host] disk "
+			 "not set%s: to erase it, set [host] wipe = yes and [host] disk "
 			 "to one of its identities (%s; on the appliance: "
 			 "buildapp.wipe=yes buildapp.disk=ID at the boot menu)",
-			 f->disk, sigs, *ids ? ids : "none");
+			 f->disk, sigs, unmarked, *ids ? ids : "none");
 		return -EPERM;
 	}
 	if (f->n_signatures > 0 && !named) {

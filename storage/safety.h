@@ -30,6 +30,10 @@ struct safety_facts {
 	char identities[SAFETY_MAX_ITEMS][SAFETY_ITEM_MAX];
 	size_t n_identities;
 	char ptuuid[SAFETY_ITEM_MAX]; /* the partition table's UUID, or "" */
+	/* A GPT whose partitions are named as a kit's layout names them
+	 * (layoutmark.h), and whether its disk GUID is that layout's mark. */
+	bool kit_names;
+	bool kit_mark;
 };
 
 struct safety_policy {
@@ -49,10 +53,16 @@ int safety_probe(const char *path, struct safety_facts *ret);
  * REASON (the signatures found included).  Never the boot disk, never a
  * mounted one; a block device named by an identity must match it; one
  * with signatures needs wipe and a matching identity, unless it carries
- * the layout buildapp made on it (own_ptuuid); an existing file with
+ * the layout buildapp made on it (own_ptuuid), or no signature but a GPT
+ * with a kit's layout mark (safety_kit_layout); an existing file with
  * signatures needs wipe, unless likewise its own. */
 int safety_decide(const struct safety_facts *facts,
 		  const struct safety_policy *policy, char *reason, size_t len);
+
+/* True when FACTS are of a target that holds a layout a kit made and
+ * nothing else: a GPT carrying the mark (layoutmark.h), no other
+ * signature. */
+bool safety_kit_layout(const struct safety_facts *facts);
 
 /* True when IDENTITY (as a profile writes it, with or without a
  * /dev/disk/by-id/ prefix) names one of FACTS' identities. */

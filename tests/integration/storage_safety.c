@@ -27,6 +27,8 @@ int main(int argc, char **argv)
 		printf("signature %s\n", f.signatures[i]);
 	for (size_t i = 0; i < f.n_identities; i++)
 		printf("identity %s\n", f.identities[i]);
+	printf("partition table %s, named as a kit's layout %d, its mark %d\n",
+	       f.ptuuid[0] ? f.ptuuid : "none", f.kit_names, f.kit_mark);
 	p.wipe = strcmp(argv[2], "yes") == 0;
 	p.identity = argv[3];
 	p.own_ptuuid = NULL;

@@ -15,9 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "disks.h"
 #include "initramfs.h"
 #include "kit.h"
+#include "lavajob.h"
 #include "repro.h"
 
 static void test_repro_ids(void **state)
@@ -59,10 +61,49 @@ static void test_kit_cmdline(void **state)
 	assert_non_null(strstr(buf, "buildapp.dirty_ratio=10"));
 	assert_non_null(strstr(buf, "buildapp.dirty_background_ratio=keep"));
 	assert_non_null(strstr(buf, "buildapp.accel=tcg"));
+	/* The kit's words end with the word the appliance looks for. */
+	assert_string_equal(buf + strlen(buf) - strlen(" " CMDLINE_END), " " CMDLINE_END);
 	strcpy(p.host.disk, "two words");
 	assert_true(kit_cmdline(&p, buf, sizeof(buf)) < 0);
 	strcpy(p.host.disk, "auto");
 	assert_int_equal(kit_cmdline(&p, buf, 16), -ENAMETOOLONG);
+}
+
+/* --lava-server TAGS[=DISK]: LAVA's tags, a disk identity that rides on
+ * the kernel command line, and a line that iPXE keeps whole. */
+static void test_lava_server(void **state)
+{
+	struct lavajob_server sv;
+	char why[256], args[LAVAJOB_X86_ARGS_MAX * 2], longid[200];
+
+	(void)state;
+	assert_int_equal(lavajob_parse_server("srv-a", &sv, why, sizeof why), 0);
+	assert_int_equal(sv.n_tags, 1);
+	assert_string_equal(sv.tags[0], "srv-a");
+	assert_string_equal(sv.disk, "");
+	assert_int_equal(lavajob_parse_server("srv-b,nvme_2=wwn-0x5000c500a1b2c3d4", &sv, why,
+					      sizeof why), 0);
+	assert_int_equal(sv.n_tags, 2);
+	assert_string_equal(sv.tags[1], "nvme_2");
+	assert_string_equal(sv.disk, "wwn-0x5000c500a1b2c3d4");
+	lavajob_x86_args(sv.disk, args, sizeof args);
+	assert_string_equal(args, "quiet initrd=initrd buildapp.disk=wwn-0x5000c500a1b2c3d4 "
+				  CMDLINE_END);
+	lavajob_x86_args("", args, sizeof args);
+	assert_string_equal(args, "quiet initrd=initrd " CMDLINE_END);
+	static const char *const bad[] = {"", ",a", "a,", "a,,b", "a b", "srv.a", "a=",
+					  "a=two words", "a=quo\"te", "a,b,c,d,e", "=disk"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(lavajob_parse_server(bad[i], &sv, why, sizeof why), -EINVAL);
+	memset(longid, 'x', sizeof longid);
+	strcpy(longid, "a=");
+	memset(longid + 2, 'x', 130);
+	longid[132] = '\0';
+	assert_int_equal(lavajob_parse_server(longid, &sv, why, sizeof why), -EINVAL);
+	assert_non_null(strstr(why, "255"));
+	longid[2 + LAVAJOB_X86_ARGS_MAX - strlen("quiet initrd=initrd buildapp.disk= "
+						  CMDLINE_END)] = '\0';
+	assert_int_equal(lavajob_parse_server(longid, &sv, why, sizeof why), 0);
 }
 
 static void write_archive(const char *tree, const char *out)
@@ -190,6 +231,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_repro_ids),
 		cmocka_unit_test(test_kit_cmdline),
+		cmocka_unit_test(test_lava_server),
 		cmocka_unit_test(test_initramfs_reproducible),
 		cmocka_unit_test(test_initramfs_long_window),
 		cmocka_unit_test(test_disk_match),

@@ -172,6 +172,40 @@ static void test_own_layout(void **state)
 	assert_int_equal(safety_decide(&file, &own, r, sizeof(r)), -EPERM);
 }
 
+/* A GPT with a kit's layout mark and no other signature is laid out
+ * again without wipe, identity or no; the mark alone does not pass a
+ * disk named otherwise, in use or carrying more than the GPT. */
+static void test_kit_layout_mark(void **state)
+{
+	struct safety_facts f = disk_with("gpt");
+	char r[SAFETY_REASON_MAX];
+
+	(void)state;
+	f.kit_names = f.kit_mark = true;
+	assert_true(safety_kit_layout(&f));
+	assert_int_equal(decide(&f, false, "auto", r), 0);
+	assert_int_equal(decide(&f, false, "WX11", r), 0);
+	assert_int_equal(decide(&f, false, "OTHER", r), -EPERM);
+	f.mounted = true;
+	assert_int_equal(decide(&f, false, "auto", r), -EPERM);
+	f.mounted = false;
+	strcpy(f.signatures[f.n_signatures++], "ext4");
+	assert_false(safety_kit_layout(&f));
+	assert_int_equal(decide(&f, false, "auto", r), -EPERM);
+	/* Named as a kit's, not marked: refused, and said. */
+	f = disk_with("gpt");
+	f.kit_names = true;
+	assert_false(safety_kit_layout(&f));
+	assert_int_equal(decide(&f, false, "auto", r), -EPERM);
+	assert_non_null(strstr(r, "carries signatures (gpt) and wipe is not set; its partitions "
+				  "are named as a kit's layout, but its disk GUID is not that "
+				  "layout's mark"));
+	/* No kit's names: the plain refusal. */
+	f.kit_names = false;
+	assert_int_equal(decide(&f, false, "auto", r), -EPERM);
+	assert_null(strstr(r, "kit's layout"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_partition),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_own_layout),
+		cmocka_unit_test(test_kit_layout_mark),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "cmdline.h"
 #include "upload.h"
 
 static void check_urls(void **state)
@@ -64,11 +65,34 @@ static void redact(void **state)
 	assert_string_equal(uploadurl_redact("http://dav/a@b/", buf, sizeof buf), "http://dav/a@b/");
 }
 
+/* The kernel command line as the appliance shows it: the upload URL's
+ * password left out, however long; the kit's last word found only whole. */
+static void cmdline_on_console(void **state)
+{
+	char buf[1024], line[800];
+
+	(void)state;
+	assert_string_equal(cmdline_shown("quiet buildapp.upload=http://lab:pw@dav/rack/ "
+					  "buildapp.end ip=dhcp", buf, sizeof buf),
+			    "quiet buildapp.upload=http://***@dav/rack/ buildapp.end ip=dhcp");
+	assert_string_equal(cmdline_shown("  a  b ", buf, sizeof buf), "  a  b ");
+	snprintf(line, sizeof line, "buildapp.upload=http://u:secret@h/%0400d x", 0);
+	cmdline_shown(line, buf, sizeof buf);
+	assert_null(strstr(buf, "secret"));
+	assert_string_equal(buf, "buildapp.upload=(too long) x");
+	assert_true(cmdline_has_word("a buildapp.end b", CMDLINE_END));
+	assert_true(cmdline_has_word("a buildapp.end", CMDLINE_END));
+	assert_false(cmdline_has_word("a buildapp.ends", CMDLINE_END));
+	assert_false(cmdline_has_word("a buildapp.en", CMDLINE_END));
+	assert_false(cmdline_has_word("xbuildapp.end", CMDLINE_END));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(check_urls),
 		cmocka_unit_test(redact),
+		cmocka_unit_test(cmdline_on_console),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
