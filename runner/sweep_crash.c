@@ -55,18 +55,18 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	}
 	const struct plan_cell *cell = &plan->cells[ci];
 	const struct storage_volume *vol = sweep_find_volume(env, cell);
+	bool cut = strcmp(c.facts.mechanism, "power") == 0;
+	const char *after = cut ? "the power cut" : "the host crash";
 	watchdog_step(vol ? watchdog_extra_for_bytes(vol->size) : 0,
-		      "run of cell %s, run %u/%u: reading its records back after the host crash",
-		      c.cell, c.index + 1, profile_cell_runs(&plan->profile.sweep, cell->workload));
+		      "run of cell %s, run %u/%u: reading its records back after %s", c.cell,
+		      c.index + 1, profile_cell_runs(&plan->profile.sweep, cell->workload), after);
 	journal_run_init(&jr);
 	jr.cell = *cell;
 	jr.index = c.index;
 	jr.position = c.position;
 	sweep_set_status(&jr, "ok", "");
 	snprintf(jr.reset, sizeof(jr.reset), "%s", c.reset);
-	snprintf(jr.crash, sizeof(jr.crash), "%s",
-		 crash_kind_name(strcmp(c.facts.mechanism, "power") == 0 ? CRASH_POWER
-									 : CRASH_HOST));
+	snprintf(jr.crash, sizeof(jr.crash), "%s", crash_kind_name(cut ? CRASH_POWER : CRASH_HOST));
 	jr.host_crash = c.facts;
 	jr.host_crash.to_kernel_seconds = hostcrash_seconds_to_kernel(&c);
 	sweep_run_file(env->results_dir, c.position, "acks", ack_path, sizeof(ack_path));
@@ -107,8 +107,6 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 			snprintf(kernel, sizeof(kernel), "%.0f", jr.host_crash.to_kernel_seconds);
 		if (isfinite(jr.host_crash.to_sweep_seconds))
 			snprintf(here, sizeof(here), "%.0f", jr.host_crash.to_sweep_seconds);
-		bool cut = strcmp(c.facts.mechanism, "power") == 0;
-		const char *after = cut ? "the power cut" : "the host crash";
 		if (cut)
 			snprintf(way, sizeof(way), "back by a cold boot: %s s to the next kernel, "
 				 "%s s to here", kernel, here);
