@@ -98,8 +98,8 @@ static void run_usage(FILE *f)
 		"  -h, --help       this text\n");
 	commands_help_exit(f, "failure, or a run of the sweep that failed (recorded, and "
 			      "the sweep went on)",
-			   "an invalid profile, a target the safety rules refuse, crash = host, "
-			   "which only a booted kit makes",
+			   "an invalid profile, a target the safety rules refuse, crash = host "
+			   "or power, which only a booted kit makes",
 			   false);
 }
 
