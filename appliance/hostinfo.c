@@ -160,10 +160,11 @@ static json_object *disk_json(const struct hostinfo_inputs *in)
 	/* What the profile asked for and what the device said after it was
 	 * applied; only the appliance's host tuning knows either. */
 	const struct hosttune *t = in->tune;
+	char wc[32];
 	json_object_object_add(
 		o, "write_cache_requested",
-		t ? json_object_new_string(
-			    write_cache_setting_name(in->plan->profile.host.write_cache))
+		t ? json_object_new_string(hosttune_write_cache_text(
+			    in->plan->profile.host.write_cache, wc, sizeof(wc)))
 		  : NULL);
 	json_object_object_add(o, "write_cache_read_back",
 			       t ? string_or_null(on_off(t->write_cache_effective)) : NULL);

@@ -203,18 +203,24 @@ static int refused(const struct profile_host *host, struct hosttune *t, int r,
 	return 0;
 }
 
-static int apply_write_cache(const struct profile_host *host, struct hosttune *t)
+const char *hosttune_write_cache_text(axis_mask mask, char *buf, size_t len)
 {
-	int want = host->write_cache == WRITE_CACHE_ON, r;
+	size_t used = 0;
 
-	r = hosttune_read_write_cache(t->disk, t->protocol,
-				      &t->write_cache_original);
-	if (r < 0)
-		return refused(host, t, r, "reading the disk write cache");
-	t->write_cache_effective = t->write_cache_original;
-	if (host->write_cache == WRITE_CACHE_KEEP)
-		return 0;
-	r = set_write_cache(t->disk, t->protocol, want);
+	buf[0] = '\0';
+	for (int v = 0; v < _WRITE_CACHE_MAX && used < len; v++)
+		if (mask & AXIS_BIT(v))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+						 write_cache_setting_name((enum write_cache_setting)v));
+	return buf;
+}
+
+/* Sets the write cache WANT (1/0) and reads it back into
+ * t->write_cache_effective.  Returns 0 or a negative errno (failed()). */
+static int set_and_read_back(struct hosttune *t, int want)
+{
+	int r = set_write_cache(t->disk, t->protocol, want);
+
 	if (r == 0)
 		r = hosttune_read_write_cache(t->disk, t->protocol,
 					      &t->write_cache_effective);
@@ -223,7 +229,46 @@ static int apply_write_cache(const struct profile_host *host, struct hosttune *t
 			   "after setting it %s",
 			   t->disk, t->write_cache_effective ? "on" : "off",
 			   want ? "on" : "off");
+	return r;
+}
+
+static int apply_write_cache(const struct profile_host *host, struct hosttune *t)
+{
+	int r;
+
+	r = hosttune_read_write_cache(t->disk, t->protocol,
+				      &t->write_cache_original);
+	if (r < 0)
+		return refused(host, t, r, "reading the disk write cache");
+	t->write_cache_effective = t->write_cache_original;
+	/* keep, or a list: the sweep's axis, set before each run. */
+	if (!host->write_cache || host->write_cache == AXIS_BIT(WRITE_CACHE_KEEP) ||
+	    (host->write_cache & (host->write_cache - 1)))
+		return 0;
+	r = set_and_read_back(t, host->write_cache == AXIS_BIT(WRITE_CACHE_ON));
 	return r < 0 ? refused(host, t, r, "setting the disk write cache") : 0;
+}
+
+int hosttune_set_write_cache(struct hosttune *t, enum write_cache_setting setting,
+			     int *ret_on, char *why, size_t len)
+{
+	int want = setting == WRITE_CACHE_ON ? 1
+		   : setting == WRITE_CACHE_OFF ? 0
+						: t->write_cache_original;
+	int r;
+
+	failure[0] = '\0';
+	if (want < 0) {
+		snprintf(why, len, "write_cache = keep: the disk's own setting was not read at boot");
+		return -ENODATA;
+	}
+	r = set_and_read_back(t, want);
+	if (r < 0) {
+		take_failure(r, why, len);
+		return r;
+	}
+	*ret_on = t->write_cache_effective;
+	return 0;
 }
 
 static int set_vm_sysctl(const struct profile_host *host, struct hosttune *t,

@@ -48,11 +48,23 @@ int hosttune_read_write_cache(const char *disk, enum disk_protocol protocol,
 			      int *ret_on);
 
 /* Applies HOST to DISK and fills *ret with the originals and the effective
- * state read back.  A refused setting is an error (negative errno, after
+ * state read back.  A [host] write_cache of more than one setting is the
+ * sweep's axis (hosttune_set_write_cache): only read here.  A refused setting is an error (negative errno, after
  * the settings already changed are restored) unless host->strict is false,
  * then a warning recorded in ret->warnings. */
 int hosttune_apply(const struct profile_host *host, const char *disk,
 		   struct hosttune *ret);
+
+/* Sets T's disk's write cache as SETTING asks (keep: as the disk was
+ * before hosttune_apply) and reads it back into *RET_ON (1/0): the
+ * per-run setting of a sweep whose cells vary it.  Returns 0, or a
+ * negative errno with WHY (LEN bytes) saying it in a sentence. */
+int hosttune_set_write_cache(struct hosttune *t, enum write_cache_setting setting,
+			     int *ret_on, char *why, size_t len);
+
+/* The [host] write_cache settings of MASK as a profile writes them
+ * ("on", "on,off"), in BUF. */
+const char *hosttune_write_cache_text(axis_mask mask, char *buf, size_t len);
 
 /* Puts back what hosttune_apply changed.  Returns 0 or the first error;
  * tries every setting. */

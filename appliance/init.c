@@ -33,6 +33,8 @@
 #include "hostinfo.h"
 #include "hostjson.h"
 #include "hosttune.h"
+#include "hwwatch.h"
+#include "hwwatchdog.h"
 #include "jsonget.h"
 #include "log.h"
 #include "names.h"
@@ -48,6 +50,7 @@
 #include "report.h"
 #include "safety.h"
 #include "netup.h"
+#include "power.h"
 #include "pvhkernel.h"
 #include "sweeplines.h"
 #include "sysfs.h"
@@ -85,6 +88,8 @@ struct init_env {
 	/* The kernel's I/O error count of the disk under test before and
 	 * after the sweep; -1: none kept for it. */
 	long long io_errors_before, io_errors_after;
+	struct hwwatch hw; /* the server's hardware watchdog */
+	struct power power; /* the BMC for crash = power's power cuts */
 };
 
 static void mount_api_filesystems(void)
@@ -362,6 +367,11 @@ static void prepare_host_crashes(const struct init_env *env)
 
 	if (hostcrash_plan_cost(&env->plan, crashes, sizeof(crashes)) == 0)
 		return;
+	/* A power cut loads nothing: its crash facts need the disk alone. */
+	if (env->plan.profile.workload.crash == CRASH_POWER) {
+		hostcrash_prepare(CRASH_REBOOT_FIRMWARE, NULL, NULL, "", env->target.name);
+		return;
+	}
 	if (sweep_host_crashes_left(&env->plan, RESULTS_DIR) == 0) {
 		log_info("host crashes: all of this plan's are made: nothing to load for them");
 		return;
@@ -373,6 +383,14 @@ static void prepare_host_crashes(const struct init_env *env)
 			  esp ? KEXEC_ESP KITKERNEL_ESP_INITRD : NULL, why, env->target.name);
 	if (esp)
 		kitkernel_umount_boot(KEXEC_ESP);
+}
+
+/* The disk's write cache for a cell's runs (sweep.h's set_write_cache),
+ * DATA the host settings applied at boot. */
+static int set_write_cache(void *data, enum write_cache_setting setting, int *ret_on,
+			   char *why, size_t len)
+{
+	return hosttune_set_write_cache(data, setting, ret_on, why, len);
 }
 
 /* The sweep runs here, between applying the host settings and restoring
@@ -430,12 +448,18 @@ static int run_sweep(struct init_env *env)
 		.precision = precision_cells_wanting_runs,
 		.results_in_ram = env->in_ram,
 		.result_lines = stdout,
+		.set_write_cache = set_write_cache,
+		.write_cache_data = &env->tune,
+		.power = &env->power.cut,
 	};
 	unload_kvm_for_tcg(env);
 	prepare_host_crashes(env);
+	if (!env->in_ram)
+		power_prepare(&env->power, &env->plan, RESULTS_DIR);
 	log_clear_last_error();
 	env->io_errors_before = disk_io_errors(env->target.name);
 	r = bench_run(&in, &out);
+	power_release(&env->power);
 	env->io_errors_after = disk_io_errors(env->target.name);
 	/* The kernel counts every command that ended with an error status,
 	 * one the disk refuses as unsupported too (QEMU's AHCI disks refuse
@@ -550,6 +574,17 @@ static void write_report(const struct init_env *env, int status)
 		fprintf(f, "results: RAM (no %s partition)\n", RESULTS_LABEL);
 	else
 		fprintf(f, "results: /dev/%s\n", env->results_part);
+	/* What a power cut does to RESULTS' own synced writes: a disk with
+	 * a volatile cache keeps them only if it honours flushes. */
+	char rwc[32] = "";
+	if (env->boot_disk[0] && sysfs_read_block(env->boot_disk, "queue/write_cache", rwc,
+						  sizeof(rwc)) == 0)
+		fprintf(f, "results_write_cache: %s\n",
+			strcmp(rwc, "write back") == 0
+				? "on (a volatile cache: the journal, crash files and "
+				  "acknowledgements survive a power cut only if the disk "
+				  "honours flushes)"
+				: "off");
 	fprintf(f, "boot_disk: %s\n", env->boot_disk[0] ? env->boot_disk : "none");
 	fprintf(f, "disk_identity: %s\n", env->profile.host.disk);
 	if (strcmp(env->profile.host.disk, "auto") == 0 && env->n_candidates > 0) {
@@ -568,14 +603,17 @@ static void write_report(const struct init_env *env, int status)
 	}
 	if (env->have_target)
 		write_disk_facts(env, f);
+	char wc[32];
 	fprintf(f, "write_cache_requested: %s\n",
-		write_cache_setting_name(env->profile.host.write_cache));
+		hosttune_write_cache_text(env->profile.host.write_cache, wc, sizeof(wc)));
 	if (env->tuned) {
 		hosttune_write_report(&env->tune, f);
 		fprintf(f, "write_cache_after_restore: %s\n",
 			env->write_cache_restored < 0 ? "unknown"
 			: env->write_cache_restored ? "on" : "off");
 	}
+	hwwatch_write_report(&env->hw, f);
+	power_write_report(&env->power, f);
 	if (env->io_errors_before >= 0 && env->io_errors_after >= env->io_errors_before)
 		fprintf(f, "disk_io_errors: %lld during the sweep\n",
 			env->io_errors_after - env->io_errors_before);
@@ -602,6 +640,21 @@ static int run(struct init_env *env)
 	r = mount_results(env);
 	if (r < 0)
 		return r;
+	/* A reset by the hardware watchdog ended the boot before: said,
+	 * its run journaled, and the sweep goes on only where `after` would
+	 * have had the server boot again. */
+	if (hwwatch_check_reset(&env->hw, env->in_ram ? NULL : RESULTS_DIR, &env->plan, stdout) &&
+	    env->profile.appliance.after != AFTER_REBOOT) {
+		snprintf(env->sweep_status, sizeof(env->sweep_status),
+			 "stopped: %.500s ([appliance] after = %s)", env->hw.reset_text,
+			 after_action_name(env->profile.appliance.after));
+		snprintf(env->failure, sizeof(env->failure), "%.500s", env->hw.reset_text);
+		return -ETIMEDOUT;
+	}
+	if (env->hw.reset_before)
+		log_info("going on with the sweep ([appliance] after = reboot)");
+	hwwatch_arm(&env->hw, env->profile.appliance.hardware_watchdog,
+		    env->in_ram ? NULL : RESULTS_DIR);
 	if (env->bad_plan) {
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
 			 "not run: the plan of this appliance is invalid");
@@ -645,9 +698,10 @@ static int run(struct init_env *env)
 	log_info("disk under test: /dev/%s (%s, serial %s)", env->target.name,
 		 env->target.model, env->target.serial);
 
+	char wc[32];
 	watchdog_step(0, "applying the host settings to /dev/%s (write cache %s, page cache "
 			 "writeback, queue)", env->target.name,
-		      write_cache_setting_name(env->profile.host.write_cache));
+		      hosttune_write_cache_text(env->profile.host.write_cache, wc, sizeof(wc)));
 	r = hosttune_apply(&env->profile.host, env->target.name, &env->tune);
 	if (r < 0)
 		return r;
@@ -822,7 +876,8 @@ static void say_host_crashes(const struct plan *plan)
 
 	if (plan->n_cells == 0 || hostcrash_plan_cost(plan, text, sizeof(text)) == 0)
 		return;
-	if (plan->profile.workload.crash_reboot == CRASH_REBOOT_FIRMWARE)
+	if (plan->profile.workload.crash_reboot == CRASH_REBOOT_FIRMWARE ||
+	    plan->profile.workload.crash == CRASH_POWER)
 		log_warning("this plan holds %s", text);
 	else
 		log_info("this plan holds %s", text);
@@ -847,6 +902,12 @@ static int booted_as_init;
  * is synced (its files were written and synced one by one). */
 static void finish(enum after_action after, bool stalled)
 {
+	/* Nothing more to watch: what follows is the end the kit chose
+	 * (its record on RESULTS says so before the unmount). */
+	int w = hwwatchdog_disarm();
+	if (w < 0)
+		log_warning("the hardware watchdog could not be disarmed (its driver does not "
+			    "stop it): it will reset this server");
 	if (stalled) {
 		_cleanup_close_ int fd = open(RESULTS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd >= 0)

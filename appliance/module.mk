@@ -8,7 +8,8 @@ $(B)/appliance/%.o: INCDIRS = $(APPLIANCE_INCDIRS)
 # run the sweep (runner/) and ask for the report (report/), upload the
 # bundle; and the benchmark guest's PID 1 beside it (agent/).
 APPLIANCE_SRCS := appliance/disks.c appliance/hosttune.c appliance/hostinfo.c \
-	appliance/netup.c appliance/kitkernel.c appliance/upload.c
+	appliance/netup.c appliance/kitkernel.c appliance/upload.c appliance/hwwatch.c \
+	appliance/bmc.c appliance/redfish.c appliance/power.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
 APPLIANCE_LIBS = $(call pc_libs,libcurl)
 APPLIANCE_ARCHIVES = $(B)/libappliance.a $(REPORT_ARCHIVES)

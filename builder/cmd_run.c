@@ -99,8 +99,8 @@ static void run_usage(FILE *f)
 		"  -h, --help       this text\n");
 	commands_help_exit(f, "failure, or a run of the sweep that failed (recorded, and "
 			      "the sweep went on)",
-			   "an invalid profile, a target the safety rules refuse, crash = host, "
-			   "which only a booted kit makes",
+			   "an invalid profile, a target the safety rules refuse, crash = host "
+			   "or power, which only a booted kit makes",
 			   false);
 }
 
@@ -326,9 +326,12 @@ int cmd_run(int argc, char **argv)
 	if (loader_load(o.profile, &profile) < 0)
 		return EXIT_BAD_INPUT;
 	if ((profile.workload.kinds & AXIS_BIT(WORKLOAD_DURABILITY)) &&
-	    profile.workload.crash == CRASH_HOST) {
-		log_error("%s: [workload] crash = host reboots the machine the sweep runs "
-			  "on: only a booted kit does it (here, crash = guest)", o.profile);
+	    crash_takes_server_down(profile.workload.crash)) {
+		log_error("%s: [workload] crash = %s %s the machine the sweep runs on: only a "
+			  "booted kit does it (here, crash = guest)", o.profile,
+			  crash_kind_name(profile.workload.crash),
+			  profile.workload.crash == CRASH_HOST ? "reboots"
+							       : "has the BMC cut the power of");
 		return EXIT_BAD_INPUT;
 	}
 	r = planner_build(&profile, &plan);

@@ -26,7 +26,7 @@
 #include "tempfiles.h"
 
 /* Bumped when what goes into the cached root changes. */
-#define HOSTROOT_LAYOUT 14
+#define HOSTROOT_LAYOUT 15
 #define HOSTROOT_BASE_MTIME 0
 /* The cached root is compressed once per package set, so it can take a
  * higher level than the per-build files (level 3: 72.3 MiB; this level:
@@ -45,7 +45,9 @@ const char *const hostroot_packages[] = {
 	/* the bundle's upload (buildapp-init links libcurl) */
 	"libcurl4",
 	/* host crashes back by kexec (kexec -s -l: kexec_file_load) */
-	"kexec-tools", NULL,
+	"kexec-tools",
+	/* power cuts through the server's BMC, in-band (/dev/ipmi0) */
+	"ipmitool", NULL,
 };
 
 /* Module folders of the kernel the appliance needs: disk controllers
@@ -79,6 +81,11 @@ static const char *const module_dirs[] = {
 	"kernel/drivers/net/mdio.ko", "kernel/drivers/net/phy",
 	"kernel/drivers/net/ethernet/intel", "kernel/drivers/net/ethernet/broadcom",
 	"kernel/drivers/net/ethernet/realtek",
+	/* the server's hardware watchdog (iTCO_wdt with the LPC bridge's
+	 * lpc_ich and intel_pmc_bxt, sp5100_tco, hpwdt, i6300esb...) and its
+	 * BMC's in-band interface (ipmi_si, ipmi_devintf, ipmi_watchdog) */
+	"kernel/drivers/watchdog", "kernel/drivers/char/ipmi",
+	"kernel/drivers/mfd/lpc_ich.ko", "kernel/drivers/mfd/intel_pmc_bxt.ko",
 	NULL,
 };
 
@@ -103,7 +110,9 @@ static const char *const module_excludes[] = {
 	"kernel/lib/test_bpf.ko", "kernel/lib/test_firmware.ko",
 	"kernel/lib/test_static_key_base.ko", "kernel/lib/test_static_keys.ko",
 	"kernel/lib/test_user_copy.ko", "kernel/drivers/md/bcache",
-	"kernel/drivers/crypto/qat", "kernel/drivers/crypto/chelsio", NULL,
+	"kernel/drivers/crypto/qat", "kernel/drivers/crypto/chelsio",
+	/* a watchdog in software dies with the kernel it would watch */
+	"kernel/drivers/watchdog/softdog.ko", NULL,
 };
 
 /* Trimmed from the root: nothing in the appliance reads them.  Besides
@@ -115,6 +124,9 @@ static const char *const module_excludes[] = {
 static const char *const trim_paths[] = {
 	"usr/share/doc", "usr/share/man", "usr/share/info", "usr/share/locale",
 	"usr/share/lintian", "usr/share/bash-completion", "usr/share/zsh",
+	/* ipmitool's names of IANA enterprise numbers (4.7 MB): without it,
+	 * it prints the numbers */
+	"usr/share/misc/enterprise-numbers.txt",
 	"usr/lib/locale", "usr/share/i18n",
 	"usr/libexec/qemu-system-i386", "usr/bin/qemu-system-x86_64-microvm",
 	/* (qemu-nbd stays: the fast reset serves both sides with it) */

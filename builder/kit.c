@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bmcspec.h"
 #include "cleanup.h"
 #include "cmdline.h"
 #include "command.h"
@@ -178,7 +179,7 @@ struct kit_payload {
 	struct guestimage image;
 	/* fio's libraries the host root leaves out (add_fio_libs) */
 	char lib_src[KIT_MAX_LIBS][PATH_MAX], lib_dest[KIT_MAX_LIBS][PATH_MAX];
-	struct fsimage_file files[7 + KIT_MAX_LIBS];
+	struct fsimage_file files[9 + KIT_MAX_LIBS];
 	unsigned n_files;
 };
 
@@ -272,8 +273,12 @@ static json_object *sizes_json(const struct kit_paths *k,
 	add_int(initrd, "appliance_files", ird - base);
 	json_object_object_add(o, "initrd", initrd);
 	add_int(files, "/init", file_bytes(k->init));
+	/* The BMC's account file is not listed (write_manifest): nor its size,
+	 * which gives its password's length away. */
 	for (unsigned i = 0; i < payload->n_files; i++)
-		add_int(files, payload->files[i].dest, file_bytes(payload->files[i].source));
+		if (strcmp(payload->files[i].dest, BENCH_KIT_BMC_CREDENTIALS) != 0)
+			add_int(files, payload->files[i].dest,
+				file_bytes(payload->files[i].source));
 	json_object_object_add(o, "appliance_files", files);
 	json_object *netboot = json_object_new_object();
 	int64_t netboot_ird = file_bytes(k->netboot_initrd);
@@ -413,6 +418,15 @@ static int write_manifest(const struct profile *p, const struct kit_paths *k,
 		r = add_file_hash(files, "initrd:/init", k->init);
 	for (unsigned i = 0; r == 0 && i < payload->n_files; i++) {
 		char name[PATH_MAX + 8];
+		/* Its sha256 would be an unsalted hash of the BMC's password:
+		 * the initramfs's own hash covers it. */
+		if (strcmp(payload->files[i].dest, BENCH_KIT_BMC_CREDENTIALS) == 0) {
+			json_object_object_add(m, "bmc_credentials",
+					       json_object_new_string(
+						       "in the initramfs, not listed: its sha256 "
+						       "would be a hash of the BMC's password"));
+			continue;
+		}
 		snprintf(name, sizeof(name), "initrd:%s", payload->files[i].dest);
 		r = add_file_hash(files, name, payload->files[i].source);
 	}
@@ -658,6 +672,17 @@ static int build_payload(const struct profile *p, const struct kit_paths *k,
 		ret->files[ret->n_files++] = (struct fsimage_file){ca, BENCH_KIT_UPLOAD_CA};
 	else if (p->appliance.upload_ca[0])
 		return log_error_errno(-errno, "[appliance] upload_ca '%s'", ca);
+	/* A Redfish BMC's account and CAs: in the root, and (the account)
+	 * nowhere else: write_manifest does not list it. */
+	if (bmcspec_is_redfish(p->host.bmc)) {
+		ret->files[ret->n_files++] =
+			(struct fsimage_file){p->host.bmc_credentials, BENCH_KIT_BMC_CREDENTIALS};
+		ca = p->host.bmc_ca[0] ? p->host.bmc_ca : KIT_SYSTEM_CAS;
+		if (access(ca, R_OK) == 0)
+			ret->files[ret->n_files++] = (struct fsimage_file){ca, BENCH_KIT_BMC_CA};
+		else if (p->host.bmc_ca[0])
+			return log_error_errno(-errno, "[host] bmc_ca '%s'", ca);
+	}
 	/* The fio job file: the guests have it in their initramfs, host-native
 	 * cells run this copy; here, the manifest lists its sha256. */
 	if ((p->workload.kinds & AXIS_BIT(WORKLOAD_FIO)) && p->workload.fio_job[0])

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmcspec.h"
 #include "cleanup.h"
 #include "hostcrash.h"
 #include "jobfile.h"
@@ -286,13 +287,27 @@ static void write_server_needs(const struct plan *plan, FILE *f)
 		fprintf(f, "  memory: no guest (qemu-img bench and host-native runs "
 			   "only): the kit's root, which runs from RAM (its size: the built "
 			   "kit's initrd), and QEMU's block layer\n");
-	/* Each time the sweep takes the server down is a boot more: the
-	 * host crashes are counted here, and any other way of taking it
-	 * down a plan holds (a power cut) is to be added beside them. */
+	/* Each time the sweep takes the server down is a boot more: a host
+	 * crash, or a power cut and its cold boot. */
+	bool power = p->workload.crash == CRASH_POWER;
 	fprintf(f, "  boots: %zu: the kit's own (through the firmware)", 1 + crashes);
-	if (crashes)
+	if (crashes && power)
+		fprintf(f, " and the %zu power cut%s above, each a cold boot with the server's "
+			   "POST", crashes, crashes == 1 ? "" : "s");
+	else if (crashes)
 		fprintf(f, " and the %zu host crash%s above", crashes, crashes == 1 ? "" : "es");
 	fprintf(f, "\n");
+	if (crashes && power && bmcspec_is_redfish(p->host.bmc))
+		fprintf(f, "  BMC: a Redfish service at %s that lists PowerCycle among the "
+			   "ResetType values of its ComputerSystem.Reset, reached over the network "
+			   "DHCP gives, with the account of [host] bmc_credentials; checked at boot, "
+			   "and where it cannot cut the power the power-cut runs are not made "
+			   "(docs/kit.md, \"Power cuts\")\n", p->host.bmc);
+	else if (crashes && power)
+		fprintf(f, "  BMC: one that answers in-band IPMI through the kernel's driver "
+			   "(ipmi_si, /dev/ipmi0) and controls the server's power (chassis power "
+			   "cycle); checked at boot, and where it cannot cut the power the "
+			   "power-cut runs are not made (docs/kit.md, \"Power cuts\")\n");
 	fprintf(f, "  time: %zu runs", plan->n_runs);
 	if (most > plan->n_runs)
 		fprintf(f, " (up to %zu with [sweep] target_ci)", most);

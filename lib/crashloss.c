@@ -145,6 +145,20 @@ void crashloss_percent(double fraction, char *buf, size_t size)
 	}
 }
 
+const char *crashloss_unit(bool cuts, bool plural)
+{
+	return cuts ? plural ? "cuts" : "cut" : plural ? "crashes" : "crash";
+}
+
+const char *crashloss_after(const char *crash)
+{
+	return !crash			      ? "a crash"
+	       : strcmp(crash, "power") == 0 ? "a power cut"
+	       : strcmp(crash, "host") == 0  ? "a host crash"
+	       : strcmp(crash, "guest") == 0 ? "a guest crash"
+					      : "a crash";
+}
+
 void crashloss_counts_text(const struct crashloss *s, bool short_form, char *buf,
 			   size_t size)
 {
@@ -155,8 +169,8 @@ void crashloss_counts_text(const struct crashloss *s, bool short_form, char *buf
 	if (short_form)
 		snprintf(buf, size, "%zu of %zu [%s%%, %s%%]", s->lost_any, s->crashes, lo, hi);
 	else
-		snprintf(buf, size, "lost acknowledged writes in %zu of %zu crash%s [%s%%, %s%%]",
-			 s->lost_any, s->crashes, s->crashes == 1 ? "" : "es", lo, hi);
+		snprintf(buf, size, "lost acknowledged writes in %zu of %zu %s [%s%%, %s%%]",
+			 s->lost_any, s->crashes, crashloss_unit(s->cuts, s->crashes != 1), lo, hi);
 }
 
 void crashloss_range_text(const struct crashloss *s, char *buf, size_t size)
@@ -170,9 +184,10 @@ void crashloss_range_text(const struct crashloss *s, char *buf, size_t size)
 	else if (s->crashes == 1)
 		snprintf(buf, size, ", %s%% of them", hi);
 	else if (s->min == s->max)
-		snprintf(buf, size, ", %s%% of them per crash", hi);
+		snprintf(buf, size, ", %s%% of them per %s", hi, crashloss_unit(s->cuts, false));
 	else
-		snprintf(buf, size, ", %s%% to %s%% of them per crash", lo, hi);
+		snprintf(buf, size, ", %s%% to %s%% of them per %s", lo, hi,
+			 crashloss_unit(s->cuts, false));
 }
 
 /* The tail of crashloss_text: median, range and the mean's interval. */
@@ -211,7 +226,7 @@ void crashloss_text(const struct crashloss *s, const double *fraction, size_t n,
 		return;
 	}
 	summary_tail(s, tail, sizeof tail);
-	int len = snprintf(buf, size, "%s; per crash ", counts);
+	int len = snprintf(buf, size, "%s; per %s ", counts, crashloss_unit(s->cuts, false));
 	if (len < 0 || (size_t)len >= size)
 		return;
 	used = (size_t)len;

@@ -41,7 +41,17 @@ struct crashloss {
 	/* Hoeffding's 95% interval of the mean fraction, clipped to [0, 1];
 	 * NAN below CRASHLOSS_MEAN_MIN crashes. */
 	double mean_low, mean_high;
+	/* The crashes were power cuts (crash = power): said "cuts". */
+	bool cuts;
 };
+
+/* The unit counted, as a text says it: "crash", "crashes", or with CUTS
+ * (power cuts) "cut", "cuts"; PLURAL for other than one. */
+const char *crashloss_unit(bool cuts, bool plural);
+
+/* What a durability run of crash kind CRASH ("guest", "host", "power")
+ * ended with, after "after ": "a host crash", "a power cut". */
+const char *crashloss_after(const char *crash);
 
 /* The loss of N crashes into *RET, FRACTION[i] the fraction of crash i's
  * acknowledged records it lost (0: none).  Returns 0, or -EINVAL when N

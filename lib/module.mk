@@ -10,7 +10,7 @@ LIB_SRCS := lib/log.c lib/names.c lib/parse.c lib/command.c lib/dirs.c \
 	lib/kernel.c lib/kvmboot.c lib/atomicfile.c lib/owner.c lib/signals.c \
 	lib/files.c lib/sha256.c lib/monotonic.c lib/reaper.c lib/jsonget.c \
 	lib/sysfs.c lib/stats.c lib/crashloss.c lib/xmlwrite.c lib/records.c \
-	lib/watchdog.c lib/fioargs.c
+	lib/watchdog.c lib/hwwatchdog.c lib/fioargs.c
 $(B)/libcommon.a: $(LIB_SRCS:%.c=$(B)/%.o)
 COMMON_LIBS = $(call pc_libs,json-c libcrypto libxml-2.0) -lm
 

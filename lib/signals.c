@@ -31,6 +31,25 @@ static volatile sig_atomic_t deferred;
 
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 
+int signals_thread_start(pthread_t *ret, void *(*fn)(void *), void *arg)
+{
+	pthread_t thread;
+	sigset_t all, old;
+	int r;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	r = -pthread_create(&thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r < 0)
+		return r;
+	if (ret)
+		*ret = thread;
+	else
+		pthread_detach(thread);
+	return 0;
+}
+
 void signals_block(sigset_t *old)
 {
 	sigset_t set;

@@ -17,6 +17,7 @@
 #define BUILDAPP_SIGNALS_H
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -56,6 +57,11 @@ enum signals_when {
  * signals_reraise instead.  A function registered twice runs once.
  * Returns 0 or -ENOSPC. */
 int signals_on_signal(void (*fn)(void), enum signals_when when);
+
+/* Starts FN(ARG) on a thread of its own with every signal blocked there:
+ * signals stay with the threads that handle them.  The thread's id in
+ * *RET (NULL: detached).  Returns 0 or a negative errno. */
+int signals_thread_start(pthread_t *ret, void *(*fn)(void *), void *arg);
 
 /* Blocks SIGINT, SIGTERM and SIGHUP in this thread, the previous mask in
  * *OLD, for a change the handler must not see half made. */

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include "cleanup.h"
 #include "log.h"
 #include "monotonic.h"
+#include "signals.h"
 #include "sysfs.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -26,8 +26,36 @@ static struct {
 	unsigned extra; /* seconds beyond the common limit */
 	bool reported;  /* said past half its limit */
 	bool given_up;
+	unsigned seq;   /* counts the steps marked */
 } step;
 static unsigned common_limit;
+static bool started;
+static void (*on_mark_fn)(const char *what, void *data);
+static void *on_mark_data;
+
+void watchdog_on_mark(void (*fn)(const char *what, void *data), void *data)
+{
+	pthread_mutex_lock(&lock);
+	on_mark_fn = fn;
+	on_mark_data = data;
+	pthread_mutex_unlock(&lock);
+}
+
+/* Calls the on_mark function, outside the lock, with the step under way. */
+static void marked(void)
+{
+	char what[sizeof(step.what)];
+	void (*fn)(const char *, void *);
+	void *data;
+
+	pthread_mutex_lock(&lock);
+	fn = on_mark_fn;
+	data = on_mark_data;
+	snprintf(what, sizeof(what), "%s", step.started > 0 ? step.what : "");
+	pthread_mutex_unlock(&lock);
+	if (fn)
+		fn(what, data);
+}
 static watchdog_give_up_fn *give_up_fn;
 static void *give_up_data;
 
@@ -39,7 +67,9 @@ static void vmark(unsigned extra, const char *fmt, va_list ap)
 	step.started = monotonic_seconds();
 	step.extra = extra;
 	step.reported = step.given_up = false;
+	step.seq++;
 	pthread_mutex_unlock(&lock);
+	marked();
 }
 
 void watchdog_mark(unsigned extra, const char *fmt, ...)
@@ -73,7 +103,32 @@ void watchdog_idle(void)
 {
 	pthread_mutex_lock(&lock);
 	step.started = 0;
+	step.seq++;
 	pthread_mutex_unlock(&lock);
+	marked();
+}
+
+bool watchdog_progressing(void)
+{
+	bool ok;
+
+	pthread_mutex_lock(&lock);
+	ok = started && (step.started <= 0 ||
+			 (!step.given_up &&
+			  monotonic_seconds() - step.started < common_limit + step.extra));
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+
+unsigned watchdog_current(char *buf, size_t len)
+{
+	unsigned seq;
+
+	pthread_mutex_lock(&lock);
+	snprintf(buf, len, "%s", step.started > 0 ? step.what : "");
+	seq = step.seq;
+	pthread_mutex_unlock(&lock);
+	return seq;
 }
 
 /* --- what this process waits for ------------------------------------ */
@@ -352,9 +407,6 @@ static void *watch(void *arg)
 
 int watchdog_start(unsigned limit, watchdog_give_up_fn *give_up, void *data)
 {
-	static bool started;
-	pthread_t thread;
-	sigset_t all, old;
 	int r;
 
 	if (started)
@@ -362,14 +414,11 @@ int watchdog_start(unsigned limit, watchdog_give_up_fn *give_up, void *data)
 	common_limit = limit;
 	give_up_fn = give_up;
 	give_up_data = data;
-	/* Signals stay with the threads that handle them (signals.h). */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	r = -pthread_create(&thread, NULL, watch, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	r = signals_thread_start(NULL, watch, NULL);
 	if (r < 0)
 		return r;
-	pthread_detach(thread);
+	pthread_mutex_lock(&lock);
 	started = true;
+	pthread_mutex_unlock(&lock);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #ifndef BUILDAPP_WATCHDOG_H
 #define BUILDAPP_WATCHDOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +36,21 @@ unsigned watchdog_extra_for_bytes(unsigned long long bytes);
 /* No step under way: nothing to watch (a server waiting for a stick on
  * purpose, a shell). */
 void watchdog_idle(void);
+
+/* Whether this process makes progress: no step under way, or the step
+ * under way within its limit (watchdog_start's plus its EXTRA).  What the
+ * server's hardware watchdog is fed by (hwwatchdog.h): a step past its
+ * limit, or a process that no longer runs, stops the feeding.  False
+ * before watchdog_start. */
+bool watchdog_progressing(void);
+/* The step under way's text into BUF (LEN bytes; "" when none), and a
+ * number that changes with each step marked. */
+unsigned watchdog_current(char *buf, size_t len);
+/* FN(WHAT, DATA) is called by each watchdog_step, watchdog_mark and
+ * watchdog_idle (WHAT ""), on the marking thread, after the step is
+ * marked: a record of the step under way that must be written before the
+ * step goes on (hwwatchdog.h).  FN NULL: none.  One at a time. */
+void watchdog_on_mark(void (*fn)(const char *what, void *data), void *data);
 
 /* Called on the watchdog's thread with the reason a step was given up
  * ("step 'X' did not end within N s; waiting for: ..."); it should not

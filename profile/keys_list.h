@@ -29,6 +29,8 @@ KEYS_ENTRY(UINT, "appliance", "upload_retry", "1800", 0, 604800, appliance.uploa
 	"With no RESULTS partition (netbooted: the bundle only in RAM), how long in seconds a failed upload is tried again, with backoff, before the server stays up holding the bundle and says on its console how to get it (a stick with an ext4 partition labelled RESULTS plugged in gets it; the upload is tried every 5 minutes). A refusal no retry changes (an HTTP 4xx) is said at once and not retried. buildapp.upload_retry= on the kernel command line overrides it.")
 KEYS_ENTRY(UINT, "appliance", "stall_timeout", "600", 30, 86400, appliance.stall_timeout,
 	"Seconds a step of the booted kit (a tool, libvirt's start, the write of a file) may go on before its watchdog gives up on it: half-way the console says what it waits for; at the limit the reason goes to RESULTS (appliance.txt) and the server does what `after` says. A run may take its [guest] timeout plus this, a volume's fill or full reset this plus a second per 10 MiB. buildapp.stall_timeout= on the kernel command line overrides it.")
+KEYS_ENTRY(UINT, "appliance", "hardware_watchdog", "300", 0, 3600, appliance.hardware_watchdog,
+	"Timeout in seconds of the server's hardware watchdog (/dev/watchdog: the chipset's, or the BMC's through ipmi_watchdog), armed for the booted kit's work and fed while it makes progress (no step past its stall_timeout limit): a wedged kernel or a step past its limit stops the feeding and the watchdog resets the server; the boot after says so (appliance.txt, the journal of the run it cut short, the console's result lines) and goes on with the sweep with after = reboot, else stops there and does `after`. Disarmed before every power-off, reboot and crash the kit makes itself. A driver that takes no such timeout gets its nearest. 0: not armed. buildapp.hardware_watchdog= on the kernel command line overrides it.")
 KEYS_UNSTORED("appliance", "include",
 	"A base profile, relative to this file; this file's keys override it. At most 8 deep, no cycles.")
 
@@ -36,8 +38,8 @@ KEYS_ENTRY(STRING, "host", "disk", "auto", 0, 0, host.disk,
 	"Disk under test: 'auto' (the only disk that is neither the boot disk nor RESULTS; with two or more the kit stops before writing and names each), a /dev/disk/by-id name, a serial or a WWN.")
 KEYS_ENTRY(BOOL, "host", "wipe", "no", 0, 0, host.wipe,
 	"Allow writing over a disk that carries a partition table, filesystem, LVM or RAID signature (needs a stable identity in disk).")
-KEYS_NAMED(ENUM, "host", "write_cache", "keep", write_cache_setting, host.write_cache,
-	"Physical write cache of the disk under test (hdparm -W, sdparm WCE, NVMe feature 6), restored at the end.")
+KEYS_NAMED(LIST, "host", "write_cache", "keep", write_cache_setting, host.write_cache,
+	"Physical write cache of the disk under test (hdparm -W, sdparm WCE, NVMe feature 6), read back, and restored at the end; keep leaves it as the kit found it. A list is an axis (on, off, keep: each cell's runs with that setting, set and read back before each run), so one kit answers what the cache costs in speed and, with crash = power, what a power cut loses with it.")
 KEYS_NAMED(ENUM, "host", "page_cache", "drop", page_cache_setting, host.page_cache,
 	"drop: sync and drop the host page cache before each run.")
 KEYS_ENTRY(KEEP_UINT, "host", "dirty_ratio", "keep", 1, 100, host.dirty_ratio,
@@ -54,6 +56,12 @@ KEYS_ENTRY(KEEP_UINT, "host", "read_ahead_kb", "keep", 0, 65536, host.read_ahead
 	"Read-ahead of the disk under test in KiB, or keep.")
 KEYS_ENTRY(BOOL, "host", "strict", "yes", 0, 0, host.strict,
 	"A host setting the device refuses is an error (yes) or a recorded warning (no).")
+KEYS_ENTRY(STRING, "host", "bmc", "ipmi", 0, 0, host.bmc,
+	"The server's BMC, which cuts and restores its power for crash = power. ipmi: in-band, through the kernel's IPMI driver (/dev/ipmi0, ipmitool chassis power cycle), no network and no password. Else a Redfish endpoint: https://HOST[:PORT] (the service's one ComputerSystem) or https://HOST[:PORT]/redfish/v1/Systems/ID, no credentials in it; the kit reaches it over the network DHCP gives and asks ComputerSystem.Reset with ResetType PowerCycle, which the system must list among its allowable values.")
+KEYS_ENTRY(STRING, "host", "bmc_credentials", "", 0, 0, host.bmc_credentials,
+	"With a Redfish bmc: a file holding USER:PASSWORD on one line (a path relative to the current directory), the BMC account the kit signs in with (HTTP Basic authentication; an account that may only reset the system will do). It is carried in the kit's root and nowhere else: not in its plan, manifest, journal or console.")
+KEYS_ENTRY(STRING, "host", "bmc_ca", "", 0, 0, host.bmc_ca,
+	"With a Redfish bmc: PEM file of the certificate (or its authority) the BMC's https is verified against, embedded in the kit; a BMC's own certificate is usually self-signed, and its name or IP address must match the URL's host. Empty: the build host's system CAs.")
 
 KEYS_NAMED(LIST, "storage", "backends", "lvm", backend, storage.backends,
 	"Backends holding the guest disk (axis).")
@@ -151,14 +159,14 @@ KEYS_ENTRY(SIZE, "workload", "durability_record_size", "4K", 512, 1 * M, workloa
 KEYS_NAMED(ENUM, "workload", "durability_flush", "fdatasync", durability_flush, workload.durability_flush,
 	"durability: the flush after each record's write: fdatasync, fsync, or dsync (the file opened O_DSYNC).")
 KEYS_NAMED(ENUM, "workload", "crash", "guest", crash_kind, workload.crash,
-	"durability: how each run ends. guest: the guest's QEMU is killed (SIGKILL) once the host has made a number of acknowledgements durable (from the seed); the host lives. host (a booted kit only): at that point the guest's QEMU and the host's writeback are stopped and RESULTS alone synced, then the lab server goes down at once without a sync and comes back (crash_reboot), and the kit finishes the run by reading the records back.")
+	"durability: how each run ends. guest: the guest's QEMU is killed (SIGKILL) once the host has made a number of acknowledgements durable (from the seed); the host lives. host (a booted kit only): at that point the guest's QEMU and the host's writeback are stopped and RESULTS alone synced, then the lab server goes down at once without a sync and comes back (crash_reboot), and the kit finishes the run by reading the records back. power (a booted kit only): the same steps, then the server's BMC cuts its power and restores it ([host] bmc: in-band IPMI's chassis power cycle, or Redfish's PowerCycle), so the disk's own volatile write cache goes too; each cut is a cold boot with the server's POST. The kit checks at boot that the BMC answers and controls the power; where it does not, the power-cut runs are journaled failed with the reason, unmade, and the others run.")
 KEYS_NAMED(ENUM, "workload", "crash_reboot", "kexec", crash_reboot, workload.crash_reboot,
 	"crash = host: how the lab server comes back. kexec: straight into the kit's own kernel and initramfs, read from its ESP (kexec_file_load, which Secure Boot's lockdown allows), no sync and no firmware POST; firmware: a reset through the firmware (sysrq b), its POST each time, and a one-time boot override is spent by the first crash. kexec falls back to firmware, the reason recorded, where it cannot be loaded (a netbooted kit has no copy of its kernel and initramfs to load), and the firmware to reboot(2)'s restart where sysrq cannot be used. Neither cuts power: the disk's own volatile cache survives both (docs/results.md). buildapp.crash_reboot= on the kernel command line overrides it.")
 
 KEYS_ENTRY(UINT, "sweep", "runs", "5", 1, 1000, sweep.runs,
 	"Runs per cell.")
 KEYS_ENTRY(UINT, "sweep", "durability_runs", "0", 0, 1000, sweep.durability_runs,
-	"Runs per durability cell, each a crash (with crash = host, a reboot of the server), apart from the speed cells' runs: enough for the loss comparisons to resolve (docs/results.md, \"Loss by crash\"); target_ci adds none to them. 0 means runs.")
+	"Runs per durability cell, each a crash (with crash = host, a reboot of the server; with crash = power, a power cut and a cold boot), apart from the speed cells' runs: enough for the loss comparisons to resolve (docs/results.md, \"Loss by crash\"); target_ci adds none to them. 0 means runs.")
 KEYS_NAMED(ENUM, "sweep", "order", "interleaved", sweep_order, sweep.order,
 	"interleaved: runs of all cells shuffled together (seeded); blocked: each cell's runs together.")
 KEYS_ENTRY(UINT64, "sweep", "seed", "1", 0, UINT64_MAX, sweep.seed,

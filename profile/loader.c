@@ -27,6 +27,7 @@
 
 #include <json.h>
 
+#include "bmcspec.h"
 #include "cleanup.h"
 #include "files.h"
 #include "guestproto.h"
@@ -571,6 +572,41 @@ psync_ok:
 	return 0;
 }
 
+/* [host] bmc and the keys a Redfish one needs (bmcspec.h): the account
+ * read here only to check it, never said. */
+static int check_bmc(struct load_state *st)
+{
+	const struct profile_host *h = &st->profile.host;
+	char msg[256], user[BMCSPEC_USER_MAX], password[BMCSPEC_PASSWORD_MAX];
+	int r;
+
+	if (bmcspec_check(h->bmc, msg, sizeof(msg)) < 0)
+		return bad_key(st, "host", "bmc", msg);
+	if (!bmcspec_is_redfish(h->bmc)) {
+		if (h->bmc_credentials[0])
+			return bad_key(st, "host", "bmc_credentials",
+				       "in-band IPMI (bmc = ipmi) takes no credentials: a Redfish "
+				       "endpoint in [host] bmc does");
+		if (h->bmc_ca[0])
+			return bad_key(st, "host", "bmc_ca",
+				       "in-band IPMI (bmc = ipmi) has no https: a Redfish endpoint "
+				       "in [host] bmc does");
+		return 0;
+	}
+	if (!h->bmc_credentials[0])
+		return bad_key(st, "host", "bmc",
+			       "a Redfish endpoint needs the account the kit signs in with: "
+			       "name a file holding USER:PASSWORD in [host] bmc_credentials (it "
+			       "goes into the kit's root, never into its plan, manifest or console)");
+	r = bmcspec_read_credentials(h->bmc_credentials, user, password, msg, sizeof(msg));
+	explicit_bzero(password, sizeof(password));
+	if (r < 0)
+		return bad_key(st, "host", "bmc_credentials", msg);
+	if (h->bmc_ca[0] && uploadurl_check_ca(h->bmc_ca, msg, sizeof(msg)) < 0)
+		return bad_key(st, "host", "bmc_ca", msg);
+	return 0;
+}
+
 /* Checks that involve more than one key. */
 static int check_combinations(struct load_state *st)
 {
@@ -705,6 +741,9 @@ static int check_combinations(struct load_state *st)
 	if (p->appliance.upload_ca[0] &&
 	    uploadurl_check_ca(p->appliance.upload_ca, msg, sizeof(msg)) < 0)
 		return bad_key(st, "appliance", "upload_ca", msg);
+	r = check_bmc(st);
+	if (r < 0)
+		return r;
 	if (p->host.wipe && strcmp(p->host.disk, "auto") == 0)
 		return bad_key(st, "host", "wipe",
 			       "yes needs [host] disk to name the disk by a "

@@ -9,7 +9,7 @@ $(B)/profile/%.o: INCDIRS = $(PROFILE_INCDIRS)
 # expands a profile into cells and runs, the key reference (typo hints,
 # doc strings, Markdown).
 PROFILE_SRCS := profile/profile.c profile/keys.c profile/plan.c profile/plan_read.c \
-	profile/uploadurl.c profile/cmdline.c \
+	profile/uploadurl.c profile/bmcspec.c profile/cmdline.c \
 	profile/questions.c
 PROFILE_BUILD_SRCS := profile/loader.c profile/planner.c profile/keyref.c \
 	profile/jobfile.c profile/jobscan.c

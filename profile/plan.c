@@ -93,6 +93,9 @@ struct cell_field {
 	bool read_late;
 	/* A knob of fio's: none in a cell of another workload. */
 	bool fio;
+	/* Written only in a cell that has it (a sweep that varies it), so
+	 * the cells of every other sweep are written as they always were. */
+	bool when_varied;
 	/* The profile key ({section, key}) that lists the axis's levels, in
 	 * the order whose first is the reference level; none where the
 	 * planner's cells already meet the levels in the listed order
@@ -158,6 +161,12 @@ static const struct cell_field cell_fields[] = {
 	{.name = "fio_rwmixread", .type = FIELD_COUNT,
 	 .offset = CELL_FIELD_(fio_rwmixread, int64_t), .presence = MEMBER_ADDED,
 	 .axis = true, .id_place = 14, .id_key = "mix", .fio = true},
+	/* The disk under test's write cache as an axis ([host] write_cache
+	 * a list): null or absent where the sweep does not vary it. */
+	{.name = "write_cache", .type = FIELD_NAME, .names = &write_cache_setting_names,
+	 .offset = CELL_INT(write_cache), .presence = MEMBER_ADDED, .axis = true,
+	 .id_place = 15, .id_key = "wc", .when_varied = true,
+	 .listed_by = {"host", "write_cache"}},
 };
 #define N_CELL_FIELDS (sizeof(cell_fields) / sizeof(cell_fields[0]))
 
@@ -385,7 +394,8 @@ static json_object *cell_to_json(const struct plan_cell *c, bool axes_only)
 		const struct cell_field *f = &cell_fields[i];
 		/* A fio knob only where the sweep varies it: the cells of
 		 * every other sweep are written as they always were. */
-		if ((f->axis || !axes_only) && !(f->fio && field_is_none(c, f)))
+		if ((f->axis || !axes_only) &&
+		    !((f->fio || f->when_varied) && field_is_none(c, f)))
 			json_object_object_add(o, f->name, field_to_json(c, f));
 	}
 	return o;

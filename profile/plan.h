@@ -61,6 +61,11 @@ struct plan_cell {
 	int64_t fio_numjobs;
 	int fio_ioengine;      /* enum fio_ioengine */
 	int64_t fio_rwmixread; /* percent */
+	/* The disk under test's write cache (enum write_cache_setting), set
+	 * before each of the cell's runs, in a sweep that varies it ([host]
+	 * write_cache lists more than one); -1 otherwise: the profile's one
+	 * value, set once at boot. */
+	int write_cache;
 };
 
 /* fio's knobs of a cell as its run uses them: the cell's own where the
@@ -110,11 +115,11 @@ struct plan_cache_row plan_cache_row(enum cache_mode mode);
 /* The knobs of CELL of a plan of PROFILE, into *ret. */
 void plan_cell_fio(const struct profile *profile, const struct plan_cell *cell,
 		   struct fio_knobs *ret);
-/* A cell with no fio knob of its own (every one -1): what a planner
- * starts from. */
+/* A cell with no fio knob of its own (every one -1), nor a write cache
+ * of its own: what a planner starts from. */
 #define PLAN_CELL_NO_FIO                                                       \
 	.fio_rw = -1, .fio_bs = -1, .fio_iodepth = -1, .fio_numjobs = -1,      \
-	.fio_ioengine = -1, .fio_rwmixread = -1
+	.fio_ioengine = -1, .fio_rwmixread = -1, .write_cache = -1
 /* Fills cell->id from its fields. */
 void plan_cell_make_id(struct plan_cell *cell);
 

@@ -134,6 +134,26 @@ static int visit_fio(const struct profile *p, const struct plan_cell *base,
 	return 0;
 }
 
+/* Visits BASE once per level of the disk's write cache when the sweep
+ * varies it ([host] write_cache lists more than one), else once; each
+ * through visit_fio. */
+static int visit_cell(const struct profile *p, const struct plan_cell *base,
+		      const char *why, cell_visitor visit, void *ctx)
+{
+	int levels[_WRITE_CACHE_MAX];
+	size_t n = name_levels(p->host.write_cache, &p->host.write_cache_order, levels);
+
+	for (size_t i = 0; i < n; i++) {
+		struct plan_cell c = *base;
+		c.write_cache = levels[i];
+		plan_cell_make_id(&c);
+		int r = visit_fio(p, &c, why, visit, ctx);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* The workloads a host-native cell can run: those the guest agent runs
  * on a mounted filesystem with a tool the host has too. */
 static bool runs_on_host(enum workload_kind w)
@@ -161,7 +181,7 @@ static int visit_host_cell(const struct profile *p, const struct placement *pl,
 	};
 
 	plan_cell_make_id(&cell);
-	return visit_fio(p, &cell,
+	return visit_cell(p, &cell,
 			 cell.format == IMAGE_FORMAT_QCOW2
 				 ? "host baseline: the host has no native view of a "
 				   "qcow2 image's filesystem (the raw cell is its "
@@ -224,7 +244,7 @@ static int for_each_cell(const struct profile *p, cell_visitor visit, void *ctx)
 					why = "aio=native needs cache.direct=on "
 					      "(cache none or directsync)";
 				plan_cell_make_id(&cell);
-				r = visit_fio(p, &cell, why, visit, ctx);
+				r = visit_cell(p, &cell, why, visit, ctx);
 				if (r < 0)
 					return r;
 			}

@@ -68,7 +68,14 @@ enum durability_flush {
 #define IMGBENCH_DEFAULT_DEPTH 64
 
 /* [workload] crash: how a durability run ends (docs/results.md). */
-enum crash_kind { CRASH_GUEST, CRASH_HOST, _CRASH_MAX };
+enum crash_kind { CRASH_GUEST, CRASH_HOST, CRASH_POWER, _CRASH_MAX };
+/* Whether a durability run that ends in crash C takes the lab server
+ * down (host: its kernel; power: its BMC cuts the power), so that the
+ * next boot finishes the run. */
+static inline bool crash_takes_server_down(enum crash_kind c)
+{
+	return c == CRASH_HOST || c == CRASH_POWER;
+}
 /* [workload] crash_reboot: how a host crashed by a durability run comes
  * back (runner/hostcrash.h). */
 enum crash_reboot { CRASH_REBOOT_KEXEC, CRASH_REBOOT_FIRMWARE, _CRASH_REBOOT_MAX };
@@ -151,12 +158,14 @@ struct profile_appliance {
 	char upload_ca[PROFILE_STR_MAX]; /* PEM CAs for https; "": the system's */
 	unsigned upload_retry; /* seconds a failed upload from RAM is retried */
 	unsigned stall_timeout; /* seconds a step of the booted kit may take (watchdog.h) */
+	unsigned hardware_watchdog; /* the server's watchdog's timeout, seconds; 0: off */
 };
 
 struct profile_host {
 	char disk[PROFILE_STR_MAX]; /* "auto", a by-id name, serial or WWN */
 	bool wipe;
-	enum write_cache_setting write_cache;
+	axis_mask write_cache; /* of enum write_cache_setting (axis) */
+	struct axis_order write_cache_order;
 	enum page_cache_setting page_cache;
 	int dirty_ratio;            /* -1: keep */
 	int dirty_background_ratio; /* -1: keep */
@@ -165,6 +174,11 @@ struct profile_host {
 	enum io_scheduler scheduler;
 	int read_ahead_kb;     /* -1: keep */
 	bool strict;           /* a refused setting is an error, not a warning */
+	/* The BMC that cuts the power for crash = power: "ipmi" (in-band),
+	 * or a Redfish endpoint's https:// URL (profile/bmcspec.h) */
+	char bmc[PROFILE_STR_MAX];
+	char bmc_credentials[PROFILE_STR_MAX]; /* Redfish USER:PASSWORD file; "": none */
+	char bmc_ca[PROFILE_STR_MAX]; /* PEM CAs for the Redfish https; "": the system's */
 };
 
 struct profile_storage {

@@ -17,21 +17,28 @@ static const char *after_scheme(const char *url)
 	return NULL;
 }
 
+int uploadurl_check_text(const char *url, size_t max, char *reason, size_t len)
+{
+	for (const char *c = url; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f) {
+			snprintf(reason, len, "must not contain spaces or control characters");
+			return -EINVAL;
+		}
+	if (strlen(url) >= max) {
+		snprintf(reason, len, "longer than %zu characters", max - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int uploadurl_check(const char *url, bool credentials, char *reason, size_t len)
 {
 	const char *rest = after_scheme(url);
 
 	if (!*url)
 		return 0;
-	for (const char *c = url; *c; c++)
-		if ((unsigned char)*c <= ' ' || *c == 0x7f) {
-			snprintf(reason, len, "must not contain spaces or control characters");
-			return -EINVAL;
-		}
-	if (strlen(url) >= UPLOADURL_MAX) {
-		snprintf(reason, len, "longer than %d characters", UPLOADURL_MAX - 1);
+	if (uploadurl_check_text(url, UPLOADURL_MAX, reason, len) < 0)
 		return -EINVAL;
-	}
 	if (!rest) {
 		snprintf(reason, len, "'%.64s' is not an http:// or https:// URL (a WebDAV collection)",
 			 url);

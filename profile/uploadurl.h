@@ -17,6 +17,11 @@
  * in REASON. */
 int uploadurl_check(const char *url, bool credentials, char *reason, size_t len);
 
+/* The checks every URL a profile names passes: no space or control
+ * character, shorter than MAX.  Returns 0, or -EINVAL with the reason in
+ * REASON. */
+int uploadurl_check_text(const char *url, size_t max, char *reason, size_t len);
+
 /* URL with any user:password@ left out, for messages, into BUF. */
 const char *uploadurl_redact(const char *url, char *buf, size_t len);
 

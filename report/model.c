@@ -176,6 +176,7 @@ static void crash_from(json_object *o, struct model_crash *c, bool *oom)
 	c->mechanism = text(h, "mechanism", oom);
 	c->fallback = text(h, "fallback", oom);
 	c->disk_write_cache = text(h, "disk_write_cache", oom);
+	c->bmc = text(h, "bmc", oom);
 	c->dirty_kib = number(h, "dirty_kib");
 	c->writeback_kib = number(h, "writeback_kib");
 	c->to_kernel_seconds = number(h, "to_kernel_seconds");
@@ -533,6 +534,7 @@ void model_loss_free(struct model_loss *l)
 		free(l->runs[i].mechanism);
 		free(l->runs[i].fallback);
 		free(l->runs[i].disk_write_cache);
+		free(l->runs[i].bmc);
 	}
 	free(l->runs);
 	free(l->crash);

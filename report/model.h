@@ -59,6 +59,7 @@ struct model_crash {
 	double lost, acknowledged, fraction;
 	bool has_host_crash; /* the journal's host_crash (docs/results.md) */
 	char *mechanism, *fallback, *disk_write_cache; /* NULL: null */
+	char *bmc; /* a power cut's BMC and how it was asked; NULL: none */
 	double dirty_kib, writeback_kib;	       /* NAN: null */
 	double to_kernel_seconds, to_sweep_seconds;    /* NAN: null */
 };

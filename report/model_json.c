@@ -105,6 +105,8 @@ static json_object *host_crash_json(const struct model_crash *c)
 	add(o, "disk_write_cache", string_or_null(c->disk_write_cache));
 	add(o, "to_kernel_seconds", jsonget_new_number(c->to_kernel_seconds));
 	add(o, "to_sweep_seconds", jsonget_new_number(c->to_sweep_seconds));
+	if (c->bmc)
+		add(o, "bmc", json_object_new_string(c->bmc));
 	return o;
 }
 

@@ -44,7 +44,8 @@ static int crash_facts(const struct crashfacts *f, struct model_crash *o)
 	o->to_sweep_seconds = f->to_sweep_seconds;
 	if (!(o->mechanism = strdup(f->mechanism)) ||
 	    (f->fallback[0] && !(o->fallback = strdup(f->fallback))) ||
-	    (f->disk_write_cache[0] && !(o->disk_write_cache = strdup(f->disk_write_cache))))
+	    (f->disk_write_cache[0] && !(o->disk_write_cache = strdup(f->disk_write_cache))) ||
+	    (f->bmc[0] && !(o->bmc = strdup(f->bmc))))
 		return -ENOMEM;
 	return 0;
 }
@@ -116,16 +117,17 @@ int report_loss_records_cell(const struct summary_metric *m, const double *v, si
 		snprintf(counts, sizeof counts, "%.6g to %.6g, median %.6g", m->stats.min,
 			 m->stats.max, stats_median(v, n));
 	}
+	const char *one = crashloss_unit(m->cuts, false);
 	if (!lost && alike)
-		snprintf(text, sizeof text, "%s of %zu crash%s", counts, n, n == 1 ? "" : "es");
+		snprintf(text, sizeof text, "%s of %zu %s", counts, n, crashloss_unit(m->cuts, n != 1));
 	else if (!lost)
-		snprintf(text, sizeof text, "per crash %s", counts);
+		snprintf(text, sizeof text, "per %s %s", one, counts);
 	else if (m->crashes_above_zero == 0)
-		snprintf(text, sizeof text, "in 0 of %zu crash%s", m->crashes,
-			 m->crashes == 1 ? "" : "es");
+		snprintf(text, sizeof text, "in 0 of %zu %s", m->crashes,
+			 crashloss_unit(m->cuts, m->crashes != 1));
 	else
-		snprintf(text, sizeof text, "in %zu of %zu crash%s; per crash %s",
-			 m->crashes_above_zero, m->crashes, m->crashes == 1 ? "" : "es", counts);
+		snprintf(text, sizeof text, "in %zu of %zu %s; per %s %s", m->crashes_above_zero,
+			 m->crashes, crashloss_unit(m->cuts, m->crashes != 1), one, counts);
 	free(out->display);
 	out->too_few_runs = false;
 	return (out->display = strdup(text)) ? 0 : -ENOMEM;
@@ -141,13 +143,14 @@ static struct model_loss_side side_of(const struct crashloss *s)
 					.max = s->max};
 }
 
-/* "n=5 crashes each", "n=1 crash each", "n=3 vs 5 crashes". */
-static void crashes_text(size_t a, size_t b, char *buf, size_t size)
+/* "n=5 crashes each", "n=1 crash each", "n=3 vs 5 crashes" (CUTS:
+ * "cuts"). */
+static void crashes_text(size_t a, size_t b, bool cuts, char *buf, size_t size)
 {
 	if (a == b)
-		snprintf(buf, size, "n=%zu crash%s each", a, a == 1 ? "" : "es");
+		snprintf(buf, size, "n=%zu %s each", a, crashloss_unit(cuts, a != 1));
 	else
-		snprintf(buf, size, "n=%zu vs %zu crashes", a, b);
+		snprintf(buf, size, "n=%zu vs %zu %s", a, b, crashloss_unit(cuts, true));
 }
 
 /* The verdict of docs/results.md's rules on A (at LEVEL) against B (at
@@ -157,27 +160,28 @@ static void verdict_text(const char *level, const char *ref, const struct crashl
 			 char *buf, size_t size)
 {
 	char ns[48], p[24];
+	const char *unit = crashloss_unit(a->cuts, true);
 
-	crashes_text(a->crashes, b->crashes, ns, sizeof ns);
+	crashes_text(a->crashes, b->crashes, a->cuts, ns, sizeof ns);
 	stats_p_text(v->p, 1 - CRASHLOSS_CONFIDENCE, p, sizeof p);
 	if (v->shown) {
 		/* k a / n a against k b / n b, cross-multiplied. */
 		bool more = a->lost_any * b->crashes > b->lost_any * a->crashes;
-		snprintf(buf, size, "%s loses them in more crashes (%s, %s)",
-			 more ? level : ref, v->test, p);
+		snprintf(buf, size, "%s loses them in more %s (%s, %s)",
+			 more ? level : ref, unit, v->test, p);
 	} else if (a->lost_any == 0 && b->lost_any == 0) {
 		snprintf(buf, size, "no loss shown at %s", ns);
 	} else if (v->resolve == 0) {
 		snprintf(buf, size, "no difference shown at %s (%s, %s), nor "
-			 "would more crashes show one at these proportions", ns, v->test, p);
+			 "would more %s show one at these proportions", ns, v->test, p, unit);
 	} else if (v->resolve > CRASHLOSS_RESOLVE_MAX) {
 		snprintf(buf, size, "no difference shown at %s (%s, %s): more "
-			 "than %d crashes a side would be needed at these proportions", ns, v->test,
-			 p, CRASHLOSS_RESOLVE_MAX);
+			 "than %d %s a side would be needed at these proportions", ns, v->test,
+			 p, CRASHLOSS_RESOLVE_MAX, unit);
 	} else {
 		snprintf(buf, size, "no difference shown at %s (%s, %s): about "
-			 "%u crashes a side would show one if each lost as these did", ns, v->test,
-			 p, v->resolve);
+			 "%u %s a side would show one if each lost as these did", ns, v->test,
+			 p, v->resolve, unit);
 	}
 }
 
@@ -197,8 +201,8 @@ static void loss_text(const char *level, const char *ref, const char *crash, con
 	crashloss_counts_text(b, true, cb, sizeof cb);
 	crashloss_range_text(b, rb, sizeof rb);
 	verdict_text(level, ref, a, b, v, verdict, sizeof verdict);
-	snprintf(buf, size, "after a %s crash%s%s%s: %s%s, vs %s%s; %s", crash, *where ? " (" : "",
-		 where, *where ? ")" : "", ca, ra, cb, rb, verdict);
+	snprintf(buf, size, "after %s%s%s%s: %s%s, vs %s%s; %s", crashloss_after(crash),
+		 *where ? " (" : "", where, *where ? ")" : "", ca, ra, cb, rb, verdict);
 }
 
 /* The pairs of cells of one level's comparison: each a stratum, its
@@ -296,17 +300,18 @@ static int stratified_fill(const struct axis *ax, const char *level, const char 
 
 	if ((r = stats_stratified_exact(s->t, s->n, &o->p, &excess)) < 0)
 		return r;
-	len = snprintf(text, sizeof text, "%s vs %s, after a %s crash (%s): lost acknowledged "
-		       "writes in", level, ref, crash, where);
+	bool cuts = s->n && sc_of(s->seen[0])->loss.cuts;
+	len = snprintf(text, sizeof text, "%s vs %s, after %s (%s): lost acknowledged "
+		       "writes in", level, ref, crashloss_after(crash), where);
 	for (size_t i = 0; i < s->n && len > 0 && (size_t)len < sizeof text; i++) {
 		const struct stats_table *t = &s->t[i];
 		/* The stratum's own direction, x1 / n1 against x2 / n2. */
 		more |= t->x1 * t->n2 > t->x2 * t->n1;
 		less |= t->x1 * t->n2 < t->x2 * t->n1;
 		lost |= t->x1 || t->x2;
-		len += snprintf(text + len, sizeof text - (size_t)len, "%s %llu of %llu%s vs "
-				"%llu of %llu (%s)", i ? "," : "", t->x1, t->n1,
-				i ? "" : t->n1 == 1 ? " crash" : " crashes", t->x2, t->n2,
+		len += snprintf(text + len, sizeof text - (size_t)len, "%s %llu of %llu%s%s vs "
+				"%llu of %llu (%s)", i ? "," : "", t->x1, t->n1, i ? "" : " ",
+				i ? "" : crashloss_unit(cuts, t->n1 != 1), t->x2, t->n2,
 				s->where[i]);
 	}
 	o->disagree = more && less;
@@ -321,8 +326,9 @@ static int stratified_fill(const struct axis *ax, const char *level, const char 
 			snprintf(text + len, sizeof text - (size_t)len, "; no loss shown");
 		else if (o->shown)
 			snprintf(text + len, sizeof text - (size_t)len,
-				 "; %s loses them in more crashes (%s, %s)",
-				 excess > 0 ? level : ref, CRASHLOSS_STRATIFIED_TEST, p);
+				 "; %s loses them in more %s (%s, %s)",
+				 excess > 0 ? level : ref, crashloss_unit(cuts, true),
+				 CRASHLOSS_STRATIFIED_TEST, p);
 		else
 			snprintf(text + len, sizeof text - (size_t)len,
 				 "; no difference shown (%s, %s)", CRASHLOSS_STRATIFIED_TEST, p);

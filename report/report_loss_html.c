@@ -82,7 +82,7 @@ static void amount(double v, bool kib, char *buf, size_t size)
 
 static int crash_row(xmlTextWriterPtr w, const struct model_crash *x)
 {
-	char buf[160], pc[24];
+	char buf[512], pc[24];
 
 	XW(xmlwrite_start(w, "tr"));
 	snprintf(buf, sizeof buf, "%u", x->index);
@@ -100,8 +100,11 @@ static int crash_row(xmlTextWriterPtr w, const struct model_crash *x)
 		XW(xmlwrite_end_full(w));
 		return xmlwrite_end_full(w) < 0 ? -EIO : 0;
 	}
-	snprintf(buf, sizeof buf, "%s%s%s", x->mechanism ? x->mechanism : "?",
-		 x->fallback ? " (kexec not used: " : "", x->fallback ? x->fallback : "");
+	snprintf(buf, sizeof buf, "%s%s%s%s%s", x->mechanism ? x->mechanism : "?",
+		 x->fallback ? " (kexec not used: " : "", x->fallback ? x->fallback : "",
+		 x->bmc ? " (" : "", x->bmc ? x->bmc : "");
+	if (x->bmc)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ")");
 	if (x->fallback)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ")");
 	XW(htmltext_element(w, "td", NULL, buf));
@@ -139,9 +142,8 @@ static int crashes_table(xmlTextWriterPtr w, const struct model_metric *m)
 		XW(xmlwrite_start(w, "th"));
 		XW(xmlwrite_attr(w, "colspan", "9"));
 		model_cell_name(c, name, sizeof name);
-		snprintf(buf, sizeof buf, "%s on %s, after a %s crash: %s", name,
-			 c->host ? c->host : "?", c->loss->crash ? c->loss->crash : "?",
-			 c->display ? c->display : "");
+		snprintf(buf, sizeof buf, "%s on %s, after %s: %s", name, c->host ? c->host : "?",
+			 crashloss_after(c->loss->crash), c->display ? c->display : "");
 		XW(htmltext_text(w, buf));
 		XW(xmlwrite_end_full(w));
 		XW(xmlwrite_end_full(w));

@@ -75,12 +75,16 @@ static int widest(int width, const char *s)
 
 /* One crash's host crash record, after its loss: "; host crash by kexec:
  * dirty 1536 KiB, writeback 0 KiB at the trigger, disk write cache off;
- * 4.25 s to the next kernel, 61.5 s to the resumed sweep". */
+ * 4.25 s to the next kernel, 61.5 s to the resumed sweep"; a power cut's
+ * "; power cut through in-band IPMI (...): chassis power cycle: ...". */
 static void text_host_crash(const struct model_crash *c, FILE *f)
 {
 	if (!c->has_host_crash)
 		return;
-	fprintf(f, "; host crash by %s", str(c->mechanism));
+	if (c->mechanism && strcmp(c->mechanism, "power") == 0)
+		fprintf(f, "; power cut through %s", c->bmc ? c->bmc : "the BMC");
+	else
+		fprintf(f, "; host crash by %s", str(c->mechanism));
 	if (c->fallback)
 		fprintf(f, " (kexec not used: %s)", c->fallback);
 	char dirty[32] = "unknown", writeback[32] = "unknown";
@@ -107,8 +111,8 @@ static void text_crashes(const struct model_metric *m, FILE *f)
 			continue;
 		char name[256];
 		model_cell_name(c, name, sizeof name);
-		fprintf(f, "  crashes of %s on %s (%s, after a %s crash):\n", name, str(c->host),
-			str(c->id), str(c->loss->crash));
+		fprintf(f, "  crashes of %s on %s (%s, after %s):\n", name, str(c->host),
+			str(c->id), crashloss_after(c->loss->crash));
 		for (size_t k = 0; k < c->loss->n_runs; k++) {
 			const struct model_crash *x = &c->loss->runs[k];
 			char pc[24];

@@ -18,11 +18,24 @@
 
 int acklog_open(struct acklog *a, const char *console, const char *path)
 {
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+
 	memset(a, 0, sizeof(*a));
 	a->console = console;
 	a->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
 	if (a->fd < 0)
 		return log_error_errno(-errno, "cannot create '%s'", path);
+	/* The file's name, too, must outlive a power cut before an
+	 * acknowledgement in it counts: its directory synced once. */
+	if (slash)
+		*slash = '\0';
+	_cleanup_close_ int dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fsync(dfd) < 0) {
+		int r = log_error_errno(-errno, "cannot sync the directory of '%s'", path);
+		acklog_close(a);
+		return r;
+	}
 	return 0;
 }
 

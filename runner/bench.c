@@ -242,6 +242,9 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 			.results_in_ram = in->results_in_ram,
 			.precision = in->precision,
 			.result_lines = in->result_lines,
+			.set_write_cache = in->set_write_cache,
+			.write_cache_data = in->write_cache_data,
+			.power = in->power,
 		};
 		r = sweep_run(&env, &out);
 	}

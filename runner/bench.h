@@ -22,6 +22,11 @@
 #define BENCH_KIT_JOB BENCH_KIT_DIR "/job.fio"
 /* The CAs an https:// upload trusts ([appliance] upload_ca, builder/kit.c). */
 #define BENCH_KIT_UPLOAD_CA BENCH_KIT_DIR "/upload-ca.pem"
+/* A Redfish BMC's account and the CAs its https is verified against
+ * ([host] bmc_credentials, bmc_ca); there only with a Redfish bmc.  The
+ * account is in the root alone: the manifest does not list it. */
+#define BENCH_KIT_BMC_CREDENTIALS BENCH_KIT_DIR "/bmc-credentials"
+#define BENCH_KIT_BMC_CA BENCH_KIT_DIR "/bmc-ca.pem"
 
 struct bench_inputs {
 	const struct plan *plan;
@@ -62,6 +67,12 @@ struct bench_inputs {
 	bool results_in_ram;
 	/* As sweep_env's: where the runs' result lines go, or NULL. */
 	FILE *result_lines;
+	/* As sweep_env's: the disk's write cache set for a cell's runs. */
+	int (*set_write_cache)(void *data, enum write_cache_setting setting, int *ret_on,
+			       char *why, size_t len);
+	void *write_cache_data;
+	/* As sweep_env's: the BMC for crash = power's power cuts. */
+	const struct hostcrash_power *power;
 };
 
 /* Runs IN's sweep, after undoing what killed sweeps left (runstate_reap),

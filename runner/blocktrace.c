@@ -21,6 +21,7 @@
 
 #include "cleanup.h"
 #include "log.h"
+#include "signals.h"
 #include "sysfs.h"
 
 #define TRACEFS "/sys/kernel/tracing"
@@ -278,7 +279,6 @@ int blocktrace_start(const char *device, struct blocktrace **ret)
 	_cleanup_(blocktrace_freep) struct blocktrace *t = calloc(1, sizeof(*t));
 	char path[PATH_MAX], size[32];
 	struct stat st;
-	sigset_t all, old;
 	int r;
 
 	if (!t)
@@ -320,11 +320,7 @@ int blocktrace_start(const char *device, struct blocktrace **ret)
 			    device, TRACEFS, strerror(-r));
 		return r;
 	}
-	/* Signals stay with the threads that handle them. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	r = -pthread_create(&t->reader, NULL, read_trace, t);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	r = signals_thread_start(&t->reader, read_trace, t);
 	if (r < 0) {
 		log_warning("cannot start reading the trace: %s", strerror(-r));
 		return r;

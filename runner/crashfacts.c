@@ -34,6 +34,8 @@ json_object *crashfacts_to_json(const struct crashfacts *f)
 	/* Out of memory loses a member, not the run. */
 	json_object_object_add(o, "mechanism", json_object_new_string(f->mechanism));
 	json_object_object_add(o, "fallback", text_or_null(f->fallback));
+	if (f->bmc[0])
+		json_object_object_add(o, "bmc", json_object_new_string(f->bmc));
 	json_object_object_add(o, "dirty_kib", kib_or_null(f->dirty_kib));
 	json_object_object_add(o, "writeback_kib", kib_or_null(f->writeback_kib));
 	json_object_object_add(o, "disk_write_cache", text_or_null(f->disk_write_cache));
@@ -89,11 +91,27 @@ static bool word_from(json_object *o, const char *key, const char *const *allowe
 	return false;
 }
 
+/* Member KEY of O: a text shorter than SIZE, or null (absent): into BUF. */
+static bool text_from(json_object *o, const char *key, char *buf, size_t size)
+{
+	json_object *v = NULL;
+
+	buf[0] = '\0';
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return true;
+	const char *s = json_object_get_string(v);
+	if (!json_object_is_type(v, json_type_string) || strlen(s) >= size)
+		return false;
+	snprintf(buf, size, "%s", s);
+	return true;
+}
+
 bool crashfacts_from_json(json_object *line, struct crashfacts *ret)
 {
-	static const char *const mechanisms[] = {"kexec", "firmware", "restart", NULL},
+	static const char *const mechanisms[] = {"kexec", "firmware", "restart", "power",
+							NULL},
 				 *const on_off[] = {"on", "off", NULL};
-	json_object *o = NULL, *v = NULL;
+	json_object *o = NULL;
 
 	crashfacts_init(ret);
 	if (!json_object_object_get_ex(line, "host_crash", &o) || !o)
@@ -112,12 +130,9 @@ bool crashfacts_from_json(json_object *line, struct crashfacts *ret)
 	    !seconds_from(o, "to_kernel_seconds", &ret->to_kernel_seconds) ||
 	    !seconds_from(o, "to_sweep_seconds", &ret->to_sweep_seconds))
 		return false;
-	if (json_object_object_get_ex(o, "fallback", &v) && v) {
-		const char *s = json_object_get_string(v);
-		if (!json_object_is_type(v, json_type_string) || strlen(s) >= sizeof ret->fallback)
-			return false;
-		snprintf(ret->fallback, sizeof ret->fallback, "%s", s);
-	}
+	if (!text_from(o, "fallback", ret->fallback, sizeof ret->fallback) ||
+	    !text_from(o, "bmc", ret->bmc, sizeof ret->bmc))
+		return false;
 	ret->present = true;
 	return true;
 }

@@ -7,7 +7,8 @@
  * RESULTS synced, these facts read), the host's dirty and writeback
  * memory at the trigger (/proc/meminfo), the disk under test's volatile
  * write cache then, and the way back (trigger to the next kernel,
- * trigger to the resumed sweep).  Older lines have none. */
+ * trigger to the resumed sweep); for a power cut, the BMC asked.  Older
+ * lines have none. */
 #ifndef BUILDAPP_CRASHFACTS_H
 #define BUILDAPP_CRASHFACTS_H
 
@@ -21,10 +22,15 @@
 struct crashfacts {
 	bool present;           /* the line has a host_crash object */
 	/* "kexec" (reboot(2) LINUX_REBOOT_CMD_KEXEC), "firmware" (sysrq b,
-	 * emergency_restart) or "restart" (reboot(2) LINUX_REBOOT_CMD_RESTART:
-	 * kernel_restart, the orderly shutdown and then the firmware) */
+	 * emergency_restart), "restart" (reboot(2) LINUX_REBOOT_CMD_RESTART:
+	 * kernel_restart, the orderly shutdown and then the firmware) or
+	 * "power" (crash = power: the server's BMC cut its power and
+	 * restored it, a cold boot) */
 	char mechanism[16];
 	char fallback[CRASHFACTS_TEXT_MAX]; /* why not the way asked; "": null */
+	/* A power cut's BMC and how it was asked ("in-band IPMI (/dev/ipmi0,
+	 * IPMI 2.0): chassis power cycle"); "": null (other mechanisms). */
+	char bmc[CRASHFACTS_TEXT_MAX];
 	/* The steps before the trigger, each the seconds from the crash
 	 * point to its end; NAN: null (a line from before the steps). */
 	double qemu_stopped_seconds;

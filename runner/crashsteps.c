@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "hwwatchdog.h"
 #include "log.h"
 #include "monotonic.h"
 #include "sysfs.h"
@@ -345,8 +346,16 @@ int crashsteps_crash(pid_t qemu, const char *results_dir, const char *disk,
 		else
 			log_warning("host crash: could not %s: the host stays up", steps[i].name);
 	}
-	if (r >= 0)
+	if (r >= 0) {
+		if (hwwatchdog_disarm() < 0)
+			log_warning("host crash: the hardware watchdog could not be disarmed (its "
+				    "driver does not stop it): it may reset the server during the "
+				    "boot after the crash");
 		r = trigger(data, facts);
+		char why[256];
+		if (hwwatchdog_rearm(why, sizeof(why)) < 0)
+			log_warning("the hardware watchdog could not be armed again: %s", why);
+	}
 	restore_writeback(&k);
 	return r;
 }

@@ -29,10 +29,16 @@
  *    through vm.stat_refresh, and the disk's write cache): after the
  *    sync, Dirty is the disk under test's pages (and other
  *    filesystems'), not RESULTS'.
- * 5. the trigger (hostcrash.h's kexec or reset; a power cut).
+ * 5. disarm the server's hardware watchdog (lib/hwwatchdog.h), which
+ *    neither a kexec nor a BMC's power cycle need stop (the BMC's own
+ *    watchdog counts on through it): armed, it would reset the server
+ *    during the boot the crash starts, and that boot would read the reset
+ *    as the watchdog's.
+ * 6. the trigger (hostcrash.h's kexec or reset; a power cut).
  *
- * When the trigger returns, the host is still up: the writeback settings
- * are put back and the caller kills the stopped QEMU. */
+ * When the trigger returns, the host is still up: the hardware watchdog
+ * is armed again, the writeback settings are put back and the caller
+ * kills the stopped QEMU. */
 #ifndef BUILDAPP_CRASHSTEPS_H
 #define BUILDAPP_CRASHSTEPS_H
 

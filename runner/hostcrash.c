@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "atomicfile.h"
+#include "bmcspec.h"
 #include "cleanup.h"
 #include "command.h"
 #include "crashsteps.h"
@@ -44,6 +45,8 @@ static int write_file(const void *ctx, FILE *f)
 	fprintf(f, "mechanism=%s\nfallback=%s\ndirty_kib=%" PRId64 "\nwriteback_kib=%" PRId64
 		   "\nwrite_cache=%s\n",
 		k->mechanism, k->fallback, k->dirty_kib, k->writeback_kib, k->disk_write_cache);
+	if (k->bmc[0])
+		fprintf(f, "bmc=%s\n", k->bmc);
 	fprintf(f, "qemu_stopped_seconds=%.6f\nwriteback_stopped_seconds=%.6f\n"
 		   "results_synced_seconds=%.6f\nfacts_read_seconds=%.6f\n",
 		k->qemu_stopped_seconds, k->writeback_stopped_seconds,
@@ -169,8 +172,8 @@ static int announce(const struct trigger *t, const char *mechanism, const char *
 	r = hostcrash_write(t->results_dir, t->crash);
 	if (r < 0)
 		return r;
-	log_info("  crash = host: %s after %" PRIu64 " acknowledgements, without a sync", how,
-		 t->crash->acks);
+	log_info("  crash = %s: %s after %" PRIu64 " acknowledgements, without a sync",
+		 strcmp(mechanism, "power") == 0 ? "power" : "host", how, t->crash->acks);
 	tcdrain(STDERR_FILENO);
 	return 0;
 }
@@ -234,6 +237,47 @@ int hostcrash_reboot(const char *results_dir, struct hostcrash *c, pid_t qemu)
 	return crashsteps_crash(qemu, results_dir, ready.disk, &c->facts, take_down, &t);
 }
 
+struct power_trigger {
+	struct trigger t;
+	const struct hostcrash_power *power;
+};
+
+/* The trigger of hostcrash_power_cut (crashsteps_trigger): the power
+ * cycle asked of the BMC, announced before.  Returns only when the
+ * server is still up, the crash file removed. */
+static int cut_power(void *data, struct crashfacts *facts)
+{
+	const struct power_trigger *p = data;
+	char why[CRASHFACTS_TEXT_MAX + 128], path[PATH_MAX], how[CRASHFACTS_TEXT_MAX + 64];
+	int r;
+
+	facts->present = true;
+	snprintf(facts->bmc, sizeof(facts->bmc), "%s", p->power->via);
+	hostcrash_path(p->t.results_dir, p->t.crash->position, path, sizeof(path));
+	snprintf(how, sizeof(how), "cutting the power through the BMC, %s", p->power->via);
+	r = announce(&p->t, "power", "", how);
+	if (r >= 0) {
+		r = p->power->cycle(p->power->data, why, sizeof(why));
+		r = log_error_code(r < 0 ? r : -EIO, "the power cut did not happen: %s", why);
+	}
+	/* The run is failed now, not finished after a boot. */
+	unlink(path);
+	return r;
+}
+
+int hostcrash_power_cut(const char *results_dir, struct hostcrash *c, pid_t qemu,
+			const struct hostcrash_power *power)
+{
+	struct power_trigger t = {.t = {.results_dir = results_dir, .crash = c},
+				  .power = power};
+
+	crashfacts_init(&c->facts);
+	if (!power || !power->cycle)
+		return log_error_code(-EOPNOTSUPP, "no BMC to cut the power: %s",
+				      power ? power->refused : "none was found");
+	return crashsteps_crash(qemu, results_dir, ready.disk, &c->facts, cut_power, &t);
+}
+
 double hostcrash_seconds_to_kernel(const struct hostcrash *c)
 {
 	struct timespec rt, bt;
@@ -252,7 +296,9 @@ double hostcrash_seconds_to_kernel(const struct hostcrash *c)
 
 bool hostcrash_planned(const struct plan *plan)
 {
-	for (size_t i = 0; plan->profile.workload.crash == CRASH_HOST && i < plan->n_cells; i++)
+	for (size_t i = 0; crash_takes_server_down(plan->profile.workload.crash) &&
+			   i < plan->n_cells;
+	     i++)
 		if (plan->cells[i].workload == WORKLOAD_DURABILITY)
 			return true;
 	return false;
@@ -264,10 +310,31 @@ size_t hostcrash_plan_cost(const struct plan *plan, char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; p->workload.crash == CRASH_HOST && i < plan->n_runs; i++)
+	for (size_t i = 0; crash_takes_server_down(p->workload.crash) && i < plan->n_runs; i++)
 		n += plan->cells[plan->runs[i].cell].workload == WORKLOAD_DURABILITY;
 	if (n == 0)
 		return 0;
+	if (p->workload.crash == CRASH_POWER) {
+		char bmc[BMCSPEC_URL_MAX + 96];
+		if (bmcspec_is_redfish(p->host.bmc))
+			snprintf(bmc, sizeof(bmc), "Redfish's ComputerSystem.Reset PowerCycle at %s",
+				 p->host.bmc);
+		else
+			snprintf(bmc, sizeof(bmc), "in-band IPMI's chassis power cycle through "
+				 "/dev/ipmi0");
+		snprintf(buf, len,
+			 "%zu power cut%s (durability runs with crash = power), each asked of the "
+			 "server's BMC (%s, [host] bmc) and back by a cold boot: the server's "
+			 "POST each time, tens of seconds to several minutes on a server (%zu "
+			 "minutes at 3 each). The kit checks the BMC at boot; where it cannot cut "
+			 "the power, these runs are not made and the others are. A one-time boot "
+			 "override (Redfish BootSourceOverrideEnabled Once, ipmitool chassis "
+			 "bootdev without options=persistent, a boot menu's choice) is spent by "
+			 "the first cut, and the server then boots its own disk: make it "
+			 "persistent (docs/kit.md)",
+			 n, n == 1 ? "" : "s", bmc, 3 * n);
+		return n;
+	}
 	if (p->workload.crash_reboot == CRASH_REBOOT_KEXEC)
 		snprintf(buf, len,
 			 "%zu host crash%s (durability runs with crash = host), each back by "
@@ -363,6 +430,8 @@ static int parse_line(char *line, struct hostcrash *c, unsigned *seen)
 		snprintf(c->facts.mechanism, sizeof(c->facts.mechanism), "%s", v);
 	} else if ((v = value_of(line, "fallback"))) {
 		snprintf(c->facts.fallback, sizeof(c->facts.fallback), "%s", v);
+	} else if ((v = value_of(line, "bmc"))) {
+		snprintf(c->facts.bmc, sizeof(c->facts.bmc), "%s", v);
 	} else if ((v = value_of(line, "dirty_kib"))) {
 		c->facts.dirty_kib = strtoll(v, NULL, 10);
 	} else if ((v = value_of(line, "writeback_kib"))) {

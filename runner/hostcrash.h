@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A durability run that ends with its host's crash ([workload] crash =
- * host): what the boot after it needs to finish the run, made durable on
+ * host, or power: the BMC cuts the server's power): what the boot after
+ * it needs to finish the run, made durable on
  * RESULTS before the host goes down, as console/run-NNNN.crash beside
  * the run's acknowledgements (console/run-NNNN.acks), with the guest's
  * RECORDS line (where its records lie), so that the file alone finishes
@@ -46,14 +47,41 @@ struct hostcrash {
 void hostcrash_prepare(enum crash_reboot want, const char *kernel, const char *initrd,
 		       const char *none_why, const char *disk);
 
-/* Whether PLAN holds host crashes (a durability cell with crash = host). */
+/* Whether PLAN takes its server down in durability runs (a durability
+ * cell with crash = host or power). */
 bool hostcrash_planned(const struct plan *plan);
 
-/* The plan's host crashes (durability runs with crash = host), and in
- * BUF a sentence of what they cost by the profile's crash_reboot, with
- * the firmware's one-time boot override warned of.  Returns the count
- * (0: BUF empty). */
+/* The plan's crashes that take the server down (durability runs with
+ * crash = host or power), and in BUF a sentence of what they cost: by the
+ * profile's crash_reboot, a power cut's cold boot; the firmware's
+ * one-time boot override warned of.  Returns the count (0: BUF empty). */
 size_t hostcrash_plan_cost(const struct plan *plan, char *buf, size_t len);
+
+/* The server's BMC for power cuts (crash = power), as the booted kit
+ * found it before the sweep. */
+struct hostcrash_power {
+	/* Asks the BMC to cut this server's power and restore it; returns
+	 * only when the power did not go (refused, or still on some time
+	 * after the BMC's answer): a negative errno, WHY (LEN bytes) saying
+	 * it.  NULL: no power cut can be made, REFUSED says why. */
+	int (*cycle)(void *data, char *why, size_t len);
+	void *data;
+	/* The BMC and how it is asked, for the crash's record (no
+	 * credentials): "in-band IPMI (/dev/ipmi0, IPMI 2.0): chassis power
+	 * cycle". */
+	char via[CRASHFACTS_TEXT_MAX];
+	/* Why the BMC cannot cut this server's power (cycle NULL). */
+	char refused[512];
+};
+
+/* Cuts this server's power at C's crash point through POWER's BMC: the
+ * steps of crashsteps.h (QEMU and the host's writeback stopped,
+ * RESULTS_DIR synced, C's facts read, the hardware watchdog disarmed),
+ * then C's file written (hostcrash_write, mechanism "power") and the
+ * power cycle asked.  Returns only when the power did not go: the file
+ * removed, a negative errno (reported). */
+int hostcrash_power_cut(const char *results_dir, struct hostcrash *c, pid_t qemu,
+			const struct hostcrash_power *power);
 
 /* RESULTS_DIR/console/run-NNNN.crash, NNNN the run's position. */
 void hostcrash_path(const char *results_dir, unsigned position, char *buf, size_t len);

@@ -358,6 +358,8 @@ int journal_run_to_json(const struct journal_run *run, char **ret)
 	    (run->n_steady && add(o, "steadystate", steady_to_json(run)) < 0) ||
 	    (run->host_crash.present &&
 	     add(o, "host_crash", crashfacts_to_json(&run->host_crash)) < 0) ||
+	    (run->disk_write_cache[0] &&
+	     add_string(o, "disk_write_cache", run->disk_write_cache) < 0) ||
 	    add(o, "metrics", metrics) < 0 ||
 	    add(o, "phases", phases_to_json(&run->phases)) < 0)
 		return -ENOMEM;
@@ -454,6 +456,10 @@ static bool run_from_json(json_object *o, struct journal_run *run)
 		return false;
 	/* Absent in older lines, and for runs whose host did not crash. */
 	if (!crashfacts_from_json(o, &run->host_crash))
+		return false;
+	s = jsonget_string(o, "disk_write_cache");
+	if (s && ((strcmp(s, "on") != 0 && strcmp(s, "off") != 0) ||
+		  !copy_text(run->disk_write_cache, sizeof run->disk_write_cache, s)))
 		return false;
 	/* Absent in older lines, and for guest cells. */
 	s = jsonget_string(o, "host_io");

@@ -79,6 +79,11 @@ struct journal_run {
 	/* A run that ended in its host's crash: the crash's facts
 	 * (crashfacts.h); not present for others and in older lines. */
 	struct crashfacts host_crash;
+	/* The disk under test's write cache as read back after the sweep
+	 * set it for this run's cell ("on", "off"), in a sweep whose cells
+	 * vary it ([host] write_cache a list); "": not set per run (absent
+	 * from the line). */
+	char disk_write_cache[4];
 	/* A host cell's way to its volume: "direct" (an LV, or an image file
 	 * through a loop device with direct I/O), "buffered" (an image file
 	 * through the host's page cache); "" for other cells. */

@@ -129,6 +129,7 @@ static int collect_metrics(struct summary_cell *c,
 			if (summary_run_crash(runs[i], &lost, &acked)) {
 				sm->crashes++;
 				sm->crashes_above_zero += x > 0;
+				sm->cuts |= strcmp(runs[i]->crash, "power") == 0;
 			}
 		}
 		if (stats_compute(v, k, &sm->stats) < 0)
@@ -148,6 +149,7 @@ static int collect_crashes(struct summary_cell *c, const struct journal_run *con
 	_cleanup_free_ double *fraction = calloc(n ? n : 1, sizeof *fraction);
 	_cleanup_free_ struct summary_crash *crashes = calloc(n ? n : 1, sizeof *crashes);
 	size_t k = 0;
+	bool cuts = false;
 
 	if (!fraction || !crashes)
 		return -ENOMEM;
@@ -155,6 +157,7 @@ static int collect_crashes(struct summary_cell *c, const struct journal_run *con
 		double lost, acked;
 		if (!summary_run_crash(runs[i], &lost, &acked))
 			continue;
+		cuts |= strcmp(runs[i]->crash, "power") == 0;
 		crashes[k] = (struct summary_crash){.index = runs[i]->index, .lost = lost,
 						    .acknowledged = acked, .fraction = lost / acked};
 		fraction[k] = crashes[k].fraction;
@@ -164,7 +167,9 @@ static int collect_crashes(struct summary_cell *c, const struct journal_run *con
 		return 0;
 	c->crashes = TAKE_PTR(crashes);
 	c->n_crashes = k;
-	return crashloss_compute(fraction, k, &c->loss);
+	int r = crashloss_compute(fraction, k, &c->loss);
+	c->loss.cuts = cuts;
+	return r;
 }
 
 static int build_cell(const struct journal *j, const char *id,
@@ -403,8 +408,8 @@ static void print_metric(FILE *f, const char *label, const char *runs,
 		snprintf(mean, sizeof mean, "-");
 	else if (m->crashes && strcmp(m->unit, "records lost") == 0)
 		/* Lost records are said by crash: in how many of them. */
-		snprintf(mean, sizeof mean, "%zu of %zu crash%s", m->crashes_above_zero,
-			 m->crashes, m->crashes == 1 ? "" : "es");
+		snprintf(mean, sizeof mean, "%zu of %zu %s", m->crashes_above_zero, m->crashes,
+			 crashloss_unit(m->cuts, m->crashes != 1));
 	else
 		stats_display(m->stats.mean, m->stats.ci95, m->stats.n, mean,
 			      sizeof mean);

@@ -28,6 +28,7 @@ struct summary_metric {
 	/* A durability cell's crashes whose loss counts (summary_run_crash)
 	 * with this metric, and those whose value is above 0. */
 	size_t crashes, crashes_above_zero;
+	bool cuts; /* those crashes were power cuts (crash = power) */
 };
 
 /* A crash whose loss counts: an ok durability run that acknowledged

@@ -170,13 +170,15 @@ static int records_line(const char *console, char **ret)
 	return *ret ? 0 : -ENOMEM;
 }
 
-/* A crash = host run at its crash point (vm_spec.crash_host). */
+/* A crash = host or power run at its crash point (vm_spec.crash_host). */
 struct crash_point {
 	const char *results_dir;
 	const char *console_log;
 	const struct journal_run *jr; /* the run's phases before its guest */
 	double guest_started;         /* monotonic seconds */
 	struct hostcrash crash; /* cell, index, position and reset filled */
+	/* crash = power: the BMC that cuts it; NULL: a host crash */
+	const struct hostcrash_power *power;
 };
 
 double sweep_realtime_seconds(void)
@@ -187,8 +189,9 @@ double sweep_realtime_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Keeps what the next boot needs (hostcrash.h) and crashes the host,
- * QEMU stopped first.  Returns only on failure. */
+/* Keeps what the next boot needs (hostcrash.h) and crashes the host, or
+ * has its BMC cut the power, QEMU stopped first.  Returns only on
+ * failure. */
 static int crash_the_host(void *data, uint64_t acks, double ack_seconds, pid_t qemu)
 {
 	struct crash_point *cp = data;
@@ -203,6 +206,8 @@ static int crash_the_host(void *data, uint64_t acks, double ack_seconds, pid_t q
 	if (r < 0)
 		return log_error_errno(r, "no RECORDS line on '%s' at the crash point",
 				       cp->console_log);
+	if (cp->power)
+		return hostcrash_power_cut(cp->results_dir, &cp->crash, qemu, cp->power);
 	return hostcrash_reboot(cp->results_dir, &cp->crash, qemu);
 }
 
@@ -237,13 +242,6 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 	bool durable = cell->workload == WORKLOAD_DURABILITY;
 	bool read_only = guest_reads_only(p, cell);
 	uint64_t run_id = durability_run_id(p->sweep.seed, pr->position);
-	if (durable && p->workload.crash == CRASH_HOST && env->results_in_ram) {
-		snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(CRASH_HOST));
-		sweep_set_status(jr, "failed", "crash = host needs RESULTS on a disk that survives "
-					 "the reboot; here they are in RAM (no RESULTS "
-					 "partition): the host was not crashed");
-		return 0;
-	}
 	r = guestcmdline_build_cell(p, cell, &cmdline);
 	if (r >= 0) {
 		/* The cell's bus, whose drivers alone the agent loads; a
@@ -294,9 +292,10 @@ static int run_guest(const struct sweep_env *env, const struct plan_run *pr,
 		.jr = jr,
 		.crash = {.index = pr->index, .position = pr->position},
 	};
-	if (durable && p->workload.crash == CRASH_HOST) {
+	if (durable && crash_takes_server_down(p->workload.crash)) {
 		snprintf(crash.crash.cell, sizeof(crash.crash.cell), "%s", cell->id);
 		snprintf(crash.crash.reset, sizeof(crash.crash.reset), "%s", jr->reset);
+		crash.power = p->workload.crash == CRASH_POWER ? env->power : NULL;
 		spec.crash_host = crash_the_host;
 		spec.crash_data = &crash;
 	}
@@ -365,6 +364,60 @@ static int check_results_space(const char *dir)
 			      "(or give a larger one) and start again to resume",
 			      dir, format_size(avail, have, sizeof(have)),
 			      format_size(RESULTS_FREE_MIN, need, sizeof(need)));
+}
+
+/* Whether CELL's run cannot take its server down as its crash asks: a
+ * host crash or power cut needs RESULTS on a disk that outlives it, and a
+ * power cut a BMC that can make it (found before the sweep).  Such a run
+ * is not made: JR says why, journaled failed. */
+static bool crash_not_made(const struct sweep_env *env, const struct plan_cell *cell,
+			   struct journal_run *jr)
+{
+	enum crash_kind kind = env->plan->profile.workload.crash;
+	char why[sizeof(jr->message)];
+
+	if (cell->workload != WORKLOAD_DURABILITY || !crash_takes_server_down(kind))
+		return false;
+	if (env->results_in_ram)
+		snprintf(why, sizeof(why), "crash = %s needs RESULTS on a disk that survives the "
+			 "%s; here they are in RAM (no RESULTS partition): the run was not made",
+			 crash_kind_name(kind), kind == CRASH_HOST ? "reboot" : "power cut");
+	else if (kind == CRASH_POWER && (!env->power || !env->power->cycle))
+		snprintf(why, sizeof(why), "not made: crash = power, and %.*s",
+			 (int)sizeof(why) - 40,
+			 env->power && env->power->refused[0]
+				 ? env->power->refused
+				 : "no BMC to cut the power here (only a booted kit asks its "
+				   "server's BMC)");
+	else
+		return false;
+	snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(kind));
+	sweep_set_status(jr, "failed", why);
+	return true;
+}
+
+/* The disk's write cache of CELL, when the sweep varies it ([host]
+ * write_cache a list): set before each of its runs and read back into JR.
+ * Returns 0 or a negative errno (reported: the run fails with it). */
+static int set_cell_write_cache(const struct sweep_env *env, const struct plan_cell *cell,
+				struct journal_run *jr)
+{
+	const char *want = write_cache_setting_name((enum write_cache_setting)cell->write_cache);
+	char why[256];
+	int on, r;
+
+	if (cell->write_cache < 0)
+		return 0;
+	if (!env->set_write_cache)
+		return log_error_code(-EOPNOTSUPP, "write_cache = %s: the disk under test's write "
+				      "cache is an axis of this plan, which only a booted kit "
+				      "sets", want);
+	r = env->set_write_cache(env->write_cache_data, (enum write_cache_setting)cell->write_cache,
+				 &on, why, sizeof(why));
+	if (r < 0)
+		return log_error_code(r, "write_cache = %s: %s", want, why);
+	snprintf(jr->disk_write_cache, sizeof(jr->disk_write_cache), "%s", on ? "on" : "off");
+	return 0;
 }
 
 /* Everything a run needs before it can measure: its volume reset to the
@@ -448,9 +501,14 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	jr.position = pr->position;
 	sweep_set_status(&jr, "ok", "");
 	log_clear_last_error();
-	r = prepare_run(env, cell, vol, &reset_seconds, &jr);
+	bool not_made = crash_not_made(env, cell, &jr);
+	r = not_made ? 0 : set_cell_write_cache(env, cell, &jr);
+	if (r >= 0 && !not_made)
+		r = prepare_run(env, cell, vol, &reset_seconds, &jr);
 	t = monotonic_seconds();
-	if (r >= 0 && cell->host)
+	if (not_made)
+		;
+	else if (r >= 0 && cell->host)
 		r = sweep_run_host_native(env, pr, vol, &jr, &res);
 	else if (r >= 0 && cell->workload == WORKLOAD_QEMU_IMG_BENCH)
 		r = sweep_run_host_bench(env, pr, vol, &jr, &res);

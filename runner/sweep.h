@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "hostcrash.h"
 #include "plan.h"
 #include "storage.h"
 #include "summary.h"
@@ -54,6 +55,19 @@ struct sweep_env {
 	/* Where each finished run's result line goes (sweeplines.h), for a
 	 * lab's engine reading the console; NULL: none. */
 	FILE *result_lines;
+	/* Sets the disk under test's write cache as SETTING asks and reads
+	 * it back into *RET_ON (1/0), before each run of a cell that has a
+	 * write cache of its own ([host] write_cache a list); WHY says a
+	 * refusal.  Returns 0 or a negative errno.  DATA is
+	 * write_cache_data.  NULL: this host cannot (`buildapp run`), and
+	 * such a cell's runs are journaled failed with the reason. */
+	int (*set_write_cache)(void *data, enum write_cache_setting setting, int *ret_on,
+			       char *why, size_t len);
+	void *write_cache_data;
+	/* The server's BMC for the power cuts of crash = power, as found
+	 * before the sweep; NULL or its cycle NULL: none can be made, and
+	 * those runs are journaled failed with its reason, unmade. */
+	const struct hostcrash_power *power;
 };
 
 struct sweep_outcome {
@@ -85,8 +99,9 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
  * errno (reported): a run that cannot be finished is journaled failed. */
 int sweep_finish_crashes(const struct sweep_env *env);
 
-/* The host crashes PLAN still has to make with the results in
- * RESULTS_DIR: its durability runs with crash = host neither journaled
+/* The host crashes (or power cuts) PLAN still has to make with the
+ * results in RESULTS_DIR: its durability runs with crash = host (power)
+ * neither journaled
  * nor left by a crash for this boot to finish (a boot with none left
  * need not ready one: hostcrash_prepare).  A journal that cannot be read
  * counts as empty. */

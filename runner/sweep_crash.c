@@ -56,16 +56,18 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 	}
 	const struct plan_cell *cell = &plan->cells[ci];
 	const struct storage_volume *vol = sweep_find_volume(env, cell);
+	bool cut = strcmp(c.facts.mechanism, "power") == 0;
+	const char *after = cut ? "the power cut" : "the host crash";
 	watchdog_step(vol ? watchdog_extra_for_bytes(vol->size) : 0,
-		      "run of cell %s, run %u/%u: reading its records back after the host crash",
-		      c.cell, c.index + 1, profile_cell_runs(&plan->profile.sweep, cell->workload));
+		      "run of cell %s, run %u/%u: reading its records back after %s", c.cell,
+		      c.index + 1, profile_cell_runs(&plan->profile.sweep, cell->workload), after);
 	journal_run_init(&jr);
 	jr.cell = *cell;
 	jr.index = c.index;
 	jr.position = c.position;
 	sweep_set_status(&jr, "ok", "");
 	snprintf(jr.reset, sizeof(jr.reset), "%s", c.reset);
-	snprintf(jr.crash, sizeof(jr.crash), "%s", crash_kind_name(CRASH_HOST));
+	snprintf(jr.crash, sizeof(jr.crash), "%s", crash_kind_name(cut ? CRASH_POWER : CRASH_HOST));
 	jr.host_crash = c.facts;
 	jr.host_crash.to_kernel_seconds = hostcrash_seconds_to_kernel(&c);
 	sweep_run_file(env->results_dir, c.position, "acks", ack_path, sizeof(ack_path));
@@ -106,19 +108,23 @@ static int finish_crash(const struct sweep_env *env, const char *path,
 			snprintf(kernel, sizeof(kernel), "%.0f", jr.host_crash.to_kernel_seconds);
 		if (isfinite(jr.host_crash.to_sweep_seconds))
 			snprintf(here, sizeof(here), "%.0f", jr.host_crash.to_sweep_seconds);
-		snprintf(way, sizeof(way), "back by %s: %s s to the next kernel, %s s to here",
-			 c.facts.mechanism, kernel, here);
+		if (cut)
+			snprintf(way, sizeof(way), "back by a cold boot: %s s to the next kernel, "
+				 "%s s to here", kernel, here);
+		else
+			snprintf(way, sizeof(way), "back by %s: %s s to the next kernel, %s s to here",
+				 c.facts.mechanism, kernel, here);
 		if (lost)
-			log_info("run of cell %s, run %u/%u: finished after the host crash (%s): "
+			log_info("run of cell %s, run %u/%u: finished after %s (%s): "
 				 "lost %.0f of %" PRIu64 " acknowledged",
 				 cell->id, c.index + 1,
-				 profile_cell_runs(&plan->profile.sweep, cell->workload), way,
+				 profile_cell_runs(&plan->profile.sweep, cell->workload), after, way,
 				 lost->value, acks);
 		else
-			log_info("run of cell %s, run %u/%u: %s after the host crash (%s): %s",
+			log_info("run of cell %s, run %u/%u: %s after %s (%s): %s",
 				 cell->id, c.index + 1,
 				 profile_cell_runs(&plan->profile.sweep, cell->workload), jr.status,
-				 way,
+				 after, way,
 				 jr.message);
 		unlink(path); /* the journal line holds what it said */
 	}
@@ -158,7 +164,7 @@ size_t sweep_host_crashes_left(const struct plan *plan, const char *results_dir)
 	struct journal done = {.n_runs = 0};
 	size_t left = 0, pending = 0, n = 0;
 
-	if (plan->profile.workload.crash != CRASH_HOST)
+	if (!crash_takes_server_down(plan->profile.workload.crash))
 		return 0;
 	snprintf(journal_path, sizeof(journal_path), "%s/runs.jsonl", results_dir);
 	if (journal_read(journal_path, &done) < 0)

@@ -12,7 +12,8 @@
 #            [--memory MB] [--smp N] [--boot-bus virtio|sata|nvme|usb]
 #            [--accel auto|kvm|tcg] [--cpu MODEL] [--serial SERIAL]
 #            [--dut-bus ahci|scsi|nvme] [--report NAME] [--log FILE] [--reboots]
-#            [--firmware-log FILE]
+#            [--firmware-log FILE] [--bmc|--bmc-refuses] [--dut-cache honest|lying]
+#            [--watchdog]
 #        boot-appliance.sh --probe-accel
 #        boot-appliance.sh IMAGE [--plan FILE] --print-limits
 # --report names the file on RESULTS printed at the end (appliance.txt);
@@ -34,6 +35,16 @@
 # missing and kept; or an nbd+unix:// export of one, used as it is).
 # --print-limits prints the two limits below ("TIMEOUT SILENCE", seconds)
 # and boots nothing: the kit's LAVA jobs take theirs from the same rule.
+# --bmc gives the server a BMC (OpenIPMI's ipmi_sim, reached in-band
+# through an IPMI KCS interface, /dev/ipmi0 in the server) whose Chassis
+# Control powers it off and on: a power cycle kills the server's QEMU and
+# starts it again on the same disks (scripts/lab-power.sh); the server is
+# done when it powers itself off.  --bmc-refuses: a BMC that answers but
+# does not control the server's power (its chassis reads off, a Chassis
+# Control fails).  --dut-cache gives the disk under test (a file) a
+# volatile write cache that a power-off loses, honest or lying about
+# flushes (nbdkit: scripts/lab-power.sh).  --watchdog gives the server a
+# hardware watchdog (an Intel 6300ESB, i6300esb), whose expiry resets it.
 # Exit status: 0 powered off and the report was read, 1 failure or timeout,
 # 2 bad usage.
 #
@@ -59,7 +70,7 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 image= uefi=0 disk_size=8G disk= timeout= silence= plan= memory=3072 smp=2
 boot_bus=virtio accel=${BUILDAPP_ACCEL:-auto} serial=BUILDAPP-DUT-0001
 report=appliance.txt log= probe_only=0 dut_bus=ahci reboot=-no-reboot
-secure_boot=0 cdrom=0 stick= cpu= fwlog= print_limits=0
+secure_boot=0 cdrom=0 stick= cpu= fwlog= print_limits=0 bmc= dut_cache= watchdog=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--uefi) uefi=1 ;;
@@ -82,6 +93,10 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift ;;
 	--reboots) reboot= ;;
 	--firmware-log) fwlog=$2; shift ;;
+	--bmc) bmc=on ;;
+	--bmc-refuses) bmc=refuse ;;
+	--dut-cache) dut_cache=$2; shift ;;
+	--watchdog) watchdog=1 ;;
 	--probe-accel) probe_only=1 ;;
 	--print-limits) print_limits=1 ;;
 	-h|--help) usage 0 ;;
@@ -125,6 +140,7 @@ kvm|tcg) ;;
 esac
 case $boot_bus in virtio|sata|nvme|usb) ;; *) usage ;; esac
 case $dut_bus in ahci|scsi|nvme) ;; *) usage ;; esac
+case $dut_cache in ""|honest|lying) ;; *) usage ;; esac
 
 format=$(qemu-img info --output=json "$image" | sed -n 's/.*"format": "\([a-z0-9]*\)".*/\1/p' | head -n 1)
 [ -n "$format" ] || die "image '$image': cannot tell its format"
@@ -214,10 +230,15 @@ if [ "$print_limits" = 1 ]; then
 fi
 
 work=$(mkdir -p "${TMPDIR:-/var/tmp}" && mktemp -d "${TMPDIR:-/var/tmp}/boot-appliance.XXXXXX")
-qpid= finished=0
+qpid= finished=0 power= bmc_pid=
 # What failed is in the console log: it stays, the rest goes.
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	# ipmi_sim's process group, with a chassis_control lab-power.sh it
+	# may be running, before the power goes off for good: what that one
+	# started (setsid, by pid file) the stop below ends.
+	[ -z "$bmc_pid" ] || kill -TERM "-$bmc_pid" 2>/dev/null || true
+	[ -z "$power" ] || sh "$(dirname "$0")/lab-power.sh" "$power" stop || true
 	if [ "$finished" = 1 ] || [ -z "$log" ] || [ "${log#"$work"/}" = "$log" ]; then
 		rm -rf "$work"
 	else
@@ -231,6 +252,20 @@ trap 'exit 1' INT TERM HUP
 if [ -z "$disk" ]; then
 	disk=$work/disk-under-test.raw
 	qemu-img create -q -f raw "$disk" "$disk_size"
+fi
+# A BMC or a disk whose cache goes with the power: the server's QEMU, and
+# the disk's nbdkit, are started and cut by scripts/lab-power.sh.
+dut_drive=$disk
+if [ -n "$bmc" ] || [ -n "$dut_cache" ]; then
+	power=$work/power
+	mkdir "$power"
+	if [ -n "$dut_cache" ]; then
+		case $disk in nbd*://*) die "--dut-cache needs the disk under test in a file" ;; esac
+		command -v nbdkit >/dev/null || die "--dut-cache needs nbdkit (package nbdkit)"
+		dut_drive="nbd+unix:///?socket=$power/dut.sock"
+	fi
+	# A server that reboots stays on (QEMU's reset), as a real one does.
+	reboot=
 fi
 
 machine=q35
@@ -253,7 +288,7 @@ if [ -z "$cpu" ]; then
 fi
 set -- -accel "$accel" -M "$machine" -m "$memory" -smp "$smp" -cpu "$cpu" \
 	-nodefaults -display none $reboot -serial stdio \
-	-drive "file=$disk,format=raw,if=none,id=dut,cache=none,aio=threads" \
+	-drive "file=$dut_drive,format=raw,if=none,id=dut,cache=none,aio=threads" \
 	-drive "file=$image,format=$format,if=none,id=boot,cache=unsafe$([ "$cdrom" = 0 ] || echo ,media=cdrom,readonly=on)"
 # The disk under test: an emulated ATA disk on q35's AHCI by default, so
 # hdparm talks to a drive; SCSI (sdparm) and NVMe (nvme-cli) likewise.
@@ -310,20 +345,101 @@ fi
 if [ "$uefi" = 0 ]; then
 	[ -n "$fwlog" ] || fwlog=$work/firmware.log
 	: >"$fwlog"
-	set -- "$@" -chardev "file,id=fwlog,path=$fwlog" -device isa-debugcon,iobase=0x402,chardev=fwlog
+	set -- "$@" -chardev "file,id=fwlog,path=$fwlog,append=on" -device isa-debugcon,iobase=0x402,chardev=fwlog
 fi
+[ "$watchdog" = 0 ] || set -- "$@" -device i6300esb -action watchdog=reset
+# A free TCP port on 127.0.0.1 (for the BMC's two).
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# The server's power domain (scripts/lab-power.sh), with QEMU's
+# arguments ARGS: its BMC listening first when there is one, then the
+# first power-on.
+start_power_domain() { # ARGS...
+	cat >"$power/power.conf" <<CONF
+log='$log'
+disk='$disk'
+cache='$dut_cache'
+flush=1
+CONF
+	if [ -n "$bmc" ]; then
+		command -v ipmi_sim >/dev/null || die "--bmc needs OpenIPMI's ipmi_sim (package openipmi)"
+		serial_port=$(free_port) lan_port=$(free_port)
+		set -- "$@" -chardev "socket,id=bmc,host=127.0.0.1,port=$serial_port,reconnect=1" \
+			-device ipmi-bmc-extern,id=bmc0,chardev=bmc -device isa-ipmi-kcs,bmc=bmc0
+		refuse=
+		[ "$bmc" = on ] || refuse=" refuse"
+		mkdir -p "$power/bmc-state"
+		cat >"$power/lan.conf" <<CONF
+name "buildapp-lab"
+set_working_mc 0x20
+  startlan 1
+    addr 127.0.0.1 $lan_port
+    priv_limit admin
+    allowed_auths_callback md5
+    allowed_auths_user md5
+    allowed_auths_operator md5
+    allowed_auths_admin md5
+    guid a123456789abcdefa123456789abcdef
+  endlan
+  chassis_control "sh '$(cd "$(dirname "$0")" && pwd)/lab-power.sh' '$power'$refuse"
+  serial 15 127.0.0.1 $serial_port codec VM
+  user 2 true "admin" "buildapp" admin 10 md5
+CONF
+		cat >"$power/bmc.emu" <<EMU
+mc_setbmc 0x20
+mc_add 0x20 0 no-device-sdrs 0x23 9 8 0x9f 0x1291 0xf02
+sel_enable 0x20 1000 0x0a
+sensor_add 0x20 0 0 35 0x6f event-only
+sensor_set_event_support 0x20 0 0 enable scanning per-state 000000000001111 000000000000000 000000000001111 000000000000000
+mc_enable 0x20
+EMU
+		setsid ipmi_sim -c "$power/lan.conf" -f "$power/bmc.emu" -s "$power/bmc-state" -n \
+			</dev/null >"$power/bmc.log" 2>&1 &
+		bmc_pid=$!
+		i=0
+		# Listening: 127.0.0.1:PORT in state 0A of /proc/net/tcp.
+		while ! grep -qi "0100007F:$(printf %04X "$serial_port") 00000000:0000 0A" /proc/net/tcp &&
+			[ $i -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		echo "$prog: BMC (ipmi_sim$([ -z "$refuse" ] || echo ", refusing power control")): in-band on the server's KCS interface, out of band ipmitool -I lanplus -H 127.0.0.1 -p $lan_port -U admin -P buildapp" >&2
+	fi
+	[ -z "$dut_cache" ] || echo "$prog: the disk under test has a volatile write cache, $dut_cache about flushes (nbdkit; written back every 1 s), lost at a power-off" >&2
+	set -- "$@" -pidfile "$power/qemu.pid"
+	printf '%s\0' "$@" >"$power/qemu.args"
+	sh "$(dirname "$0")/lab-power.sh" "$power" set power 1 || die "the server did not power on"
+}
+
+# Whether the server is on: its QEMU runs, or its BMC cut its power less
+# than 30 s ago (a power cycle: on again a second later).
+server_on() {
+	if [ -z "$power" ]; then
+		kill -0 "$qpid" 2>/dev/null
+		return
+	fi
+	[ -s "$power/qemu.pid" ] && kill -0 "$(cat "$power/qemu.pid")" 2>/dev/null && return 0
+	[ -e "$power/off" ] && [ $(($(date +%s) - $(tail -n 1 "$power/cuts"))) -lt 30 ]
+}
+
 echo "$prog: booting $image ($format$([ "$cdrom" = 1 ] && echo ", CD"), $([ "$secure_boot" = 1 ] && echo "UEFI Secure Boot" || { [ "$uefi" = 1 ] && echo UEFI || echo BIOS; }), $accel, boot disk on $boot_bus, disk under test $disk_size on $dut_bus serial $serial)" >&2
 echo "$prog: limit ${timeout}s ($from: $runs run$([ "$runs" = 1 ] || echo s) of at most ${run_timeout}s), console silence limit ${silence}s, console log $log" >&2
 start=$(date +%s)
 : >"$log" # exists before tail starts
-qemu-system-x86_64 "$@" </dev/null >>"$log" 2>&1 &
-qpid=$!
+if [ -n "$power" ]; then
+	start_power_domain "$@"
+else
+	qemu-system-x86_64 "$@" </dev/null >>"$log" 2>&1 &
+	qpid=$!
+fi
 # Show the console while waiting; stop at power-off, at the limit, or
 # when the console has been silent for longer than a run may take.
-tail -n +1 -f "$log" --pid="$qpid" &
+tail -n +1 -f "$log" --pid=$$ &
 tpid=$!
 now=$start heard=$start size=0
-while kill -0 "$qpid" 2>/dev/null; do
+while server_on; do
 	if [ $((now - start)) -ge "$timeout" ]; then
 		kill "$tpid" 2>/dev/null || true
 		die "no power-off after ${timeout}s (console log: $log)"
@@ -338,11 +454,21 @@ while kill -0 "$qpid" 2>/dev/null; do
 	[ "$n" = "$size" ] || size=$n heard=$now
 done
 rc=0
-wait "$qpid" || rc=$?
+if [ -n "$power" ]; then
+	rc=$(cat "$power/qemu.status" 2>/dev/null || echo "unknown")
+	[ ! -e "$power/off" ] || rc="none: its BMC powered it off and not on again"
+else
+	wait "$qpid" || rc=$?
+fi
 qpid=
+# The console's last lines out before tail goes (it follows this shell,
+# not the server's QEMU, which the BMC may have started anew).
+sleep 1
+kill "$tpid" 2>/dev/null || true
 wait "$tpid" 2>/dev/null || true
-[ "$rc" -eq 0 ] || die "qemu exited with status $rc"
+[ "$rc" = 0 ] || die "qemu exited with status $rc"
 echo "$prog: powered off after $(($(date +%s) - start))s" >&2
+[ -z "$power" ] || echo "$prog: power cuts by the BMC: $(cat "$power/cuts" 2>/dev/null | wc -l)" >&2
 [ -z "$fwlog" ] || echo "$prog: firmware boots: $(grep -c '^BUILD: ' "$fwlog")" >&2
 
 echo "$prog: report from RESULTS ($report):" >&2

@@ -12,6 +12,9 @@ set -eu
 # Building buildapp, and the kit: the appliance's root is made of this
 # host's own packages (builder/hostroot.c names them), its kernel is
 # linux-image-amd64, its loaders are Debian's signed shim and GRUB.
+# nbdkit and openipmi (ipmi_sim) are the virtual lab server's disk whose
+# cache a power cut loses and its BMC (scripts/boot-appliance.sh --bmc,
+# --dut-cache).
 PACKAGES="
 build-essential pkg-config xxd
 libguestfs-dev libvirt-dev libiniparser-dev libarchive-dev libzstd-dev libjson-c-dev
@@ -22,7 +25,7 @@ qemu-system-x86 qemu-utils ovmf
 linux-image-amd64 busybox-static kmod cpio zstd
 fio bonnie++ lvm2 e2fsprogs dosfstools mtools util-linux fdisk
 syslinux syslinux-common extlinux isolinux shim-signed grub-efi-amd64-signed xorriso
-hdparm sdparm nvme-cli kexec-tools
+hdparm sdparm nvme-cli kexec-tools ipmitool nbdkit openipmi
 openssh-client ca-certificates python3
 "
 

@@ -46,6 +46,57 @@ check "message names file, line, section, key and the fix" \
 	grep -q "bad.ini:2: \[guest\] cache: unknown value 'wirteback' (did you mean 'writeback'?)" "$tmp/err"
 check "message is one line" test "$(wc -l <"$tmp/err")" -eq 1
 
+# The disk's write cache as an axis: a list with an unknown value exits 2
+# naming file, line, section and key, and a build of it writes nothing; a
+# good list makes a cell per setting, each with its wc= in the id.
+printf '[host]\nwrite_cache = on, of\n[storage]\nbackends = raw\n' >"$tmp/wc.ini"
+"$BUILDAPP" plan "$tmp/wc.ini" >"$tmp/out" 2>"$tmp/err"
+check "a write_cache list with an unknown value exits 2" test $? -eq 2
+check "... writes nothing to stdout" test ! -s "$tmp/out"
+check "... in one line naming file, line, section, key and the fix" sh -c \
+	"test \$(wc -l <'$tmp/err') -eq 1 && grep -q \"wc.ini:2: \[host\] write_cache: unknown value 'of' (did you mean 'on'?)\" '$tmp/err'"
+"$BUILDAPP" "$tmp/wc.ini" -o "$tmp/wc-out" >"$tmp/out" 2>"$tmp/err"
+check "... a build of it exits 2 and writes nothing" sh -c \
+	"test $? -eq 2 && test ! -e '$tmp/wc-out' && grep -q 'wc.ini:2: \[host\] write_cache' '$tmp/err'"
+printf '[host]\nwrite_cache = on, off\n[storage]\nbackends = raw\n[workload]\nkinds = dd\n' >"$tmp/wc.ini"
+check "a write_cache list makes a cell per setting" sh -c \
+	"'$BUILDAPP' plan --json '$tmp/wc.ini' | grep -c '\"id\": \".*dd.*wc=o[nf]*\"' | grep -qx 2"
+
+# The BMC of crash = power: a Redfish endpoint without the account, an
+# unknown bmc, one with its account in the URL: exit 2 in one line naming
+# file, line, section and key, nothing written by plan or by a build, the
+# password in no message; with the account in its file, the plan counts a
+# boot a cut and says what the BMC must do, and never says the password.
+printf 'admin:Sup3rSecret\n' >"$tmp/bmc-account"
+bmc_bad() { # description, the bmc line, the key the message names, what it holds
+	printf '[host]\n%s\n[storage]\nbackends = raw\n[workload]\nkinds = durability\ncrash = power\n' \
+		"$2" >"$tmp/bmc.ini"
+	rm -rf "$tmp/bmc-out"
+	"$BUILDAPP" plan "$tmp/bmc.ini" >"$tmp/out" 2>"$tmp/err"
+	check "$1 exits 2" test $? -eq 2
+	check "... writes nothing to stdout" test ! -s "$tmp/out"
+	check "... in one line naming file, line, section and key" sh -c \
+		'test "$(wc -l <"$1")" -eq 1 && grep -qF "$2" "$1"' - "$tmp/err" "bmc.ini:2: [host] $3: $4"
+	check "... never the password" sh -c "! grep -q Sup3rSecret '$tmp/err'"
+	"$BUILDAPP" "$tmp/bmc.ini" -o "$tmp/bmc-out" >"$tmp/out" 2>"$tmp/err"
+	check "... a build of it exits 2 and writes nothing" sh -c \
+		"test $? -eq 2 && test ! -e '$tmp/bmc-out' && grep -qF 'bmc.ini:2: [host] $3' '$tmp/err'"
+}
+bmc_bad "crash = power with a Redfish endpoint and no bmc_credentials" "bmc = https://10.0.0.5" \
+	bmc "a Redfish endpoint needs the account the kit signs in with"
+bmc_bad "an unknown bmc" "bmc = ipmi-lan" bmc "'ipmi-lan' is neither ipmi (in-band) nor a Redfish"
+bmc_bad "a Redfish endpoint over http" "bmc = http://10.0.0.5" bmc "'http://10.0.0.5': Redfish's Basic"
+bmc_bad "a Redfish endpoint with its account in the URL" \
+	"bmc = https://admin:Sup3rSecret@10.0.0.5" bmc "must not carry credentials (user:password@)"
+printf '[host]\nbmc = https://10.0.0.5/redfish/v1/Systems/1\nbmc_credentials = %s\n[storage]\nbackends = raw\n[workload]\nkinds = durability\ncrash = power\n[sweep]\nruns = 2\n' \
+	"$tmp/bmc-account" >"$tmp/bmc.ini"
+"$BUILDAPP" plan "$tmp/bmc.ini" >"$tmp/out" 2>"$tmp/err"
+check "a Redfish bmc with its account plans" test $? -eq 0
+check "... a boot a power cut, and what the BMC must do" sh -c \
+	"grep -q '^  boots: 3: the kit.s own (through the firmware) and the 2 power cuts above, each a cold boot' '$tmp/out' && grep -q '^  BMC: a Redfish service at https://10.0.0.5/redfish/v1/Systems/1 that lists PowerCycle' '$tmp/out'"
+"$BUILDAPP" plan --json "$tmp/bmc.ini" >>"$tmp/out" 2>>"$tmp/err"
+check "... the password in neither plan" sh -c "! grep -q Sup3rSecret '$tmp/out' '$tmp/err'"
+
 # The durability cells' own number of runs: out of its range, exit 2
 # naming file, line, section and key, and nothing written by plan or by
 # a build.

@@ -31,7 +31,7 @@ static struct profile_host keep_all(void)
 {
 	return (struct profile_host){
 		.disk = NO_DISK,
-		.write_cache = WRITE_CACHE_KEEP,
+		.write_cache = AXIS_BIT(WRITE_CACHE_KEEP),
 		.page_cache = PAGE_CACHE_KEEP,
 		.dirty_ratio = -1,
 		.dirty_background_ratio = -1,

@@ -48,7 +48,7 @@ static void test_kit_cmdline(void **state)
 	memset(&p, 0, sizeof(p));
 	strcpy(p.appliance.name, "ci-smoke");
 	strcpy(p.host.disk, "wwn-0x5000c500a1b2c3d4");
-	p.host.write_cache = WRITE_CACHE_OFF;
+	p.host.write_cache = AXIS_BIT(WRITE_CACHE_OFF);
 	p.host.dirty_ratio = 10;
 	p.host.dirty_background_ratio = -1;
 	p.host.read_ahead_kb = -1;

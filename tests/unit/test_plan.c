@@ -306,6 +306,58 @@ static void test_l2_cache_and_host_cells(void **state)
 	plan_release(&plan);
 }
 
+/* [host] write_cache as a list multiplies every cell, host and
+ * qemu-img-bench cells too, each level in the id and the JSON, read back
+ * the same; one value makes no axis: the cells and their ids are those
+ * of a profile without the key, and their JSON has no write_cache. */
+static void test_write_cache_axis(void **state)
+{
+	struct profile p;
+	struct plan one, plan, back;
+
+	(void)state;
+	load("[host]\nwrite_cache = on\n[storage]\nbackends = raw\n"
+	     "[workload]\nkinds = durability, qemu-img-bench, dd\nhost_baseline = yes\n", &p);
+	assert_int_equal(planner_build(&p, &one), 0);
+	assert_int_equal(one.n_cells, 4);
+	for (size_t i = 0; i < one.n_cells; i++) {
+		assert_int_equal(one.cells[i].write_cache, -1);
+		assert_null(strstr(one.cells[i].id, "wc="));
+	}
+	char *text = round_trip(&one, &back);
+	assert_null(strstr(text, "\"write_cache\": \""));
+	assert_non_null(strstr(text, "\"write_cache\": [\n        \"on\"\n      ]"));
+	free(text);
+	plan_release(&back);
+
+	load("[host]\nwrite_cache = on, off, keep\n[storage]\nbackends = raw\n"
+	     "[workload]\nkinds = durability, qemu-img-bench, dd\nhost_baseline = yes\n", &p);
+	assert_int_equal(planner_build(&p, &plan), 0);
+	assert_int_equal(plan.n_cells, 3 * one.n_cells);
+	for (size_t i = 0; i < plan.n_cells; i++) {
+		const struct plan_cell *c = &plan.cells[i];
+		char want[PLAN_CELL_ID_MAX + 16];
+		assert_true(c->write_cache >= 0);
+		snprintf(want, sizeof(want), "%s/wc=%s", one.cells[i / 3].id,
+			 write_cache_setting_name(c->write_cache));
+		assert_string_equal(c->id, want);
+	}
+	/* Listed order: the first kind and the first write cache setting. */
+	assert_string_equal(plan.cells[0].id, "raw/raw/sparse/none/threads/virtio/durability/wc=on");
+	check_runs_complete(&plan);
+	text = round_trip(&plan, &back);
+	assert_non_null(strstr(text, "\"write_cache\": \"off\""));
+	free(text);
+	assert_int_equal(back.n_cells, plan.n_cells);
+	for (size_t i = 0; i < plan.n_cells; i++) {
+		assert_string_equal(back.cells[i].id, plan.cells[i].id);
+		assert_int_equal(back.cells[i].write_cache, plan.cells[i].write_cache);
+	}
+	plan_release(&back);
+	plan_release(&plan);
+	plan_release(&one);
+}
+
 /* Bad values of the new keys are refused with the key's name. */
 static void test_new_keys_validated(void **state)
 {
@@ -430,7 +482,7 @@ static void test_cell_json_form(void **state)
 	static const char *const axes[] = {"backend", "format", "preallocation", "cache",
 					   "aio", "bus", "l2_cache", "guest", "fio_rw",
 					   "fio_bs", "fio_iodepth", "fio_numjobs",
-					   "fio_ioengine", "fio_rwmixread"};
+					   "fio_ioengine", "fio_rwmixread", "write_cache"};
 	assert_int_equal(plan_n_axes(), sizeof(axes) / sizeof(axes[0]));
 	o = plan_cell_axes_to_json(&host);
 	size_t i = 0;
@@ -449,9 +501,10 @@ static void test_cell_json_form(void **state)
 	knobs.fio_numjobs = 4;
 	knobs.fio_ioengine = FIO_IOENGINE_IO_URING;
 	knobs.fio_rwmixread = 0;
+	knobs.write_cache = WRITE_CACHE_OFF;
 	plan_cell_make_id(&knobs);
 	assert_string_equal(knobs.id, "raw/raw/sparse/-/-/host/fio/rw=randrw/bs=1M/qd=32/"
-				      "jobs=4/engine=io_uring/mix=0");
+				      "jobs=4/engine=io_uring/mix=0/wc=off");
 	o = plan_cell_axes_to_json(&knobs);
 	i = 0;
 	json_object_object_foreach(o, key2, value2) {
@@ -467,6 +520,8 @@ static void test_cell_json_form(void **state)
 	assert_string_equal(plan_cell_axis_text(&knobs, "fio_iodepth", buf, sizeof(buf)), "32");
 	assert_true(plan_cell_at(&knobs, "fio_iodepth", "32"));
 	assert_true(plan_cell_at(&knobs, "fio_bs", "1M"));
+	assert_true(plan_cell_at(&knobs, "write_cache", "off"));
+	assert_string_equal(plan_cell_axis_text(&host, "write_cache", buf, sizeof(buf)), "-");
 	assert_string_equal(plan_cell_axis_text(&host, "fio_iodepth", buf, sizeof(buf)), "-");
 	assert_string_equal(plan_cell_axis_text(&l2, "l2_cache", buf, sizeof(buf)), "1M");
 	assert_string_equal(plan_cell_axis_text(&l2, "bus", buf, sizeof(buf)), "-");
@@ -539,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_new_keys_validated),
 		cmocka_unit_test(test_cell_fields_round_trip),
 		cmocka_unit_test(test_cell_json_form),
+		cmocka_unit_test(test_write_cache_axis),
 		cmocka_unit_test(test_cell_without_added_members),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include "reference.h"
 
 #include "kvmperf.h"
+#include "testfile.h"
 
 static const char *const studies[] = {"kvm-perf-2011", "bonnie-qcow2-vs-raw",
 				      "qcow2-l2-cache", "guest-vs-host",
@@ -281,21 +282,6 @@ static void test_kvm_perf_against_raw(void **state)
 	json_object_put(ref);
 }
 
-/* The study's text, tests/unit/data/NAME (a copy of the reference set). */
-static char *study_text(const char *name)
-{
-	const char *top = getenv("TOP");
-	char path[4096];
-	snprintf(path, sizeof path, "%s/tests/unit/data/%s", top ? top : ".", name);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	char *text = calloc(1, 1 << 16);
-	assert_non_null(text);
-	size_t n = fread(text, 1, (1 << 16) - 1, f);
-	assert_true(n > 0 && n < (1 << 16) - 1);
-	fclose(f);
-	return text;
-}
 
 /* The word after the next MARK in TEXT from *POS (NULL: the start), which
  * moves past it; copied to BUF, up to a space, comma or ')'. */
@@ -315,7 +301,7 @@ static const char *next_after(const char *text, const char *mark,
 static void test_bonnie_against_text(void **state)
 {
 	(void)state;
-	char *text = study_text("bonnie-qcow2-vs-raw-2010.txt");
+	char *text = read_data("bonnie-qcow2-vs-raw-2010.txt");
 	json_object *ref = published("bonnie-qcow2-vs-raw");
 	json_object *p = table(ref, "published");
 	size_t row = 0;
@@ -345,7 +331,7 @@ static void test_bonnie_against_text(void **state)
 static void test_guest_vs_host_against_text(void **state)
 {
 	(void)state;
-	char *text = study_text("slow-guest-disk-lp550409.txt");
+	char *text = read_data("slow-guest-disk-lp550409.txt");
 	json_object *ref = published("guest-vs-host");
 	json_object *p = table(ref, "published");
 	char w[32];
@@ -381,7 +367,7 @@ static void test_guest_vs_host_against_text(void **state)
 static void test_qcow2_l2_cache_against_text(void **state)
 {
 	(void)state;
-	char *text = study_text("qcow2-l2-cache-rhbz1656507.txt");
+	char *text = read_data("qcow2-l2-cache-rhbz1656507.txt");
 	json_object *ref = published("qcow2-l2-cache");
 	json_object *p = table(ref, "published");
 	char w[32], r[32];
@@ -412,7 +398,7 @@ static void test_qcow2_l2_cache_against_text(void **state)
 static void test_cache_modes_against_text(void **state)
 {
 	(void)state;
-	char *text = study_text("cache-modes-lvm-2013.txt");
+	char *text = read_data("cache-modes-lvm-2013.txt");
 	json_object *ref = published("cache-modes-lvm");
 	json_object *p = table(ref, "published");
 	size_t seen = 0;

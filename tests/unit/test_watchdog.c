@@ -71,20 +71,33 @@ static void test_describe_child(void **state)
 
 /* With a limit of 2 s: a step marked again and again within it (progress)
  * is never given up; a step left alone is, once, with its name, its limit
- * and what the process waits for. */
+ * and what the process waits for, and is no progress from its limit on
+ * (what a hardware watchdog's feeding stops at). */
 static void test_gives_up_once(void **state)
 {
+	char what[WATCHDOG_TEXT_MAX];
+	unsigned seq;
+
 	(void)state;
+	/* What feeds a hardware watchdog: nothing before the start. */
+	assert_false(watchdog_progressing());
 	assert_int_equal(watchdog_start(2, record, NULL), 0);
+	assert_true(watchdog_progressing());
 	for (int i = 0; i < 6; i++) {
 		watchdog_mark(0, "a step that makes progress %d", i);
 		usleep(500 * 1000);
+		assert_true(watchdog_progressing());
 	}
 	assert_int_equal(count(), 0);
-	/* Idle: nothing is watched. */
+	seq = watchdog_current(what, sizeof(what));
+	assert_string_equal(what, "a step that makes progress 5");
+	/* Idle: nothing is watched, and that is progress. */
 	watchdog_idle();
+	assert_true(watchdog_current(what, sizeof(what)) != seq);
+	assert_string_equal(what, "");
 	sleep(3);
 	assert_int_equal(count(), 0);
+	assert_true(watchdog_progressing());
 
 	double t0 = monotonic_seconds();
 	watchdog_step(1, "a step that hangs");
@@ -93,6 +106,8 @@ static void test_gives_up_once(void **state)
 	/* Not before its limit: 2 s, plus its 1 s extra. */
 	assert_true(monotonic_seconds() - t0 >= 3);
 	assert_int_equal(count(), 1);
+	/* Past its limit: no progress, until a step is marked again. */
+	assert_false(watchdog_progressing());
 	pthread_mutex_lock(&lock);
 	assert_non_null(strstr(given_up, "'a step that hangs' did not end within 3 s; waiting for: "));
 	pthread_mutex_unlock(&lock);

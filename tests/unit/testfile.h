@@ -27,14 +27,10 @@ static inline void write_file(const char *dir, const char *name, const char *tex
 	write_data(dir, name, text, strlen(text));
 }
 
-/* The fixture tests/unit/data/NAME (under $TOP, else .), whole and
- * NUL-terminated, at most 1 MiB (caller frees); fails the test if it
- * cannot be read. */
-static inline char *read_data(const char *name)
+/* The file PATH, whole and NUL-terminated, at most 1 MiB (caller
+ * frees); fails the test if it cannot be read. */
+static inline char *read_path(const char *path)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/tests/unit/data/%s",
-		 getenv("TOP") ? getenv("TOP") : ".", name);
 	FILE *f = fopen(path, "re");
 	assert_non_null(f);
 	char *buf = calloc(1, 1 << 20);
@@ -43,6 +39,15 @@ static inline char *read_data(const char *name)
 	buf[n] = '\0';
 	fclose(f);
 	return buf;
+}
+
+/* The fixture tests/unit/data/NAME (under $TOP, else .), as read_path. */
+static inline char *read_data(const char *name)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/tests/unit/data/%s",
+		 getenv("TOP") ? getenv("TOP") : ".", name);
+	return read_path(path);
 }
 
 #endif
