@@ -35,7 +35,7 @@ openssh-client ca-certificates python3
 # netboot tests), QEMU's iPXE ROMs (netboot), chromium, html5lib, tidy
 # and poppler (the report's HTML, screenshots and PDF), LAVA's dispatcher,
 # server and client with the TFTP server and PostgreSQL they expect (the
-# kit as a LAVA job: tests/e2e/lava-job.sh, tests/slow/lava-engine.sh),
+# kit as a LAVA job: tests/slow/lava-job.sh, tests/slow/lava-engine.sh),
 # and the emulated x86 server's console server: ser2net, socat joining
 # its pseudo-terminals, telnet for LAVA to connect (tests/e2e/lava-x86.sh).
 TEST_PACKAGES="
@@ -74,7 +74,7 @@ echo "install-deps: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # No service starts at install: LAVA's server, worker and scheduler,
 # PostgreSQL and tftpd are what the LAVA tests start and stop themselves
-# (tests/e2e/lava-job.sh, tests/slow/lava-engine.sh), and lava-server's
+# (tests/slow/lava-job.sh, tests/slow/lava-engine.sh), and lava-server's
 # postinst makes no database while PostgreSQL is not running.  A
 # policy-rc.d of the machine's own is left as it is.
 policy=/usr/sbin/policy-rc.d own_policy=0

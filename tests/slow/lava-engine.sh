@@ -10,7 +10,7 @@
 # measurement and unit of the journal the server uploaded.  Everything
 # started is stopped at the end, whatever happens.
 #
-# Slow, not in make check: tests/e2e/lava-job.sh runs the same job with
+# Slow, not in make check: tests/slow/lava-job.sh runs the same job with
 # the dispatcher alone; this adds the server, its database, the
 # scheduler and the API (the database's set-up alone is a minute here),
 # about 4 minutes in all.
