@@ -22,32 +22,33 @@
 # write to RESULTS fails from then on.  The journal on the stick keeps the
 # runs before, each line whole, and the console says the sweep stopped
 # because RESULTS could not be written.
+# These last two boots run at once, on two virtual servers, each fault
+# made when its own server starts run 3.
 . "$TOP/tests/lib/common.sh"
 command -v supermin >/dev/null || skip "supermin is not installed"
 command -v qemu-storage-daemon >/dev/null || skip "qemu-storage-daemon is not installed"
 work=$(mktemp -d "$CACHE/powercut.XXXXXX")
-boot_pid= qsd_pid=
-trap '[ -z "$boot_pid" ] || kill "$boot_pid" 2>/dev/null; [ -z "$qsd_pid" ] || kill "$qsd_pid" 2>/dev/null; rm -rf "$work"' EXIT
+boot_pid= pids=
+trap 'for p in $boot_pid $pids; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 # Serves FILE over NBD at SOCKET as export NAME (writable), in the
-# background: its pid in qsd_pid.
+# background: its pid in qsd_pid (and in pids, for the cleanup).
 serve_nbd() { # file socket name
 	qemu-storage-daemon --blockdev "driver=file,node-name=$3,filename=$1" \
 		--nbd-server "addr.type=unix,addr.path=$2" \
 		--export "type=nbd,id=$3,node-name=$3,name=$3,writable=on" >"$work/qsd-$3.log" 2>&1 &
 	qsd_pid=$!
+	pids="$pids $qsd_pid"
 	i=0
 	while [ ! -S "$2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -S "$2" ] || { cat "$work/qsd-$3.log"; fail "qemu-storage-daemon did not start"; }
 }
-# Once CONSOLE shows the third run started, kills the NBD server
-# (qsd_pid): from then on every command to what it serves fails (EIO),
-# as a dying disk's do.  WHAT names the boot in a failure.
-kill_nbd_at_run3() { # console what
+# Once CONSOLE shows the third run started, kills the NBD server QSD:
+# from then on every command to what it serves fails (EIO), as a dying
+# disk's do.  WHAT names the boot in a failure.
+kill_nbd_at_run3() { # console qsd what
 	wait_for_log "$1" 'run 3/4' 900
-	grep -q 'run 3/4' "$1" || { cat "$1"; fail "the $2 boot never reached run 3"; }
-	kill -KILL "$qsd_pid"
-	wait "$qsd_pid" 2>/dev/null || true
-	qsd_pid=
+	grep -q 'run 3/4' "$1" || { tail -n 60 "$1"; fail "the $3 boot never reached run 3"; }
+	kill -KILL "$2"
 }
 export BUILDAPP_INIT="$TOP/$B/buildapp-init" SOURCE_DATE_EPOCH=1700000000
 cat >"$work/power-cut.ini" <<INI
@@ -105,19 +106,50 @@ idx=$(sed -n 's/.*"index":\([0-9]*\).*/\1/p' "$work/runs.jsonl" | sort | tr '\n'
 [ "$idx" = "0 1 2 3 " ] || fail "journal run indexes '$idx', expected 0 1 2 3 once each"
 echo "the power cut cost nothing but the run under way"
 
+# The third and fourth boots run at once, each on its own virtual server.
 echo "third boot, a fresh copy of the kit: the disk under test fails during run 3"
 qemu-img create -q -f raw "$work/dut-fault.img" 2G
 serve_nbd "$work/dut-fault.img" "$work/dut.sock" dut
+qsd_dut=$qsd_pid
 : >"$work/console3"
 sh "$TOP/scripts/boot-appliance.sh" "$work/fault.img" --serial PCUT-DUT \
 	--disk "nbd+unix:///dut?socket=$work/dut.sock" --memory 2048 --timeout 1800 \
 	--log "$work/console3" >"$work/report3" 2>"$work/boot3" &
-boot_pid=$!
-kill_nbd_at_run3 "$work/console3" fault
-rc=0
-wait "$boot_pid" || rc=$?
-boot_pid=
-[ "$rc" -eq 0 ] || { cat "$work/boot3"; tail -n 60 "$work/console3"; fail "the server whose disk failed did not power off with a report"; }
+boot3=$!
+pids="$pids $boot3"
+
+echo "fourth boot, at the same time, the kit's ISO from a CD: the RESULTS stick fails during run 3"
+[ -s "$work/out/power-cut.iso" ] || fail "the kit has no ISO"
+qemu-img create -q -f raw "$work/stick.img" 256M
+echo 'label: gpt
+start=2048, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4' | sfdisk -q "$work/stick.img" >/dev/null
+mke2fs -q -F -t ext4 -L RESULTS -E offset=1048576 "$work/stick.img" 200M
+qemu-img create -q -f raw "$work/dut-stick.img" 2G
+serve_nbd "$work/stick.img" "$work/stick.sock" stick
+qsd_stick=$qsd_pid
+: >"$work/console4"
+sh "$TOP/scripts/boot-appliance.sh" "$work/out/power-cut.iso" --cdrom \
+	--stick "nbd+unix:///stick?socket=$work/stick.sock" --serial PCUT-DUT \
+	--disk "$work/dut-stick.img" --memory 2048 --timeout 1800 \
+	--log "$work/console4" >"$work/report4" 2>"$work/boot4" &
+boot4=$!
+pids="$pids $boot4"
+
+# Each fault when its own server starts run 3, whichever comes first.
+(kill_nbd_at_run3 "$work/console3" "$qsd_dut" fault) &
+kill3=$!
+(kill_nbd_at_run3 "$work/console4" "$qsd_stick" stick) &
+kill4=$!
+wait "$kill3" || fail "the disk under test's fault was not made"
+wait "$kill4" || fail "the RESULTS stick's fault was not made"
+rc3=0
+wait "$boot3" || rc3=$?
+# The fourth server powers off; its report cannot be read back from a
+# stick whose server is gone, so boot-appliance.sh's own status says
+# nothing.
+wait "$boot4" || true
+
+[ "$rc3" -eq 0 ] || { cat "$work/boot3"; tail -n 60 "$work/console3"; fail "the server whose disk failed did not power off with a report"; }
 grep -E '^[a-z_]+: ' "$work/report3"
 grep -E 'I/O error|failed commands|run [0-9]/4' "$work/console3" | grep -v '^\[' | head -n 20
 grep -qE '^disk_io_errors: [1-9][0-9]* during the sweep$' "$work/report3" ||
@@ -137,25 +169,6 @@ grep '"status":"failed"' "$work/fault-runs.jsonl" | head -n 1 | grep -q 'Input/o
 	fail "the run the fault stopped does not carry the disk's I/O error"
 echo "a disk that fails mid-sweep: the runs before it kept, the ones it stopped journaled failed with the error"
 
-echo "fourth boot, the kit's ISO from a CD: the RESULTS stick fails during run 3"
-[ -s "$work/out/power-cut.iso" ] || fail "the kit has no ISO"
-qemu-img create -q -f raw "$work/stick.img" 256M
-echo 'label: gpt
-start=2048, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4' | sfdisk -q "$work/stick.img" >/dev/null
-mke2fs -q -F -t ext4 -L RESULTS -E offset=1048576 "$work/stick.img" 200M
-qemu-img create -q -f raw "$work/dut-stick.img" 2G
-serve_nbd "$work/stick.img" "$work/stick.sock" stick
-: >"$work/console4"
-sh "$TOP/scripts/boot-appliance.sh" "$work/out/power-cut.iso" --cdrom \
-	--stick "nbd+unix:///stick?socket=$work/stick.sock" --serial PCUT-DUT \
-	--disk "$work/dut-stick.img" --memory 2048 --timeout 1800 \
-	--log "$work/console4" >"$work/report4" 2>"$work/boot4" &
-boot_pid=$!
-kill_nbd_at_run3 "$work/console4" stick
-# The server powers off; the report cannot be read back from a stick
-# whose server is gone, so boot-appliance.sh's own status says nothing.
-wait "$boot_pid" || true
-boot_pid=
 grep -q 'powered off after' "$work/boot4" ||
 	{ cat "$work/boot4"; tail -n 60 "$work/console4"; fail "the server whose RESULTS failed did not power off"; }
 grep -E 'buildapp-init' "$work/console4" | tail -n 12
