@@ -136,6 +136,28 @@ void model_cell_name(const struct model_cell *c, char *buf, size_t size)
 	snprintf(buf, size, "%s%s%s", g, *g && *l ? " / " : "", *g || *l ? l : "all");
 }
 
+bool model_crash_steps(const struct model_crash *c, char *buf, size_t size)
+{
+	const struct {
+		const char *name;
+		double seconds;
+	} steps[] = {{"QEMU stopped", c->qemu_stopped_seconds},
+		     {"writeback stopped", c->writeback_stopped_seconds},
+		     {"RESULTS synced", c->results_synced_seconds},
+		     {"facts read", c->facts_read_seconds}};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		if (isnan(steps[i].seconds) || len >= size)
+			continue;
+		int n = snprintf(buf + len, size - len, "%s%s at %.1f ms", len ? ", " : "",
+				 steps[i].name, 1000 * steps[i].seconds);
+		len += n > 0 ? (size_t)n : 0;
+	}
+	return buf[0] != '\0';
+}
+
 void *model_push(void *array, size_t *n, size_t size)
 {
 	void **p = array;
@@ -170,6 +192,8 @@ static void crash_from(json_object *o, struct model_crash *c, bool *oom)
 	c->acknowledged = number(o, "acknowledged");
 	c->fraction = number(o, "fraction");
 	c->dirty_kib = c->writeback_kib = c->to_kernel_seconds = c->to_sweep_seconds = NAN;
+	c->qemu_stopped_seconds = c->writeback_stopped_seconds = NAN;
+	c->results_synced_seconds = c->facts_read_seconds = NAN;
 	if (!h)
 		return;
 	c->has_host_crash = true;
@@ -179,6 +203,10 @@ static void crash_from(json_object *o, struct model_crash *c, bool *oom)
 	c->bmc = text(h, "bmc", oom);
 	c->dirty_kib = number(h, "dirty_kib");
 	c->writeback_kib = number(h, "writeback_kib");
+	c->qemu_stopped_seconds = number(h, "qemu_stopped_seconds");
+	c->writeback_stopped_seconds = number(h, "writeback_stopped_seconds");
+	c->results_synced_seconds = number(h, "results_synced_seconds");
+	c->facts_read_seconds = number(h, "facts_read_seconds");
 	c->to_kernel_seconds = number(h, "to_kernel_seconds");
 	c->to_sweep_seconds = number(h, "to_sweep_seconds");
 }

@@ -61,6 +61,10 @@ struct model_crash {
 	char *mechanism, *fallback, *disk_write_cache; /* NULL: null */
 	char *bmc; /* a power cut's BMC and how it was asked; NULL: none */
 	double dirty_kib, writeback_kib;	       /* NAN: null */
+	/* The steps before the trigger, each the seconds from the crash
+	 * point to its end (runner/crashsteps.h); NAN: null. */
+	double qemu_stopped_seconds, writeback_stopped_seconds;
+	double results_synced_seconds, facts_read_seconds;
 	double to_kernel_seconds, to_sweep_seconds;    /* NAN: null */
 };
 
@@ -303,6 +307,12 @@ void model_held_free(struct model_held *held, size_t n);
  * ("raw / unsafe"), a label "-" (an axis it does not have) left out,
  * into BUF of SIZE bytes. */
 void model_cell_name(const struct model_cell *c, char *buf, size_t size);
+
+/* Crash C's steps before its trigger, each at its time from the crash
+ * point ("QEMU stopped at 12.0 ms, writeback stopped at 13.0 ms, RESULTS
+ * synced at 41.0 ms, facts read at 43.0 ms"), the ones on record, into
+ * BUF of SIZE bytes.  False, BUF "", when none is. */
+bool model_crash_steps(const struct model_crash *c, char *buf, size_t size);
 
 /* One more zeroed entry of SIZE bytes at the end of the array *ARRAY (N
  * of them, counted): a pointer to it, or NULL when out of memory.  Earlier

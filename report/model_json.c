@@ -103,6 +103,10 @@ static json_object *host_crash_json(const struct model_crash *c)
 	add(o, "dirty_kib", jsonget_new_number(c->dirty_kib));
 	add(o, "writeback_kib", jsonget_new_number(c->writeback_kib));
 	add(o, "disk_write_cache", string_or_null(c->disk_write_cache));
+	add(o, "qemu_stopped_seconds", jsonget_new_number(c->qemu_stopped_seconds));
+	add(o, "writeback_stopped_seconds", jsonget_new_number(c->writeback_stopped_seconds));
+	add(o, "results_synced_seconds", jsonget_new_number(c->results_synced_seconds));
+	add(o, "facts_read_seconds", jsonget_new_number(c->facts_read_seconds));
 	add(o, "to_kernel_seconds", jsonget_new_number(c->to_kernel_seconds));
 	add(o, "to_sweep_seconds", jsonget_new_number(c->to_sweep_seconds));
 	if (c->bmc)

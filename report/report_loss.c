@@ -35,9 +35,15 @@ static const char *crash_of(const struct rcell *c)
 static int crash_facts(const struct crashfacts *f, struct model_crash *o)
 {
 	o->dirty_kib = o->writeback_kib = o->to_kernel_seconds = o->to_sweep_seconds = NAN;
+	o->qemu_stopped_seconds = o->writeback_stopped_seconds = NAN;
+	o->results_synced_seconds = o->facts_read_seconds = NAN;
 	if (!f->present)
 		return 0;
 	o->has_host_crash = true;
+	o->qemu_stopped_seconds = f->qemu_stopped_seconds;
+	o->writeback_stopped_seconds = f->writeback_stopped_seconds;
+	o->results_synced_seconds = f->results_synced_seconds;
+	o->facts_read_seconds = f->facts_read_seconds;
 	o->dirty_kib = f->dirty_kib < 0 ? NAN : (double)f->dirty_kib;
 	o->writeback_kib = f->writeback_kib < 0 ? NAN : (double)f->writeback_kib;
 	o->to_kernel_seconds = f->to_kernel_seconds;

@@ -80,6 +80,28 @@ static void amount(double v, bool kib, char *buf, size_t size)
 		snprintf(buf, size, "%g s", v);
 }
 
+/* X's steps before its trigger, compact as its column heads them:
+ * "12.0 / 13.0 / 41.0 / 43.0 ms", "?" for one not on record; "unknown"
+ * for none. */
+static void steps(const struct model_crash *x, char *buf, size_t size)
+{
+	const double s[] = {x->qemu_stopped_seconds, x->writeback_stopped_seconds,
+			    x->results_synced_seconds, x->facts_read_seconds};
+	size_t len = 0, known = 0;
+
+	for (size_t i = 0; i < sizeof s / sizeof s[0] && len < size; i++) {
+		int n = isnan(s[i]) ? snprintf(buf + len, size - len, "%s?", i ? " / " : "")
+				    : snprintf(buf + len, size - len, "%s%.1f", i ? " / " : "",
+					       1000 * s[i]);
+		len += n > 0 ? (size_t)n : 0;
+		known += !isnan(s[i]);
+	}
+	if (known)
+		snprintf(buf + len, len < size ? size - len : 0, " ms");
+	else
+		snprintf(buf, size, "unknown");
+}
+
 static int crash_row(xmlTextWriterPtr w, const struct model_crash *x)
 {
 	char buf[512], pc[24];
@@ -94,7 +116,7 @@ static int crash_row(xmlTextWriterPtr w, const struct model_crash *x)
 	XW(htmltext_element(w, "td", "num", buf));
 	if (!x->has_host_crash) {
 		XW(xmlwrite_start(w, "td"));
-		XW(xmlwrite_attr(w, "colspan", "6"));
+		XW(xmlwrite_attr(w, "colspan", "7"));
 		XW(xmlwrite_attr(w, "class", "unknown"));
 		XW(htmltext_text(w, "not recorded"));
 		XW(xmlwrite_end_full(w));
@@ -114,6 +136,8 @@ static int crash_row(xmlTextWriterPtr w, const struct model_crash *x)
 	XW(htmltext_element(w, "td", "num", buf));
 	XW(htmltext_element(w, "td", NULL,
 			      x->disk_write_cache ? x->disk_write_cache : "unknown"));
+	steps(x, buf, sizeof buf);
+	XW(htmltext_element(w, "td", "num", buf));
 	amount(x->to_kernel_seconds, false, buf, sizeof buf);
 	XW(htmltext_element(w, "td", "num", buf));
 	amount(x->to_sweep_seconds, false, buf, sizeof buf);
@@ -127,6 +151,8 @@ static int crashes_table(xmlTextWriterPtr w, const struct model_metric *m)
 	static const char *const heads[] = {"run", "lost of acknowledged", "share lost",
 					    "host crash by", "dirty at the trigger",
 					    "writeback at the trigger", "disk write cache",
+					    "QEMU stopped / writeback stopped / RESULTS synced / "
+					    "facts read, from the crash point",
 					    "to the next kernel", "to the resumed sweep", NULL};
 	char buf[1200], name[256];
 
@@ -140,7 +166,7 @@ static int crashes_table(xmlTextWriterPtr w, const struct model_metric *m)
 			continue;
 		XW(xmlwrite_start(w, "tr"));
 		XW(xmlwrite_start(w, "th"));
-		XW(xmlwrite_attr(w, "colspan", "9"));
+		XW(xmlwrite_attr(w, "colspan", "10"));
 		model_cell_name(c, name, sizeof name);
 		snprintf(buf, sizeof buf, "%s on %s, after %s: %s", name, c->host ? c->host : "?",
 			 crashloss_after(c->loss->crash), c->display ? c->display : "");

@@ -94,6 +94,9 @@ static void text_host_crash(const struct model_crash *c, FILE *f)
 		snprintf(writeback, sizeof writeback, "%.0f KiB", c->writeback_kib);
 	fprintf(f, ": dirty %s, writeback %s at the trigger, disk write cache %s", dirty,
 		writeback, c->disk_write_cache ? c->disk_write_cache : "unknown");
+	char steps[256];
+	if (model_crash_steps(c, steps, sizeof steps))
+		fprintf(f, "; from the crash point: %s, then the trigger", steps);
 	if (!isnan(c->to_kernel_seconds))
 		fprintf(f, "; %g s to the next kernel", c->to_kernel_seconds);
 	if (!isnan(c->to_sweep_seconds))
@@ -357,8 +360,9 @@ static const char *const loss_columns[] = {
 	"crashes_lost_any", "crashes_ci95_low",	    "crashes_ci95_high",
 	"lost_fraction_median", "lost_fraction_min", "lost_fraction_max",
 	"crash_mechanism", "crash_fallback",	    "dirty_kib",
-	"writeback_kib",   "disk_write_cache",	    "to_kernel_seconds",
-	"to_sweep_seconds",
+	"writeback_kib",   "disk_write_cache",	    "qemu_stopped_seconds",
+	"writeback_stopped_seconds", "results_synced_seconds", "facts_read_seconds",
+	"to_kernel_seconds", "to_sweep_seconds",
 };
 #define N_LOSS_COLUMNS (sizeof loss_columns / sizeof loss_columns[0])
 
@@ -383,6 +387,10 @@ static void csv_crash(FILE *f, const struct model_crash *x)
 	csv_number(f, x->dirty_kib);
 	csv_number(f, x->writeback_kib);
 	csv_field(f, str(x->disk_write_cache), false);
+	csv_number(f, x->qemu_stopped_seconds);
+	csv_number(f, x->writeback_stopped_seconds);
+	csv_number(f, x->results_synced_seconds);
+	csv_number(f, x->facts_read_seconds);
 	csv_number(f, x->to_kernel_seconds);
 	csv_number(f, x->to_sweep_seconds);
 }
@@ -402,7 +410,7 @@ static void csv_loss(FILE *f, const struct model_loss *l)
 	csv_number(f, l->median);
 	csv_number(f, l->min);
 	csv_number(f, l->max);
-	csv_empty(f, 7); /* crash_mechanism .. to_sweep_seconds */
+	csv_empty(f, 11); /* crash_mechanism .. to_sweep_seconds */
 }
 
 /* Crash INDEX of cell C's loss, or NULL. */

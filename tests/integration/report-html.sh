@@ -110,6 +110,11 @@ with open(sys.argv[1], "w") as f:
                     "fallback": "kexec_file_load: Key was rejected by service" if mechanism == "firmware" else None,
                     "dirty_kib": 2048 + i, "writeback_kib": 0, "disk_write_cache": "off",
                     "to_kernel_seconds": 3.5 if mechanism == "kexec" else None, "to_sweep_seconds": 58.25}
+                if mechanism == "kexec":
+                    line["host_crash"].update({"qemu_stopped_seconds": 0.004 + i / 1000,
+                        "writeback_stopped_seconds": 0.005 + i / 1000,
+                        "results_synced_seconds": 0.015 + i / 1000,
+                        "facts_read_seconds": 0.017 + i / 1000})
             f.write(json.dumps(line) + "\n")
             pos += 1
 EOF
@@ -136,7 +141,7 @@ for model in one-host two-hosts references rack loss cli; do
 	# The rendered DOM against the model: a bar per cell, a dot per run,
 	# a first-run dot per cell with runs, the marks; nothing external.
 	"$PY" - "$json" "$OUT/report-$model.dom.html" <<'EOF' || failed=1
-import json, sys, html5lib
+import json, re, sys, html5lib
 model = json.load(open(sys.argv[1]))
 dom = html5lib.parse(open(sys.argv[2], encoding="utf-8").read(), namespaceHTMLElements=False)
 def classes(e):
@@ -160,6 +165,10 @@ expect = {
     "outliers": (count("rect", "bar", "outlier"),
                  sum(len(m.get("outliers", [])) for w in model["workloads"] for m in w["metrics"])),
     "charts": (count("svg", "chart"), sum(1 for w in model["workloads"] for m in w["metrics"] if m["cells"])),
+    # Each crash's steps before its trigger, where the journal has them.
+    "crash steps": (sum(1 for e in dom.iter("td") if re.fullmatch(r"[0-9.]+ / [0-9.]+ / [0-9.]+ / [0-9.]+ ms", e.text or "")),
+                    sum(1 for c in cells if c.get("loss") for r in c["loss"]["runs"]
+                        if (r.get("host_crash") or {}).get("qemu_stopped_seconds") is not None)),
     "failures": (sum(1 for e in dom.iter("td") if (e.text or "").startswith("console/")),
                  len(model["failures"])),
     "external": (sum(1 for e in dom.iter() if isinstance(e.tag, str)

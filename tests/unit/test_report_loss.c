@@ -299,8 +299,11 @@ static void test_two_crashes(void **state)
 			assert_no_interval_excludes(strstr(text, "== durability: lost"), own, 2);
 			assert_non_null(strstr(text, "    run 0: lost 50 of 192 acknowledged (26%); host "
 						     "crash by kexec: dirty 1536 KiB, writeback 0 KiB at "
-						     "the trigger, disk write cache off; 4.25 s to the "
-						     "next kernel, 61.5 s to the resumed sweep\n"));
+						     "the trigger, disk write cache off; from the crash "
+						     "point: QEMU stopped at 12.0 ms, writeback stopped at "
+						     "13.0 ms, RESULTS synced at 41.0 ms, facts read at "
+						     "43.0 ms, then the trigger; 4.25 s to the next "
+						     "kernel, 61.5 s to the resumed sweep\n"));
 			assert_non_null(strstr(text, "    run 1: lost 5 of 192 acknowledged (2.6%); host "
 						     "crash by firmware (kexec not used: kexec_file_load: "
 						     "Operation not permitted): dirty 96 KiB, writeback 8 "
@@ -308,12 +311,15 @@ static void test_two_crashes(void **state)
 						     "to the resumed sweep\n"));
 			assert_non_null(strstr(text, "    run 1: lost 0 of 165 acknowledged (0%)\n"));
 		}
-		if (strcmp(files[i], "report.csv") == 0)
+		if (strcmp(files[i], "report.csv") == 0) {
 			assert_non_null(strstr(text, ",192,0.026041666666666668,,,,,,,,firmware,"
-						     "kexec_file_load: Operation not permitted,96,8,,,212,"));
+						     "kexec_file_load: Operation not permitted,96,8,,,,,,,212,"));
+			assert_non_null(strstr(text, ",off,0.012,0.013,0.041,0.043,4.25,61.5,"));
+		}
 		if (strcmp(files[i], "report.html") == 0) {
 			assert_non_null(strstr(text, "<table class=\"crashes\">"));
 			assert_non_null(strstr(text, "kexec_file_load: Operation not permitted"));
+			assert_non_null(strstr(text, "<td class=\"num\">12.0 / 13.0 / 41.0 / 43.0 ms</td>"));
 		}
 		free(text);
 	}
