@@ -136,6 +136,21 @@ void model_cell_name(const struct model_cell *c, char *buf, size_t size)
 	snprintf(buf, size, "%s%s%s", g, *g && *l ? " / " : "", *g || *l ? l : "all");
 }
 
+bool model_metric_cuts(const struct model_metric *m)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < m->n_cells; i++) {
+		const struct model_loss *l = m->cells[i].loss;
+		if (!l)
+			continue;
+		if (!l->crash || strcmp(l->crash, "power") != 0)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 bool model_crash_steps(const struct model_crash *c, char *buf, size_t size)
 {
 	const struct {

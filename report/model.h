@@ -308,6 +308,10 @@ void model_held_free(struct model_held *held, size_t n);
  * into BUF of SIZE bytes. */
 void model_cell_name(const struct model_cell *c, char *buf, size_t size);
 
+/* Whether M's loss counts power cuts: every cell with a loss has crash
+ * "power" (crashloss_unit(): "cut", "cuts"); false without any. */
+bool model_metric_cuts(const struct model_metric *m);
+
 /* Crash C's steps before its trigger, each at its time from the crash
  * point ("QEMU stopped at 12.0 ms, writeback stopped at 13.0 ms, RESULTS
  * synced at 41.0 ms, facts read at 43.0 ms"), the ones on record, into

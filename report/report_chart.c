@@ -512,18 +512,28 @@ static int write_legend(xmlTextWriterPtr w, const struct model_metric *metric,
 		outlier |= m.outlier;
 	}
 	bool crash = kind == REPORT_CHART_CRASHES, counts = kind == REPORT_CHART_COUNTS;
+	/* A loss counted in power cuts says "cut". */
+	bool cuts = crash && model_metric_cuts(metric);
 	XW(xmlwrite_start(w, "ul"));
 	XW(xmlwrite_attr(w, "class", "legend"));
 	XW(write_key(w, "rect", "key-bar",
-		    crash ? "crashes that lost" : counts ? "mean of the crashes" : "mean"));
+		    cuts     ? "cuts that lost"
+		    : crash  ? "crashes that lost"
+		    : counts ? "mean of the crashes"
+			     : "mean"));
 	/* A count of records per crash has no interval (docs/results.md). */
 	if (!counts)
 		XW(write_key(w, "path", "key-ci",
 			    crash ? "its exact 95% interval" : "95% interval"));
 	XW(write_key(w, "circle", "key-run",
-		    crash ? "a crash's share lost" : counts ? "a crash" : "a run"));
+		    cuts     ? "a cut's share lost"
+		    : crash  ? "a crash's share lost"
+		    : counts ? "a crash"
+			     : "a run"));
 	XW(write_key(w, "circle", "key-run first",
-		    crash || counts ? "the first crash of a cell" : "the first run of a cell"));
+		    cuts	      ? "the first cut of a cell"
+		    : crash || counts ? "the first crash of a cell"
+				      : "the first run of a cell"));
 	if (mismatch)
 		XW(write_key(w, "text", "mark mismatch",
 			    "cache flags applied did not match (hatched)"));

@@ -148,17 +148,20 @@ static int crash_row(xmlTextWriterPtr w, const struct model_crash *x)
 /* Per cell its loss in words, then each crash. */
 static int crashes_table(xmlTextWriterPtr w, const struct model_metric *m)
 {
-	static const char *const heads[] = {"run", "lost of acknowledged", "share lost",
-					    "host crash by", "dirty at the trigger",
-					    "writeback at the trigger", "disk write cache",
-					    "QEMU stopped / writeback stopped / RESULTS synced / "
-					    "facts read, from the crash point",
-					    "to the next kernel", "to the resumed sweep", NULL};
+	bool cuts = model_metric_cuts(m);
+	const char *const heads[] = {"run", "lost of acknowledged", "share lost",
+				     cuts ? "power cut by" : "host crash by", "dirty at the trigger",
+				     "writeback at the trigger", "disk write cache",
+				     "QEMU stopped / writeback stopped / RESULTS synced / "
+				     "facts read, from the crash point",
+				     "to the next kernel", "to the resumed sweep", NULL};
 	char buf[1200], name[256];
 
 	XW(htmltext_element(w, "p", "muted",
-			      "Each crash: what it lost of what was acknowledged, and what its "
-			      "host's crash left on record."));
+			      cuts ? "Each cut: what it lost of what was acknowledged, and what "
+				     "the cut left on record."
+				   : "Each crash: what it lost of what was acknowledged, and what its "
+				     "host's crash left on record."));
 	XW(htmltext_table_start(w, "crashes", heads));
 	for (size_t i = 0; i < m->n_cells; i++) {
 		const struct model_cell *c = &m->cells[i];
@@ -239,13 +242,14 @@ int report_loss_html_write(xmlTextWriterPtr w, const char *workload,
 		loss_view_free(&view);
 		return -EIO;
 	}
-	snprintf(buf, sizeof buf, "%s: loss by crash ", workload);
-	r = htmltext_text(w, buf) < 0 ||
-			    htmltext_element(w, "span", "better",
-						"bar: the share of crashes that lost any "
-						"acknowledged write, with its exact 95% interval; "
-						"dot: each crash's share of its acknowledged "
-						"records lost") < 0 ||
+	bool cuts = model_metric_cuts(m);
+	char said[256];
+	snprintf(buf, sizeof buf, "%s: loss by %s ", workload, crashloss_unit(cuts, false));
+	snprintf(said, sizeof said,
+		 "bar: the share of %s that lost any acknowledged write, with its exact 95%% "
+		 "interval; dot: each %s's share of its acknowledged records lost",
+		 crashloss_unit(cuts, true), crashloss_unit(cuts, false));
+	r = htmltext_text(w, buf) < 0 || htmltext_element(w, "span", "better", said) < 0 ||
 			    xmlwrite_end_full(w) < 0 || report_chart_write(w, &view, chart, REPORT_CHART_CRASHES) < 0 ||
 			    xmlwrite_end_full(w) < 0
 		    ? -EIO

@@ -114,8 +114,9 @@ static void text_crashes(const struct model_metric *m, FILE *f)
 			continue;
 		char name[256];
 		model_cell_name(c, name, sizeof name);
-		fprintf(f, "  crashes of %s on %s (%s, after %s):\n", name, str(c->host),
-			str(c->id), crashloss_after(c->loss->crash));
+		bool cuts = c->loss->crash && strcmp(c->loss->crash, "power") == 0;
+		fprintf(f, "  %s of %s on %s (%s, after %s):\n", crashloss_unit(cuts, true), name,
+			str(c->host), str(c->id), crashloss_after(c->loss->crash));
 		for (size_t k = 0; k < c->loss->n_runs; k++) {
 			const struct model_crash *x = &c->loss->runs[k];
 			char pc[24];
@@ -142,9 +143,11 @@ static void text_metric(const struct model_workload *w, const struct model_metri
 
 	fprintf(f, "\n== %s: %s (%s, %s is better) ==\n", str(w->name), str(m->name),
 		str(m->unit), m->lower_is_better ? "lower" : "higher");
+	bool cuts = model_metric_cuts(m);
 	if (loss)
-		fprintf(f, "(by crash: crashes that lost any acknowledged record, k of n with the "
-			"exact 95%% interval, and each crash's fraction lost)\n");
+		fprintf(f, "(by %s: %s that lost any acknowledged record, k of n with the exact "
+			"95%% interval, and each %s's fraction lost)\n", crashloss_unit(cuts, false),
+			crashloss_unit(cuts, true), crashloss_unit(cuts, false));
 	/* Columns as wide as their longest entry, so long groups line up. */
 	int wg = 5, wl = 5, wh = 4;
 	for (size_t i = 0; i < m->n_cells; i++) {

@@ -437,7 +437,7 @@ static void print_loss(FILE *f, const struct summary_cell *c)
 	for (size_t i = 0; i < c->n_crashes; i++)
 		fraction[i] = c->crashes[i].fraction;
 	crashloss_text(&c->loss, fraction, c->n_crashes, text, sizeof text);
-	fprintf(f, "  loss by crash: %s\n", text);
+	fprintf(f, "  loss by %s: %s\n", crashloss_unit(c->loss.cuts, false), text);
 }
 
 int summary_write_text(const struct summary *s, FILE *f)

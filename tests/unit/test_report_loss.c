@@ -437,7 +437,9 @@ static void test_power_cuts(void **state)
 	assert_int_equal(report_write(m, REPORT_ALL_FORMATS, path), 0);
 	snprintf(path, sizeof path, "%s/cuts-out/report.txt", dir);
 	char *text = slurp(path);
-	assert_non_null(strstr(text, "  crashes of writethrough / on on cuts (lvm/raw/-/writethrough/"
+	assert_non_null(strstr(text, "(by cut: cuts that lost any acknowledged record, k of n with "
+				     "the exact 95% interval, and each cut's fraction lost)\n"));
+	assert_non_null(strstr(text, "  cuts of writethrough / on on cuts (lvm/raw/-/writethrough/"
 				     "threads/virtio/durability/wc=on, after a power cut):\n"
 				     "    run 0: lost 0 of 200 acknowledged (0%); power cut through "
 				     "in-band IPMI (/dev/ipmi0): IPMI 2.0, firmware 9.08, chassis "
@@ -450,6 +452,14 @@ static void test_power_cuts(void **state)
 	text = slurp(path);
 	assert_non_null(strstr(text, "power (in-band IPMI (/dev/ipmi0)"));
 	assert_non_null(strstr(text, ", after a power cut: lost acknowledged writes in 2 of 5 cuts"));
+	assert_non_null(strstr(text, "durability: loss by cut "));
+	assert_non_null(strstr(text, "bar: the share of cuts that lost any acknowledged write"));
+	assert_non_null(strstr(text, "<th>power cut by</th>"));
+	assert_non_null(strstr(text, "cuts that lost"));
+	assert_non_null(strstr(text, "a cut's share lost"));
+	assert_null(strstr(text, "Each crash"));
+	assert_null(strstr(text, "loss by crash"));
+	assert_null(strstr(text, "share of crashes"));
 	free(text);
 	model_free(m);
 }
