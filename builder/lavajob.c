@@ -15,7 +15,6 @@
 #include "extents.h"
 #include "log.h"
 #include "planner.h"
-#include "recipe.h"
 #include "sweeplines.h"
 #include "volumes.h"
 
@@ -344,26 +343,23 @@ static int x86_job(const struct lavajob_spec *s, const struct fetched *f,
 }
 
 /* The blank disk under test of the qemu job: a qcow2 as large as the
- * profile's storage needs on a disk, and 1 GiB more. */
+ * profile's storage needs on a disk (volumes_disk_size, as `buildapp
+ * provision` makes it), and 1 GiB more. */
 static int blank_disk(const struct lavajob_spec *s)
 {
-	struct storage_target t = {.kind = STORAGE_TARGET_DISK, .device = "/dev/nvme0n1",
-				   .mountpoint = "/mnt"};
-	struct storage_spec spec;
-	_cleanup_free_ struct recipe *rc = calloc(1, sizeof *rc);
 	char path[4096], size[32];
+	uint64_t need;
+	int r = volumes_disk_size(s->profile, &need);
 
-	if (!rc)
-		return -ENOMEM;
-	volumes_spec_from_profile(s->profile, &spec);
-	if (recipe_build(&spec, &t, rc) < 0)
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
 		return log_error_code(-EINVAL, "the storage of '%s' fits no disk",
 				      s->profile->appliance.name);
-	uint64_t gib = (rc->disk_size >> 30) + 2;
-	snprintf(size, sizeof size, "%" PRIu64 "G", gib);
+	snprintf(size, sizeof size, "%" PRIu64 "G", (need >> 30) + 2);
 	snprintf(path, sizeof path, "%s/lava-disk.qcow2", s->netboot);
-	int r = command_run((char *[]){"qemu-img", "create", "-q", "-f", "qcow2", path, size, NULL},
-			    NULL, 1);
+	r = command_run((char *[]){"qemu-img", "create", "-q", "-f", "qcow2", path, size, NULL},
+			NULL, 1);
 	if (r != 0)
 		return log_error_code(r < 0 ? r : -EIO, "qemu-img create of '%s' failed", path);
 	return 0;
