@@ -140,6 +140,7 @@ pids="$pids $boot4"
 kill3=$!
 (kill_nbd_at_run3 "$work/console4" "$qsd_stick" stick) &
 kill4=$!
+pids="$pids $kill3 $kill4"
 wait "$kill3" || fail "the disk under test's fault was not made"
 wait "$kill4" || fail "the RESULTS stick's fault was not made"
 rc3=0
