@@ -310,7 +310,7 @@ static int run_sweep(const struct run_options *o, const struct plan *plan)
 	signals_reraise();
 	if (r < 0)
 		return r;
-	return out.failed ? 1 : 0;
+	return out.failed || out.not_made ? 1 : 0;
 }
 
 int cmd_run(int argc, char **argv)

@@ -366,36 +366,6 @@ static int check_results_space(const char *dir)
 			      format_size(RESULTS_FREE_MIN, need, sizeof(need)));
 }
 
-/* Whether CELL's run cannot take its server down as its crash asks: a
- * host crash or power cut needs RESULTS on a disk that outlives it, and a
- * power cut a BMC that can make it (found before the sweep).  Such a run
- * is not made: JR says why, journaled failed. */
-static bool crash_not_made(const struct sweep_env *env, const struct plan_cell *cell,
-			   struct journal_run *jr)
-{
-	enum crash_kind kind = env->plan->profile.workload.crash;
-	char why[sizeof(jr->message)];
-
-	if (cell->workload != WORKLOAD_DURABILITY || !crash_takes_server_down(kind))
-		return false;
-	if (env->results_in_ram)
-		snprintf(why, sizeof(why), "crash = %s needs RESULTS on a disk that survives the "
-			 "%s; here they are in RAM (no RESULTS partition): the run was not made",
-			 crash_kind_name(kind), kind == CRASH_HOST ? "reboot" : "power cut");
-	else if (kind == CRASH_POWER && (!env->power || !env->power->cycle))
-		snprintf(why, sizeof(why), "not made: crash = power, and %.*s",
-			 (int)sizeof(why) - 40,
-			 env->power && env->power->refused[0]
-				 ? env->power->refused
-				 : "no BMC to cut the power here (only a booted kit asks its "
-				   "server's BMC)");
-	else
-		return false;
-	snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(kind));
-	sweep_set_status(jr, "failed", why);
-	return true;
-}
-
 /* The disk's write cache of CELL, when the sweep varies it ([host]
  * write_cache a list): set before each of its runs and read back into JR.
  * Returns 0 or a negative errno (reported: the run fails with it). */
@@ -482,7 +452,8 @@ struct progress {
 };
 
 static int make_run(const struct sweep_env *env, const struct plan_run *pr,
-		    const char *journal_path, struct progress *pg, bool *ret_ok)
+		    const char *journal_path, struct progress *pg, bool *ret_ok,
+		    bool *ret_not_made)
 {
 	const struct plan_cell *cell = &env->plan->cells[pr->cell];
 	const struct storage_volume *vol = sweep_find_volume(env, cell);
@@ -501,7 +472,8 @@ static int make_run(const struct sweep_env *env, const struct plan_run *pr,
 	jr.position = pr->position;
 	sweep_set_status(&jr, "ok", "");
 	log_clear_last_error();
-	bool not_made = crash_not_made(env, cell, &jr);
+	bool not_made = sweep_crash_not_made(env, cell, &jr);
+	*ret_not_made = not_made;
 	r = not_made ? 0 : set_cell_write_cache(env, cell, &jr);
 	if (r >= 0 && !not_made)
 		r = prepare_run(env, cell, vol, &reset_seconds, &jr);
@@ -565,14 +537,17 @@ static int make_counted_run(const struct sweep_env *env, const struct plan_run *
 			    const char *journal_path, struct progress *pg,
 			    struct sweep_outcome *out)
 {
-	bool ok = false;
-	int r = make_run(env, pr, journal_path, pg, &ok);
+	bool ok = false, not_made = false;
+	int r = make_run(env, pr, journal_path, pg, &ok, &not_made);
 
 	if (r < 0)
 		return r;
-	out->made++;
-	if (!ok)
+	if (not_made)
+		out->not_made++;
+	else if (!ok)
 		out->failed++;
+	if (!not_made)
+		out->made++;
 	return 0;
 }
 
@@ -738,7 +713,7 @@ int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret)
 	const struct plan *plan = env->plan;
 	char journal_path[PATH_MAX], console_dir[PATH_MAX];
 	struct journal done = {.n_runs = 0};
-	struct sweep_outcome out = {0, 0, 0};
+	struct sweep_outcome out = {0};
 	struct timings own;
 	struct progress pg = {.timings = env->timings};
 	int r = 0;

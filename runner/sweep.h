@@ -74,6 +74,8 @@ struct sweep_outcome {
 	size_t made;    /* runs made now */
 	size_t skipped; /* already in the journal */
 	size_t failed;  /* made, but not ok */
+	size_t not_made; /* journaled failed without being made: a crash that
+			  * cannot take the server down here (its reason) */
 };
 
 /* Runs ENV's plan.  A run that fails (timeout, crash, bad output) or

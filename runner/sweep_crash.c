@@ -3,7 +3,8 @@
  * the boot after it (sweep_finish_crashes, sweep.h): each crashed run's
  * records read back from its volume, counted against the
  * acknowledgements made durable before the crash, and journaled with how
- * the host went down and came back. */
+ * the host went down and came back; and the crash runs that cannot be
+ * made here (sweep_crash_not_made). */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -190,4 +191,30 @@ size_t sweep_host_crashes_left(const struct plan *plan, const char *results_dir)
 	free(paths);
 	journal_release(&done);
 	return left > pending ? left - pending : 0;
+}
+
+bool sweep_crash_not_made(const struct sweep_env *env, const struct plan_cell *cell,
+			  struct journal_run *jr)
+{
+	enum crash_kind kind = env->plan->profile.workload.crash;
+	char why[sizeof(jr->message)];
+
+	if (cell->workload != WORKLOAD_DURABILITY || !crash_takes_server_down(kind))
+		return false;
+	if (env->results_in_ram)
+		snprintf(why, sizeof(why), "crash = %s needs RESULTS on a disk that survives the "
+			 "%s; here they are in RAM (no RESULTS partition): the run was not made",
+			 crash_kind_name(kind), kind == CRASH_HOST ? "reboot" : "power cut");
+	else if (kind == CRASH_POWER && (!env->power || !env->power->cycle))
+		snprintf(why, sizeof(why), "not made: crash = power, and %.*s",
+			 (int)sizeof(why) - 40,
+			 env->power && env->power->refused[0]
+				 ? env->power->refused
+				 : "no BMC to cut the power here (only a booted kit asks its "
+				   "server's BMC)");
+	else
+		return false;
+	snprintf(jr->crash, sizeof(jr->crash), "%s", crash_kind_name(kind));
+	sweep_set_status(jr, "failed", why);
+	return true;
 }

@@ -22,6 +22,13 @@ void sweep_run_file(const char *results_dir, unsigned position, const char *ext,
 /* The run's STATUS and MESSAGE (cut to the journal's size). */
 void sweep_set_status(struct journal_run *jr, const char *status, const char *message);
 
+/* Whether CELL's run cannot take its server down as its crash asks: a
+ * host crash or power cut needs RESULTS on a disk that outlives it, and a
+ * power cut a BMC that can make it (found before the sweep).  Such a run
+ * is not made: JR says why, journaled failed. */
+bool sweep_crash_not_made(const struct sweep_env *env, const struct plan_cell *cell,
+			  struct journal_run *jr);
+
 /* The volume CELL's runs use, or NULL. */
 const struct storage_volume *sweep_find_volume(const struct sweep_env *env,
 					       const struct plan_cell *cell);

@@ -9,7 +9,7 @@
 # with a BMC (boot-appliance.sh --bmc: OpenIPMI's ipmi_sim, whose power
 # cycle, asked in-band by the kit through the server's KCS interface,
 # kills the server's QEMU and the disk's nbdkit and starts them again).
-# Three fresh copies of the one kit:
+# Four fresh copies of the one kit:
 #   honest: the disk keeps writes in a volatile cache that a power-off
 #     loses and writes back what a flush asks (--dut-cache honest): no
 #     acknowledged record may be lost in any cut, by either mode;
@@ -18,7 +18,8 @@
 #     acknowledged records in at least one of their cuts;
 #   refusing: a BMC that answers but does not control the power
 #     (--bmc-refuses): the power-cut runs are not made, each journaled
-#     failed with the BMC's reason, the bench runs are, in one boot.
+#     failed with the BMC's reason, the bench runs are, in one boot;
+#   absent: no BMC on the server at all: the same, with that reason.
 # Every planned run must be journaled once, each cut as one (mechanism
 # power, the BMC, the disk's write cache at the cut), the server booted
 # through its firmware once a cut more, report.txt must count the loss by
@@ -101,8 +102,8 @@ boot() {
 }
 
 # check NAME KIND: NAME's journal is every planned run once; KIND honest:
-# no cut lost a record; lying: some cut lost one; refused:
-# no cut made, the bench runs made.
+# no cut lost a record; lying: some cut lost one; refused or absent (no
+# BMC): no cut made, each with that reason, the bench runs made.
 check() {
 	python3 - "$work/$1.jsonl" "$work/out/power-cut.manifest.json" "$2" <<'PY' || fail "$1: the journal is not what a $2 disk's cuts make"
 import json, sys
@@ -126,10 +127,12 @@ for r in runs:
           m.get("acknowledged"), h or r.get("message"))
     if r.get("crash") != "power":
         sys.exit("a durability run not recorded as a power cut: %s" % r)
-    if kind == "refused":
+    why = {"refused": "does not control this server's power",
+           "absent": "no BMC answers in-band"}.get(kind)
+    if why:
         if r["status"] != "failed" or "not made: crash = power" not in r["message"] \
-                or "does not control this server's power" not in r["message"]:
-            sys.exit("a power-cut run made, or failed without the BMC's reason: %s" % r)
+                or why not in r["message"]:
+            sys.exit("a power-cut run made, or failed without the reason (%s): %s" % (why, r))
         continue
     if r["status"] != "ok" or h.get("mechanism") != "power" or "in-band IPMI" not in h.get("bmc", ""):
         sys.exit("not an ok run ended by the BMC's power cut: %s" % r)
@@ -182,7 +185,20 @@ boots=$(grep -c 'buildapp-init: RESULTS: ' "$work/refused.console")
 grep -q "power cuts by the BMC: 0\$" "$work/refused.err" || fail "refused: the BMC cut the power"
 grep -q "^power_cuts: not made: the BMC .* does not control this server's power" "$work/refused.report" ||
 	fail "refused: appliance.txt does not say why no power cut was made"
+grep -q "^sweep: 2 runs made, 0 failed, $((2 * cuts)) not made (each journaled failed with its reason), 0 already there\$" "$work/refused.report" ||
+	fail "refused: appliance.txt does not count the power-cut runs apart, as not made: $(grep '^sweep:' "$work/refused.report")"
 grep -q "power cuts: the BMC cannot cut this server's power: " "$work/refused.console" ||
 	fail "refused: the console does not say before the sweep that no power cut can be made"
 check refused refused
-echo "power cuts through the BMC: an honest disk lost nothing, a lying one lost acknowledged writes; a BMC that refuses: those runs not made, the others made"
+
+# No BMC at all: nothing answers in-band once ipmi_si and ipmi_devintf
+# are loaded.
+boot absent
+boots=$(grep -c 'buildapp-init: RESULTS: ' "$work/absent.console")
+[ "$boots" -eq 1 ] || fail "absent: $boots boots, expected one (no cut made)"
+grep -q "^power_cuts: not made: no BMC answers in-band: /dev/ipmi0 is absent after loading ipmi_si and ipmi_devintf" "$work/absent.report" ||
+	fail "absent: appliance.txt does not say no BMC answered"
+grep -q "^sweep: 2 runs made, 0 failed, $((2 * cuts)) not made (each journaled failed with its reason), 0 already there\$" "$work/absent.report" ||
+	fail "absent: appliance.txt does not count the power-cut runs as not made"
+check absent absent
+echo "power cuts through the BMC: an honest disk lost nothing, a lying one lost acknowledged writes; a BMC that refuses, or none: those runs not made, the others made"
