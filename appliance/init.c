@@ -7,90 +7,42 @@
  *
  * Settings come from the kernel command line (buildapp.disk=,
  * buildapp.after=, buildapp.write_cache=, buildapp.strict=, ...), on top
- * of the profile defaults. */
-#include <dirent.h>
+ * of the profile defaults.  appliance.txt is init_report.c's, the
+ * bundle's way out (upload, stick) init_bundle.c's; init.h their state. */
 #include <stdatomic.h>
-#include <stdint.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "coldplug.h"
 #include "cmdline.h"
 #include "command.h"
-#include "disks.h"
-#include "files.h"
 #include "hostcrash.h"
 #include "hostinfo.h"
-#include "hostjson.h"
-#include "hosttune.h"
-#include "hwwatch.h"
 #include "hwwatchdog.h"
-#include "jsonget.h"
 #include "log.h"
-#include "names.h"
 #include "bench.h"
 #include "keys.h"
 #include "kvmboot.h"
 #include "kitkernel.h"
-#include "parse.h"
-#include "plan.h"
-#include "profile.h"
 #include "reaper.h"
 #include "precision.h"
 #include "report.h"
-#include "safety.h"
-#include "netup.h"
-#include "power.h"
 #include "pvhkernel.h"
 #include "sweeplines.h"
 #include "sysfs.h"
 #include "upload.h"
 #include "watchdog.h"
 
-#define RESULTS_LABEL "RESULTS"
-#define RESULTS_DIR "/results"
-#define REPORT_PATH RESULTS_DIR "/appliance.txt"
-/* disks_describe's text */
-#define CANDIDATES_TEXT_MAX 4096
-
-struct init_env {
-	struct profile profile;
-	struct plan plan; /* n_cells 0: none baked into this root */
-	char results_part[DISK_NAME_MAX];
-	char boot_disk[DISK_NAME_MAX];
-	struct disk_info target;
-	int have_target;
-	/* The disks that could be the disk under test (disks_candidates). */
-	struct disk_info candidate[DISKS_MAX];
-	size_t n_candidates;
-	struct hosttune tune;
-	int tuned;
-	int write_cache_restored; /* read back after the restore, -1 unknown */
-	char sweep_status[640];
-	char failure[512]; /* the error that stopped the boot's work, as shown */
-	int in_ram;        /* no RESULTS partition: the bundle is in RAM */
-	char upload_status[768];
-	int bad_plan;      /* plan_read_json's error: nothing is touched */
-	/* A kit's sweep, planned or refused, starts and ends on the console
-	 * as a lab's engine reads it (sweeplines.h); a root without a plan
-	 * has no sweep to speak of. */
-	bool sweep_lines;
-	/* The kernel's I/O error count of the disk under test before and
-	 * after the sweep; -1: none kept for it. */
-	long long io_errors_before, io_errors_after;
-	struct hwwatch hw; /* the server's hardware watchdog */
-	struct power power; /* the BMC for crash = power's power cuts */
-};
+#include "init.h"
 
 static void mount_api_filesystems(void)
 {
@@ -134,57 +86,6 @@ static void open_console(void)
 	dup2(fd, 0), dup2(fd, 1), dup2(fd, 2);
 	if (fd > 2)
 		close(fd);
-}
-
-/* --- coldplug: modprobe for every modalias in sysfs ----------------- */
-
-#define ALIASES_MAX 2048
-static char *aliases[ALIASES_MAX];
-static size_t n_aliases, n_new;
-
-static int collect_alias(const char *path, const struct stat *st, int type,
-			 struct FTW *ftw)
-{
-	char buf[512];
-
-	(void)st;
-	if (type != FTW_F || strcmp(path + ftw->base, "modalias") != 0)
-		return 0;
-	if (sysfs_read(path, buf, sizeof(buf)) < 0 || !buf[0])
-		return 0;
-	for (size_t i = 0; i < n_aliases; i++)
-		if (strcmp(aliases[i], buf) == 0)
-			return 0;
-	if (n_aliases < ALIASES_MAX) {
-		aliases[n_aliases] = strdup(buf);
-		if (aliases[n_aliases]) {
-			n_aliases++;
-			n_new++;
-		}
-	}
-	return 0;
-}
-
-/* Loads the modules for the devices present, again for the devices those
- * modules reveal (virtio_pci shows virtio devices), until nothing new. */
-static void coldplug(void)
-{
-	for (int round = 0; round < 4; round++) {
-		size_t first = n_aliases;
-
-		n_new = 0;
-		nftw("/sys/devices", collect_alias, 32, FTW_PHYS);
-		if (n_new == 0)
-			break;
-		log_debug("coldplug: %zu new device aliases", n_new);
-		/* One modprobe per alias: kmod's `modprobe -a` stops at the
-		 * first alias without a module, and most have none. */
-		for (size_t i = first; i < n_aliases; i++)
-			command_run((char *[]){"modprobe", "-q", "-b", aliases[i],
-					       NULL},
-				    NULL, 1);
-		usleep(300 * 1000);
-	}
 }
 
 /* --- settings from the kernel command line ---------------------------- */
@@ -261,7 +162,7 @@ static int mount_results(struct init_env *env)
 	 * up to 20 s. */
 	watchdog_mark(0, "looking for the partition labelled %s", RESULTS_LABEL);
 	for (int i = 0; i < 80 && r < 0; i++) {
-		coldplug();
+		coldplug_run();
 		r = disks_find_label(RESULTS_LABEL, env->results_part,
 				     env->boot_disk);
 		if (r < 0)
@@ -519,7 +420,7 @@ static int find_target(struct init_env *env)
 	int r = -ENOENT;
 
 	for (int i = 0, same = 0; i < 80; i++) {
-		coldplug();
+		coldplug_run();
 		size_t n = disks_candidates(env->boot_disk, env->candidate, DISKS_MAX);
 		same = n == last ? same + 1 : 0;
 		last = n;
@@ -530,113 +431,6 @@ static int find_target(struct init_env *env)
 		usleep(250 * 1000);
 	}
 	return r;
-}
-
-static void write_list(FILE *f, const char *key, char (*items)[SAFETY_ITEM_MAX],
-		       size_t n)
-{
-	fprintf(f, "%s:", key);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s %s", i ? "," : "", items[i]);
-	fprintf(f, "%s\n", n ? "" : " none");
-}
-
-/* What the safety rules saw of the disk under test: the identities
- * [host] disk may name it by, and the signatures that need wipe. */
-static void write_disk_facts(const struct init_env *env, FILE *f)
-{
-	struct safety_facts facts;
-	char dev[DISK_NAME_MAX + 8];
-
-	snprintf(dev, sizeof(dev), "/dev/%s", env->target.name);
-	if (safety_probe(dev, &facts) < 0)
-		return;
-	write_list(f, "disk_identities", facts.identities, facts.n_identities);
-	write_list(f, "disk_signatures", facts.signatures, facts.n_signatures);
-}
-
-static void write_report(const struct init_env *env, int status)
-{
-	_cleanup_fclose_ FILE *f = fopen(REPORT_PATH ".tmp", "we");
-	struct utsname u;
-	char size[32];
-
-	if (!f) {
-		log_error("cannot write %s: %s", REPORT_PATH, strerror(errno));
-		return;
-	}
-	uname(&u);
-	fprintf(f, "buildapp appliance report\n");
-	fprintf(f, "profile: %s\n", env->profile.appliance.name);
-	fprintf(f, "firmware: %s\n", access("/sys/firmware/efi", F_OK) == 0 ? "uefi" : "bios");
-	char lockdown[64];
-	int secure = hostinfo_secure_boot();
-	fprintf(f, "secure_boot: %s (kernel lockdown: %s)\n",
-		secure < 0 ? "unknown" : secure ? "on" : "off",
-		hostinfo_lockdown(lockdown, sizeof(lockdown)) == 0 ? lockdown : "unknown");
-	fprintf(f, "kernel: %s %s\n", u.release, u.machine);
-	fprintf(f, "kvm: %s\n", access("/dev/kvm", R_OK | W_OK) == 0 ? "/dev/kvm present" : "absent (TCG)");
-	if (env->in_ram)
-		fprintf(f, "results: RAM (no %s partition)\n", RESULTS_LABEL);
-	else
-		fprintf(f, "results: /dev/%s\n", env->results_part);
-	/* What a power cut does to RESULTS' own synced writes: a disk with
-	 * a volatile cache keeps them only if it honours flushes. */
-	char rwc[32] = "";
-	if (env->boot_disk[0] && sysfs_read_block(env->boot_disk, "queue/write_cache", rwc,
-						  sizeof(rwc)) == 0)
-		fprintf(f, "results_write_cache: %s\n",
-			strcmp(rwc, "write back") == 0
-				? "on (a volatile cache: the journal, crash files and "
-				  "acknowledgements survive a power cut only if the disk "
-				  "honours flushes)"
-				: "off");
-	fprintf(f, "boot_disk: %s\n", env->boot_disk[0] ? env->boot_disk : "none");
-	fprintf(f, "disk_identity: %s\n", env->profile.host.disk);
-	if (strcmp(env->profile.host.disk, "auto") == 0 && env->n_candidates > 0) {
-		char list[CANDIDATES_TEXT_MAX];
-		disks_describe(env->candidate, env->n_candidates, list, sizeof list);
-		fprintf(f, "disk_candidates: %zu (%s)\n", env->n_candidates, list);
-	}
-	if (env->have_target) {
-		fprintf(f, "disk_under_test: %s\n", env->target.name);
-		fprintf(f, "disk_model: %s\n", env->target.model);
-		fprintf(f, "disk_serial: %s\n", env->target.serial);
-		fprintf(f, "disk_wwid: %s\n", env->target.wwid);
-		fprintf(f, "disk_size: %s\n", format_size(env->target.size, size, sizeof(size)));
-	} else {
-		fprintf(f, "disk_under_test: none found\n");
-	}
-	if (env->have_target)
-		write_disk_facts(env, f);
-	char wc[32];
-	fprintf(f, "write_cache_requested: %s\n",
-		hosttune_write_cache_text(env->profile.host.write_cache, wc, sizeof(wc)));
-	if (env->tuned) {
-		hosttune_write_report(&env->tune, f);
-		fprintf(f, "write_cache_after_restore: %s\n",
-			env->write_cache_restored < 0 ? "unknown"
-			: env->write_cache_restored ? "on" : "off");
-	}
-	hwwatch_write_report(&env->hw, f);
-	power_write_report(&env->power, f);
-	if (env->io_errors_before >= 0 && env->io_errors_after >= env->io_errors_before)
-		fprintf(f, "disk_io_errors: %lld during the sweep\n",
-			env->io_errors_after - env->io_errors_before);
-	else if (env->have_target)
-		fprintf(f, "disk_io_errors: unknown (the kernel keeps no count for this disk)\n");
-	fprintf(f, "sweep: %s\n", env->sweep_status[0] ? env->sweep_status : "not run");
-	fprintf(f, "upload: %s\n", env->upload_status[0] ? env->upload_status : "none asked");
-	fprintf(f, "status: %s\n", status == 0 ? "ok" : "failed");
-	if (status != 0)
-		fprintf(f, "reason: %s\n", env->failure[0] ? env->failure : strerror(-status));
-	/* A full RESULTS must not leave a half report under either name. */
-	if (ferror(f) || fflush(f) != 0 || fsync(fileno(f)) < 0 ||
-	    rename(REPORT_PATH ".tmp", REPORT_PATH) < 0) {
-		int e = errno ? errno : EIO;
-		unlink(REPORT_PATH ".tmp");
-		log_error("cannot write %s: %s", REPORT_PATH, strerror(e));
-	}
 }
 
 static int run(struct init_env *env)
@@ -671,7 +465,7 @@ static int run(struct init_env *env)
 		return r;
 	watchdog_mark(0, "looking for the disk under test '%s'", env->profile.host.disk);
 	r = find_target(env);
-	log_info("coldplug: %zu device aliases", n_aliases);
+	log_info("coldplug: %zu device aliases", coldplug_aliases());
 	if (r == -ENOTUNIQ) {
 		char list[CANDIDATES_TEXT_MAX];
 		disks_describe(env->candidate, env->n_candidates, list, sizeof list);
@@ -721,159 +515,6 @@ static int run(struct init_env *env)
 	return r < 0 ? r : k;
 }
 
-/* The bundle's name: host.json's (written when the sweep started), else
- * made here from the same parts (no sweep ran: no host.json). */
-static void bundle_name(const struct init_env *env, char name[HOSTINFO_BUNDLE_MAX])
-{
-	json_object *info = NULL;
-	const char *n = NULL;
-	struct hostinfo_server s;
-
-	if (hostjson_read(RESULTS_DIR, &info) == 0 && info)
-		n = jsonget_string(info, "bundle");
-	if (n && *n) {
-		snprintf(name, HOSTINFO_BUNDLE_MAX, "%s", n);
-	} else {
-		hostinfo_read_dmi("/sys/class/dmi/id", &s);
-		const struct disk_info *d = env->have_target ? &env->target : NULL;
-		if (hostinfo_bundle_name(env->profile.appliance.name, &s, NULL,
-					 d ? d->serial : NULL, d ? d->wwid : NULL,
-					 d ? d->name : NULL, hostinfo_boot_time(NULL), name,
-					 HOSTINFO_BUNDLE_MAX) < 0)
-			snprintf(name, HOSTINFO_BUNDLE_MAX, "buildapp_unknown");
-	}
-	json_object_put(info);
-}
-
-/* Sends the bundle where buildapp.upload= (or [appliance] upload) says,
- * over the network DHCP gives; the outcome goes into appliance.txt of
- * the copy kept here.  The copy sent says it was being sent. */
-static int upload(struct init_env *env, int status)
-{
-	const char *url = env->profile.appliance.upload;
-	char name[HOSTINFO_BUNDLE_MAX], ifname[NETUP_IF_MAX], reason[256], shown[UPLOADURL_MAX];
-	struct upload_result res;
-	int r;
-
-	if (!*url)
-		return -ENOENT;
-	bundle_name(env, name);
-	uploadurl_redact(url, shown, sizeof shown);
-	watchdog_step(0, "uploading the bundle to %s as %s", shown, name);
-	snprintf(env->upload_status, sizeof env->upload_status, "sending to %s as %s", shown,
-		 name);
-	write_report(env, status);
-	if (netup_dhcp("/sys/class/net", 20, ifname, reason, sizeof reason) < 0) {
-		log_error("upload to %s: network: %s", shown, reason);
-		snprintf(env->upload_status, sizeof env->upload_status,
-			 "failed: network: %s (to %s)", reason, shown);
-		return -ENETUNREACH;
-	}
-	struct upload_options o = {.url = url, .dir = RESULTS_DIR, .name = name,
-				   .attempts = 5, .retry_seconds = 2, .timeout_seconds = 30,
-				   .ca_file = access(BENCH_KIT_UPLOAD_CA, R_OK) == 0
-						      ? BENCH_KIT_UPLOAD_CA
-						      : NULL};
-	if ((r = upload_bundle(&o, &res)) < 0) {
-		log_error("upload to %s failed: %s", shown, res.error);
-		snprintf(env->upload_status, sizeof env->upload_status, "failed: %s", res.error);
-		return r;
-	}
-	log_info("uploaded to %s", res.where);
-	snprintf(env->upload_status, sizeof env->upload_status,
-		 "sent to %s (%zu files, %llu bytes, %s)", res.where, res.files, res.bytes,
-		 UPLOAD_SUMS);
-	return 0;
-}
-
-/* Whether an upload that failed with R (upload()) may succeed when tried
- * again: no network or no answer may come back; a refusal (an HTTP 4xx,
- * a bundle of that name already there) stays one. */
-static bool upload_may_succeed(int r)
-{
-	return r == -ENETUNREACH || r == -EHOSTUNREACH;
-}
-
-#define STICK_DIR "/run/buildapp-stick"
-
-/* Copies the bundle in RAM to a directory of its name (NAME.2, ... when
- * taken) on partition PART, a stick labelled RESULTS plugged in since
- * the boot.  Returns 0 once it is written and synced. */
-static int copy_to_stick(struct init_env *env, int status, const char *part)
-{
-	char dev[DISK_NAME_MAX + 8], name[HOSTINFO_BUNDLE_MAX], dir[sizeof STICK_DIR + HOSTINFO_BUNDLE_MAX + 16];
-	int r;
-
-	snprintf(dev, sizeof dev, "/dev/%s", part);
-	mkdir(STICK_DIR, 0755);
-	if (mount(dev, STICK_DIR, "ext4", MS_NOATIME, NULL) < 0)
-		return log_error_errno(-errno, "mounting the stick %s", dev);
-	bundle_name(env, name);
-	snprintf(dir, sizeof dir, "%s/%s", STICK_DIR, name);
-	for (unsigned k = 2; access(dir, F_OK) == 0 && k < 100; k++)
-		snprintf(dir, sizeof dir, "%s/%s.%u", STICK_DIR, name, k);
-	snprintf(env->upload_status + strlen(env->upload_status),
-		 sizeof env->upload_status - strlen(env->upload_status),
-		 "; the bundle was written to the stick %s as %s", dev, dir + strlen(STICK_DIR) + 1);
-	write_report(env, status);
-	r = files_copy_tree(RESULTS_DIR, dir);
-	sync();
-	if (umount(STICK_DIR) < 0 && r == 0)
-		r = -errno;
-	if (r < 0)
-		return log_error_errno(r, "writing the bundle to the stick %s", dev);
-	log_info("the bundle is on the stick %s, in %s: it can be unplugged", dev,
-		 dir + strlen(STICK_DIR) + 1);
-	return 0;
-}
-
-/* Netbooted, and its upload failed (U): the bundle in RAM is the sweep's
- * only copy, and powering off would lose it.  The upload is tried again
- * with backoff for [appliance] upload_retry seconds, unless no retry can
- * change its refusal; then the server stays up, saying how to get the
- * bundle: a stick with a partition labelled RESULTS (looked for every 5
- * s) gets a copy, and the upload is tried every 5 minutes.  Returns once
- * the bundle is somewhere else. */
-static void keep_bundle(struct init_env *env, int status, int u)
-{
-	time_t end = time(NULL) + (time_t)env->profile.appliance.upload_retry;
-	unsigned wait = 10;
-	char part[DISK_NAME_MAX];
-
-	/* It waits on purpose, for as long as it takes. */
-	watchdog_idle();
-	if (u == -ENOENT)
-		log_error("no upload was asked for (buildapp.upload=, [appliance] upload)");
-	else if (!upload_may_succeed(u))
-		log_error("the upload was refused (%s): no retry can change that", env->upload_status);
-	while (u < 0 && upload_may_succeed(u) && time(NULL) + (time_t)wait <= end) {
-		log_warning("the bundle is only in RAM: trying the upload again in %u s", wait);
-		sleep(wait);
-		wait = wait * 2 > 300 ? 300 : wait * 2;
-		u = upload(env, status);
-		write_report(env, status);
-	}
-	if (u == 0)
-		return;
-	log_error("this sweep's only copy is in RAM (%s): this server stays up. Plug in a stick "
-		  "with an ext4 partition labelled %s and the bundle is written to it%s",
-		  RESULTS_DIR, RESULTS_LABEL,
-		  upload_may_succeed(u) ? "; the upload is tried again every 5 minutes" : "");
-	for (unsigned t = 5;; t += 5) {
-		sleep(5);
-		coldplug();
-		if (disks_find_label(RESULTS_LABEL, part, env->boot_disk) == 0 &&
-		    copy_to_stick(env, status, part) == 0)
-			return;
-		if (upload_may_succeed(u) && t % 300 == 0) {
-			u = upload(env, status);
-			write_report(env, status);
-			if (u == 0)
-				return;
-		}
-	}
-}
-
 /* The plan's host crashes and what they cost, among the first lines on
  * the console, where a lab sees them before they are spent. */
 static void say_host_crashes(const struct plan *plan)
@@ -890,7 +531,7 @@ static void say_host_crashes(const struct plan *plan)
 }
 
 /* The sweep's end on the console for a lab's engine (sweeplines.h),
- * after the first try of the upload (U, upload()'s), so that an engine
+ * after the first try of the upload (U, init_bundle_upload()'s), so that an engine
  * that powers the server off at the end line gets the bundle first
  * where it can. */
 static void say_sweep_end(const struct init_env *env, int r, int u)
@@ -948,13 +589,13 @@ static void conclude(struct init_env *env, int r, bool stalled)
 			pause();
 	int u = -ENOENT;
 	if (env->results_part[0] || env->in_ram) {
-		write_report(env, r);
-		u = upload(env, r);
-		write_report(env, r);
+		init_report_write(env, r);
+		u = init_bundle_upload(env, r);
+		init_report_write(env, r);
 	}
 	say_sweep_end(env, r, u);
 	if (env->in_ram && u < 0)
-		keep_bundle(env, r, u);
+		init_bundle_keep(env, r, u);
 	log_info("%s; %s", r == 0 ? "done" : "failed",
 		 after_action_name(env->profile.appliance.after));
 	finish(env->profile.appliance.after, stalled);

@@ -9,7 +9,7 @@ $(B)/appliance/%.o: INCDIRS = $(APPLIANCE_INCDIRS)
 # bundle; and the benchmark guest's PID 1 beside it (agent/).
 APPLIANCE_SRCS := appliance/disks.c appliance/hosttune.c appliance/hostinfo.c \
 	appliance/netup.c appliance/kitkernel.c appliance/upload.c appliance/hwwatch.c \
-	appliance/bmc.c appliance/redfish.c appliance/power.c
+	appliance/bmc.c appliance/redfish.c appliance/power.c appliance/coldplug.c
 $(B)/libappliance.a: $(APPLIANCE_SRCS:%.c=$(B)/%.o)
 APPLIANCE_LIBS = $(call pc_libs,libcurl)
 APPLIANCE_ARCHIVES = $(B)/libappliance.a $(REPORT_ARCHIVES)
@@ -43,7 +43,8 @@ INSTALL_EXTRA += install -m 755 $(B)/buildapp-agent \
 # PID 1 of the appliance.  It runs the sweep through libvirt, so it links
 # libvirt, libxml2, json-c and libblkid dynamically: the appliance's root
 # is made of the packages that carry them.  No libguestfs, no iniparser.
-$(B)/buildapp-init: $(B)/appliance/init.o $(APPLIANCE_ARCHIVES)
+$(B)/buildapp-init: $(B)/appliance/init.o $(B)/appliance/init_report.o \
+		$(B)/appliance/init_bundle.o $(APPLIANCE_ARCHIVES)
 	$(call quiet,LD,$@)$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(APPLIANCE_LINK_LIBS)
 PROGRAMS += $(B)/buildapp-init
 # kit_build() finds it in LIBEXECDIR once installed.

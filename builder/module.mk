@@ -8,7 +8,7 @@ BUILDER_SRCS := builder/main.c builder/commands.c \
 	builder/cmd_image.c builder/cmd_results.c builder/cmd_verify.c builder/cmd_report.c \
 	builder/cas.c builder/elfdeps.c builder/kmods.c builder/guestkit.c \
 	builder/guestimage.c builder/fsimage.c builder/gfs.c builder/hostroot.c builder/icustub.c \
-	builder/image.c builder/initramfs.c builder/kit.c builder/lavajob.c builder/rootsizes.c builder/progress.c builder/extents.c builder/repro.c \
+	builder/image.c builder/initramfs.c builder/kit.c builder/kitmanifest.c builder/lavajob.c builder/rootsizes.c builder/progress.c builder/extents.c builder/repro.c \
 	builder/tempfiles.c builder/tools.c builder/plantext.c builder/licenses.c
 BUILDER_OBJS := $(BUILDER_SRCS:%.c=$(B)/%.o)
 BUILDER_LIBS = $(call pc_libs,libguestfs libarchive libzstd libcrypto json-c libkmod libelf blkid)

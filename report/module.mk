@@ -5,7 +5,7 @@ $(B)/report/%.o: INCDIRS = $(REPORT_INCDIRS)
 # The report: from result bundles (journal, summary, plan, host.json,
 # timings) to report.{txt,csv,json,html}: the comparisons and their
 # intervals, the studies' tables beside them, the rack's servers.
-REPORT_SRCS := report/report.c report/model.c report/model_json.c report/report_cmp.c report/report_loss.c report/report_rack.c \
+REPORT_SRCS := report/report.c report/report_axes.c report/model.c report/model_json.c report/report_cmp.c report/report_loss.c report/report_rack.c \
 	report/report_text.c report/report_lines.c report/report_html.c report/report_loss_html.c report/report_chart.c \
 	report/report_axischart.c report/htmltext.c \
 	report/bundle.c report/hostjson.c report/compare.c report/reference.c \

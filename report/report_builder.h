@@ -74,6 +74,21 @@ struct mcells {
 	bool lower;
 };
 
+/* BD's cells of every bundle, each placed on the axes (its lev[]): the
+ * levels of each axis in the order the plans' profiles list them, then
+ * as the plans' cells meet them, then (without a plan) as the sweeps
+ * first ran them; levels no cell has dropped; with several bundles, a
+ * host axis of one level per bundle; the cells sorted by their levels.
+ * Returns 0 or a negative errno (-E2BIG: too many axes). */
+int report_axes_place(struct builder *bd);
+
+/* The reference level of each axis of BD: WANT (axis:level, the options'
+ * or the first plan's [report] baseline) where it names one of the
+ * sweep's levels, else the first level the profile lists that a cell has
+ * (report_axes_place puts them in that order); the host-native level of
+ * the guest axis.  WANT naming no level of this sweep is said. */
+void report_axes_pick_references(struct builder *bd, const char *want);
+
 static inline bool varied(const struct axis *a)
 {
 	return a->n_levels > 1;
