@@ -395,16 +395,13 @@ static int run_sweep(struct init_env *env)
 			log_error("the sweep stopped: RESULTS (/dev/%s) cannot be written (%s); "
 				  "its journal keeps the runs journaled before",
 				  env->results_part, strerror(-results_w));
-	} else if (out.not_made)
+	} else {
+		char not_made[SWEEP_NOT_MADE_TEXT_MAX];
+		sweep_not_made_text(&out, not_made, sizeof not_made);
 		snprintf(env->sweep_status, sizeof(env->sweep_status),
-			 "%zu run%s made, %zu failed, %zu not made (each journaled "
-			 "failed with its reason), %zu already there",
-			 out.made, out.made == 1 ? "" : "s", out.failed, out.not_made,
-			 out.skipped);
-	else
-		snprintf(env->sweep_status, sizeof(env->sweep_status),
-			 "%zu run%s made, %zu failed, %zu already there", out.made,
-			 out.made == 1 ? "" : "s", out.failed, out.skipped);
+			 "%zu run%s made, %zu failed%s, %zu already there", out.made,
+			 out.made == 1 ? "" : "s", out.failed, not_made, out.skipped);
+	}
 	return r;
 }
 

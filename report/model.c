@@ -136,6 +136,11 @@ void model_cell_name(const struct model_cell *c, char *buf, size_t size)
 	snprintf(buf, size, "%s%s%s", g, *g && *l ? " / " : "", *g || *l ? l : "all");
 }
 
+bool model_loss_cuts(const struct model_loss *l)
+{
+	return l->crash && strcmp(l->crash, "power") == 0;
+}
+
 bool model_metric_cuts(const struct model_metric *m)
 {
 	bool any = false;
@@ -144,30 +149,41 @@ bool model_metric_cuts(const struct model_metric *m)
 		const struct model_loss *l = m->cells[i].loss;
 		if (!l)
 			continue;
-		if (!l->crash || strcmp(l->crash, "power") != 0)
+		if (!model_loss_cuts(l))
 			return false;
 		any = true;
 	}
 	return any;
 }
 
+const char *model_crash_step_name(size_t i)
+{
+	static const char *const names[MODEL_CRASH_STEPS] = {
+		"QEMU stopped", "writeback stopped", "RESULTS synced", "facts read"};
+
+	return names[i];
+}
+
+double model_crash_step_seconds(const struct model_crash *c, size_t i)
+{
+	const double seconds[MODEL_CRASH_STEPS] = {
+		c->qemu_stopped_seconds, c->writeback_stopped_seconds,
+		c->results_synced_seconds, c->facts_read_seconds};
+
+	return seconds[i];
+}
+
 bool model_crash_steps(const struct model_crash *c, char *buf, size_t size)
 {
-	const struct {
-		const char *name;
-		double seconds;
-	} steps[] = {{"QEMU stopped", c->qemu_stopped_seconds},
-		     {"writeback stopped", c->writeback_stopped_seconds},
-		     {"RESULTS synced", c->results_synced_seconds},
-		     {"facts read", c->facts_read_seconds}};
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-		if (isnan(steps[i].seconds) || len >= size)
+	for (size_t i = 0; i < MODEL_CRASH_STEPS && len < size; i++) {
+		double s = model_crash_step_seconds(c, i);
+		if (isnan(s))
 			continue;
 		int n = snprintf(buf + len, size - len, "%s%s at %.1f ms", len ? ", " : "",
-				 steps[i].name, 1000 * steps[i].seconds);
+				 model_crash_step_name(i), 1000 * s);
 		len += n > 0 ? (size_t)n : 0;
 	}
 	return buf[0] != '\0';

@@ -308,9 +308,20 @@ void model_held_free(struct model_held *held, size_t n);
  * into BUF of SIZE bytes. */
 void model_cell_name(const struct model_cell *c, char *buf, size_t size);
 
-/* Whether M's loss counts power cuts: every cell with a loss has crash
- * "power" (crashloss_unit(): "cut", "cuts"); false without any. */
+/* Whether L counts power cuts: its crash is "power" (crashloss_unit():
+ * "cut", "cuts"). */
+bool model_loss_cuts(const struct model_loss *l);
+
+/* Whether M's loss counts power cuts: every cell with a loss does
+ * (model_loss_cuts); false without any. */
 bool model_metric_cuts(const struct model_metric *m);
+
+/* The steps before a crash's trigger, in their order: step I's name
+ * ("QEMU stopped"), and crash C's seconds from its crash point to the
+ * step's end (NAN: not on record). */
+#define MODEL_CRASH_STEPS 4
+const char *model_crash_step_name(size_t i);
+double model_crash_step_seconds(const struct model_crash *c, size_t i);
 
 /* Crash C's steps before its trigger, each at its time from the crash
  * point ("QEMU stopped at 12.0 ms, writeback stopped at 13.0 ms, RESULTS

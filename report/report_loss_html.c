@@ -85,16 +85,15 @@ static void amount(double v, bool kib, char *buf, size_t size)
  * for none. */
 static void steps(const struct model_crash *x, char *buf, size_t size)
 {
-	const double s[] = {x->qemu_stopped_seconds, x->writeback_stopped_seconds,
-			    x->results_synced_seconds, x->facts_read_seconds};
 	size_t len = 0, known = 0;
 
-	for (size_t i = 0; i < sizeof s / sizeof s[0] && len < size; i++) {
-		int n = isnan(s[i]) ? snprintf(buf + len, size - len, "%s?", i ? " / " : "")
-				    : snprintf(buf + len, size - len, "%s%.1f", i ? " / " : "",
-					       1000 * s[i]);
+	for (size_t i = 0; i < MODEL_CRASH_STEPS && len < size; i++) {
+		double s = model_crash_step_seconds(x, i);
+		int n = isnan(s) ? snprintf(buf + len, size - len, "%s?", i ? " / " : "")
+				 : snprintf(buf + len, size - len, "%s%.1f", i ? " / " : "",
+					    1000 * s);
 		len += n > 0 ? (size_t)n : 0;
-		known += !isnan(s[i]);
+		known += !isnan(s);
 	}
 	if (known)
 		snprintf(buf + len, len < size ? size - len : 0, " ms");

@@ -114,8 +114,8 @@ static void text_crashes(const struct model_metric *m, FILE *f)
 			continue;
 		char name[256];
 		model_cell_name(c, name, sizeof name);
-		bool cuts = c->loss->crash && strcmp(c->loss->crash, "power") == 0;
-		fprintf(f, "  %s of %s on %s (%s, after %s):\n", crashloss_unit(cuts, true), name,
+		fprintf(f, "  %s of %s on %s (%s, after %s):\n",
+			crashloss_unit(model_loss_cuts(c->loss), true), name,
 			str(c->host), str(c->id), crashloss_after(c->loss->crash));
 		for (size_t k = 0; k < c->loss->n_runs; k++) {
 			const struct model_crash *x = &c->loss->runs[k];

@@ -259,14 +259,10 @@ int bench_run(const struct bench_inputs *in, struct sweep_outcome *ret)
 		log_warning("could not remove %s: %s", statedir, strerror(-rm));
 	if (r < 0)
 		return r;
-	if (out.not_made)
-		log_info("sweep done: %zu run%s made, %zu already there, %zu failed, "
-			 "%zu not made (each journaled failed with its reason)",
-			 out.made, out.made == 1 ? "" : "s", out.skipped, out.failed,
-			 out.not_made);
-	else
-		log_info("sweep done: %zu run%s made, %zu already there, %zu failed",
-			 out.made, out.made == 1 ? "" : "s", out.skipped, out.failed);
+	char not_made[SWEEP_NOT_MADE_TEXT_MAX];
+	sweep_not_made_text(&out, not_made, sizeof not_made);
+	log_info("sweep done: %zu run%s made, %zu already there, %zu failed%s", out.made,
+		 out.made == 1 ? "" : "s", out.skipped, out.failed, not_made);
 	*ret = out;
 	return 0;
 }

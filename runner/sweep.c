@@ -542,13 +542,23 @@ static int make_counted_run(const struct sweep_env *env, const struct plan_run *
 
 	if (r < 0)
 		return r;
-	if (not_made)
+	if (not_made) {
 		out->not_made++;
-	else if (!ok)
+		return 0;
+	}
+	out->made++;
+	if (!ok)
 		out->failed++;
-	if (!not_made)
-		out->made++;
 	return 0;
+}
+
+void sweep_not_made_text(const struct sweep_outcome *o, char *buf, size_t len)
+{
+	if (o->not_made)
+		snprintf(buf, len, ", %zu not made (each journaled failed with its reason)",
+			 o->not_made);
+	else if (len)
+		buf[0] = '\0';
 }
 
 bool sweep_cell_wants_run(const struct profile_sweep *s,

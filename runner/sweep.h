@@ -92,6 +92,11 @@ struct sweep_outcome {
  * negative errno, reported. */
 int sweep_run(const struct sweep_env *env, struct sweep_outcome *ret);
 
+/* O's runs not made, as the outcome's lines add them (", 4 not made (each
+ * journaled failed with its reason)"), into BUF of LEN; "" for none. */
+#define SWEEP_NOT_MADE_TEXT_MAX 96
+void sweep_not_made_text(const struct sweep_outcome *o, char *buf, size_t len);
+
 /* Finishes the runs whose host crashed (crash = host) before they were
  * journaled, from their crash files (hostcrash.h): each one's records
  * read back from its volume in ENV (opened as they were, not reset) and
